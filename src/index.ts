@@ -203,7 +203,7 @@ export interface TokenLogLine {
   cached_tokens?: number
 }
 
-export class JudgeError extends Error {
+class JudgeError extends Error {
   readonly status: number | undefined
   readonly retryable: boolean
   constructor(message: string, status: number | undefined, retryable: boolean) {
@@ -296,7 +296,7 @@ function isLoopbackHost(hostname: string): boolean {
  * value falls back to its default with one warning, because a plugin that fails to load breaks nothing
  * visibly but also checks nothing.
  */
-export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
+function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
   const warnings: string[] = []
   const options = isRecord(rawOptions) ? rawOptions : {}
   const judgeOptions = isRecord(options.judge) ? options.judge : {}
@@ -450,7 +450,7 @@ function normalizePath(path: string): string {
   return path.trim().replace(/\\/g, "/").toLowerCase()
 }
 
-export function isSensitivePath(path: string): boolean {
+function isSensitivePath(path: string): boolean {
   const segments = normalizePath(path).split("/").filter(Boolean)
   const base = segments.at(-1)
   if (base === undefined) return false
@@ -460,7 +460,7 @@ export function isSensitivePath(path: string): boolean {
 }
 
 /** Whether a shell command names a sensitive file anywhere in its words (`cat .env`, `< ~/.ssh/id_rsa`). */
-export function mentionsSensitivePath(command: string): boolean {
+function mentionsSensitivePath(command: string): boolean {
   return command.split(/[\s'"`;|&<>()=,]+/).some((word) => word.length > 0 && isSensitivePath(word))
 }
 
@@ -475,7 +475,7 @@ function argPaths(args: Record<string, unknown>): string[] {
   return paths
 }
 
-export function touchesSensitivePath(tool: string, args: Record<string, unknown>): boolean {
+function touchesSensitivePath(tool: string, args: Record<string, unknown>): boolean {
   if (argPaths(args).some((path) => isSensitivePath(path.replace(/[?#].*$/, "")))) return true
   for (const key of ["command", "cmd", "script", "patchText"]) {
     const value = args[key]
@@ -488,7 +488,7 @@ export function touchesSensitivePath(tool: string, args: Record<string, unknown>
  * Drops the parts of a grep or glob result that come from sensitive files: grep groups its matches under a
  * `path:` header line, glob lists one path per line.
  */
-export function dropSensitiveLines(text: string, startsMidway = false): string {
+function dropSensitiveLines(text: string, startsMidway = false): string {
   const kept: string[] = []
   // A window cut out of a longer output may begin inside a group whose header was cut off: its file is unknown.
   let skipping = startsMidway
@@ -622,7 +622,7 @@ function redactPrivateKeys(text: string): string {
   return out + text.slice(cursor)
 }
 
-export function redactSecrets(text: string): string {
+function redactSecrets(text: string): string {
   let out = redactPrivateKeys(text)
   for (const rule of SECRET_RULES) {
     if (rule.keyword && !out.includes(rule.keyword)) continue
@@ -642,7 +642,7 @@ function escapeDelimiters(text: string): string {
  * 10 MB output costs the same as one of cap size; the margin lets redaction see a secret that straddles
  * the cut before the final trim.
  */
-export function cleanEvidence(raw: string, cap: number): string {
+function cleanEvidence(raw: string, cap: number): string {
   let window = raw
   if (raw.length > cap + REDACTION_MARGIN) {
     window = raw.slice(raw.length - cap - REDACTION_MARGIN)
@@ -674,14 +674,14 @@ function clip(text: string, max: number): string {
 }
 
 /** Shows project files relative to the project, as a user would name them. */
-export function displayPath(path: string, directory: string): string {
+function displayPath(path: string, directory: string): string {
   const dir = directory.replace(/[\\/]+$/, "")
   if (dir && path.startsWith(`${dir}/`)) return path.slice(dir.length + 1)
   if (dir && path.startsWith(`${dir}\\`)) return path.slice(dir.length + 1)
   return path
 }
 
-export function originOf(tool: string, args: Record<string, unknown>): Origin {
+function originOf(tool: string, args: Record<string, unknown>): Origin {
   if (MACHINE_TOOL_RE.test(tool)) return "machine"
   if (typeof args.url === "string" || typeof args.query === "string" || WEB_TOOL_RE.test(tool)) return "web"
   return "machine"
@@ -703,7 +703,7 @@ function lineRange(call: ToolCall): string {
 }
 
 /** Where a premise came from, in the words the nudge uses to cite it. */
-export function describeSource(call: ToolCall, directory: string): { ref: string; path: string | undefined } {
+function describeSource(call: ToolCall, directory: string): { ref: string; path: string | undefined } {
   const { tool, args } = call
   const url = stringArg(args, "url")
   if (url) return { ref: clip(redactSecrets(url), 200), path: undefined }
@@ -722,7 +722,7 @@ export function describeSource(call: ToolCall, directory: string): { ref: string
 }
 
 /** A one-line account of a tool call, so claims about what the agent did ("the tests pass") can be judged. */
-export function describeToolCall(call: ToolCall, directory: string): string {
+function describeToolCall(call: ToolCall, directory: string): string {
   const { tool, args, metadata } = call
   if (touchesSensitivePath(tool, args)) return `${tool} on a sensitive file (details withheld)`
   const file = stringArg(args, "filePath", "file_path", "path")
@@ -788,7 +788,7 @@ function patchedPaths(args: Record<string, unknown>): string[] {
 }
 
 /** Files a tool call changed: premises read from them before no longer describe them. */
-export function editedPaths(tool: string, args: Record<string, unknown>): string[] {
+function editedPaths(tool: string, args: Record<string, unknown>): string[] {
   if (!EDIT_TOOL_RE.test(tool)) return []
   const direct = stringArg(args, "filePath", "file_path", "path")
   return (direct ? [direct] : patchedPaths(args)).map(normalizePath)
@@ -878,7 +878,7 @@ function pythonPackage(spec: string): PackageUse | undefined {
 }
 
 /** The packages a shell command installs: npm/pnpm/yarn/bun, pip (any spelling), uv and poetry. */
-export function parseInstalls(command: string): PackageUse[] {
+function parseInstalls(command: string): PackageUse[] {
   const found: PackageUse[] = []
   for (const segment of command.split(/&&|\|\||[;|\n]/)) {
     const words = segment
@@ -922,7 +922,7 @@ const PY_IMPORT_RE =
   /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm
 
 /** Third-party packages a piece of source code imports; builtins, relative and aliased paths excluded. */
-export function parseImports(code: string, filePath: string | undefined): string[] {
+function parseImports(code: string, filePath: string | undefined): string[] {
   const names = new Set<string>()
   if (/\.pyi?$/i.test(filePath ?? "")) {
     for (const match of code.matchAll(PY_IMPORT_RE)) {
@@ -944,7 +944,7 @@ export function parseImports(code: string, filePath: string | undefined): string
 }
 
 /** New imports of a write or edit: an edit that keeps an existing import does not newly use it. */
-export function newImports(tool: string, args: Record<string, unknown>): string[] {
+function newImports(tool: string, args: Record<string, unknown>): string[] {
   const filePath = stringArg(args, "filePath", "file_path", "path")
   const added = stringArg(args, "content", "newString", "new_string") ?? ""
   if (!added || !/^(?:write|edit|multiedit)$/i.test(tool)) return []
@@ -953,7 +953,7 @@ export function newImports(tool: string, args: Record<string, unknown>): string[
 }
 
 /** The major versions the fetched docs speak of for a package: `pkg@3`, `/v3/`, `pkg 3.x`, `version 3`. */
-export function docMajors(name: string, docs: string): Set<number> {
+function docMajors(name: string, docs: string): Set<number> {
   const majors = new Set<number>()
   const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
   const near = new RegExp(`${escaped}(?:@|\\s+v?|/v)(\\d{1,4})(?:[.x/\\s]|$)`, "gi")
@@ -985,7 +985,7 @@ const NON_CLAIM_RE =
   /^(?:let me know|feel free|if you(?:'d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:'ll| will)|i(?:'ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:'ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you're welcome|got it|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
-export function normalizeForMatch(text: string): string {
+function normalizeForMatch(text: string): string {
   return text
     .toLowerCase()
     .replace(/[*_`~]+/g, "")
@@ -1007,7 +1007,7 @@ function stripInlineMarkdown(text: string): string {
  * The prose blocks of a markdown reply: code, headings, tables, rules and link-only lines are dropped;
  * each list item and each paragraph is its own block, with bullets and quote markers removed.
  */
-export function proseBlocks(markdown: string): string[] {
+function proseBlocks(markdown: string): string[] {
   const blocks: string[] = []
   let current: string[] = []
   let fence: string | undefined
@@ -1052,7 +1052,7 @@ export function proseBlocks(markdown: string): string[] {
 }
 
 /** Joins the pieces ICU split off at abbreviations, ordinals and German dates back onto their sentence. */
-export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
+function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   const merged: string[] = []
   for (const { segment } of segmenter.segment(block)) {
     const piece = segment.trim()
@@ -1070,7 +1070,7 @@ export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   return merged
 }
 
-export function isCheckable(sentence: string): boolean {
+function isCheckable(sentence: string): boolean {
   if (sentence.length < MIN_CLAIM_CHARS) return false
   if (!/\p{L}{2}/u.test(sentence)) return false
   if (/\?\s*$/.test(sentence)) return false
@@ -1082,7 +1082,7 @@ export function isCheckable(sentence: string): boolean {
  * The checkable sentences of a reply, each once, at most `max` of them. Reuse one segmenter: building
  * an ICU segmenter costs far more than segmenting a reply.
  */
-export function splitClaims(
+function splitClaims(
   reply: string,
   max: number,
   segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" }),
@@ -1107,7 +1107,7 @@ export function splitClaims(
  * The zero-token gate: a claim that stands word for word in a source needs no judge. The source side
  * drops the `12: ` line numbers of opencode's read output so a quoted line still matches.
  */
-export function isVerbatimInSources(claim: Claim, normalizedSources: string): boolean {
+function isVerbatimInSources(claim: Claim, normalizedSources: string): boolean {
   if (claim.key.length < VERBATIM_MIN_CHARS) return false
   // The match must end where the source's clause ends: "X is enabled" is not proven by "X is enabled only if Y".
   for (let at = normalizedSources.indexOf(claim.key); at >= 0; at = normalizedSources.indexOf(claim.key, at + 1)) {
@@ -1118,7 +1118,7 @@ export function isVerbatimInSources(claim: Claim, normalizedSources: string): bo
   return false
 }
 
-export function normalizeSources(premises: readonly Premise[]): string {
+function normalizeSources(premises: readonly Premise[]): string {
   return normalizeForMatch(premises.map((premise) => premise.text.replace(READ_LINE_PREFIX_RE, "")).join("\n"))
 }
 
@@ -1151,12 +1151,12 @@ Answer with exactly one JSON object and nothing else / Antworte mit genau einem 
 {"verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "reason": "<at most 20 words>"}`
 
 /** The standard prompt for web sources; the inference-tolerant one whenever an on-machine source is present. */
-export const JUDGE_PROMPTS = {
+const JUDGE_PROMPTS = {
   web: PROMPT_HEAD + PROMPT_TAIL,
   machine: PROMPT_HEAD + PROMPT_MACHINE + PROMPT_TAIL,
 } as const
 
-export function pickPrompt(premises: readonly Premise[]): string {
+function pickPrompt(premises: readonly Premise[]): string {
   return premises.some((premise) => premise.origin === "machine") || premises.length === 0
     ? JUDGE_PROMPTS.machine
     : JUDGE_PROMPTS.web
@@ -1166,7 +1166,7 @@ export function pickPrompt(premises: readonly Premise[]): string {
  * The judge context of one reply. Everything that varies per claim comes after it, so all calls of one
  * reply share a byte-identical prefix that providers can cache.
  */
-export function renderContext(premises: readonly Premise[], processLog: readonly string[]): string {
+function renderContext(premises: readonly Premise[], processLog: readonly string[]): string {
   const blocks = premises.map(
     (premise) =>
       `<source id="${premise.id}" origin="${premise.origin}" ref=${JSON.stringify(premise.ref)}>\n${premise.text}\n</source>`,
@@ -1178,7 +1178,7 @@ export function renderContext(premises: readonly Premise[], processLog: readonly
   return `<sources>\n${blocks.join("\n")}\n</sources>`
 }
 
-export function buildJudgeBody(model: string, prompt: string, context: string, claim: string, maxTokens: number) {
+function buildJudgeBody(model: string, prompt: string, context: string, claim: string, maxTokens: number) {
   // Key order matters: model and messages first, so the serialised prefix is identical across claims.
   return JSON.stringify({
     model,
@@ -1197,7 +1197,7 @@ const SOURCE_RE = /"source"\s*:\s*"([^"\\]{0,40})"/
 const REASON_RE = /"reason"\s*:\s*"((?:[^"\\]|\\.){0,600})"/
 
 /** Reads a verdict out of the judge's text. Only the judge's answer is parsed, never the premises. */
-export function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
+function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
   const verdict = VERDICT_RE.exec(content)?.[1]?.toLowerCase()
   if (!verdict || !(VERDICTS as readonly string[]).includes(verdict)) return undefined
   const source = SOURCE_RE.exec(content)?.[1]?.trim()
@@ -1217,7 +1217,7 @@ export function parseVerdict(content: string, sourceIds: ReadonlySet<string>): J
 }
 
 /** Compares model ids the way users write them: no provider prefix, no `:free`/`:thinking` variant, any case. */
-export function normalizeModelId(id: string): string {
+function normalizeModelId(id: string): string {
   const tail = id.trim().toLowerCase().split("/").at(-1) ?? ""
   const parts = tail.split(":")
   if (parts.length > 1 && ["hf", "openrouter", "synthetic", "models"].includes(parts[0] ?? "")) parts.shift()
@@ -1225,20 +1225,17 @@ export function normalizeModelId(id: string): string {
 }
 
 /** Never let a model judge itself: when the agent runs on the main judge model, the fallback judges. */
-export function selectJudgeModel(
-  active: string | undefined,
-  judge: Pick<JudgeSettings, "mainModel" | "fallbackModel">,
-) {
+function selectJudgeModel(active: string | undefined, judge: Pick<JudgeSettings, "mainModel" | "fallbackModel">) {
   if (active && normalizeModelId(active) === normalizeModelId(judge.mainModel)) return judge.fallbackModel
   return judge.mainModel
 }
 
-export function cacheKey(model: string, context: string, claim: string): string {
+function cacheKey(model: string, context: string, claim: string): string {
   return createHash("sha256").update(`${model}\x00${context}\x00${claim}`).digest("hex")
 }
 
 /** Full-jitter exponential backoff; a server's Retry-After wins when it is sane. */
-export function retryDelay(attempt: number, retryAfter: string | null, now: number, random: () => number): number {
+function retryDelay(attempt: number, retryAfter: string | null, now: number, random: () => number): number {
   if (retryAfter) {
     const seconds = Number(retryAfter)
     const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now
@@ -1249,14 +1246,14 @@ export function retryDelay(attempt: number, retryAfter: string | null, now: numb
 }
 
 /** Keeps keys and URL credentials out of anything shown or logged about a failure. */
-export function scrubError(message: string, apiKey: string | undefined): string {
+function scrubError(message: string, apiKey: string | undefined): string {
   let text = apiKey ? message.split(apiKey).join(REDACTED) : message
   text = text.replace(/(https?:\/\/[^\s?#]+)[?#][^\s]*/g, "$1")
   return clip(redactSecrets(text), 300)
 }
 
 /** Runs `work` over `items` with at most `limit` in flight, keeping the input order in the result. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>) {
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>) {
   const results = new Array<R>(items.length)
   let next = 0
   const worker = async () => {
@@ -1283,7 +1280,7 @@ export interface FlaggedClaim {
  * The one note that starts the reconciliation turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
  */
-export function buildNudge(flagged: readonly FlaggedClaim[], strict: boolean): string {
+function buildNudge(flagged: readonly FlaggedClaim[], strict: boolean): string {
   const lines = flagged.map((item, index) => {
     const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
     const why = item.reason ? ` ${item.reason}` : ""
@@ -1307,7 +1304,7 @@ export function buildNudge(flagged: readonly FlaggedClaim[], strict: boolean): s
   ].join("\n")
 }
 
-export function isOwnNudge(text: string): boolean {
+function isOwnNudge(text: string): boolean {
   return text.startsWith(NUDGE_MARKER)
 }
 
@@ -1383,7 +1380,7 @@ function tokenFields(usage: Record<string, unknown> | undefined) {
  * POSTs one judge request, retrying 408/429/5xx and network failures with backoff; any other status fails
  * at once, since a wrong key or model will not heal by waiting. Every attempt writes one token-log line.
  */
-export async function postJudge(
+async function postJudge(
   judge: JudgeSettings,
   model: string,
   body: string,
@@ -1453,7 +1450,7 @@ export async function postJudge(
  * One claim's verdict. An answer without a readable verdict is asked once more with a larger budget; if
  * that fails too the claim counts as unverifiable, marked so it is never cached.
  */
-export async function judgeClaim(
+async function judgeClaim(
   post: (body: string) => Promise<string>,
   request: { model: string; prompt: string; context: string; claim: string; sourceIds: ReadonlySet<string> },
   stats: JudgeStats,
@@ -1470,11 +1467,11 @@ export async function judgeClaim(
 // ── Cache ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** `hf:zai-org/GLM-5.3-Flash` → `hf_zai-org_GLM-5.3-Flash`: safe on every file system, still recognisable. */
-export function cacheFileName(model: string): string {
+function cacheFileName(model: string): string {
   return `opencode-cache-${model.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120)}.jsonl`
 }
 
-export function parseCacheLines(text: string): CacheRecord[] {
+function parseCacheLines(text: string): CacheRecord[] {
   const records: CacheRecord[] = []
   for (const line of text.split("\n")) {
     if (!line.trim()) continue
@@ -1500,7 +1497,7 @@ export interface VerdictCache {
  * lifetime when that model first judges. Each record is one `appendFile` of one line: O_APPEND writes of a
  * line this small do not interleave, so several opencode processes can share the file.
  */
-export function createVerdictCache(
+function createVerdictCache(
   cacheDir: string | undefined,
   deps: Pick<Deps, "readText" | "appendText" | "ensureDir">,
   warn: (message: string) => void,
@@ -1565,7 +1562,7 @@ export interface Ledger {
   forget(sessionID: string): void
 }
 
-export function createLedger(): Ledger {
+function createLedger(): Ledger {
   const replies = new Set<string>()
   const turns = new Map<string, TurnLedger>()
   return {
@@ -1679,7 +1676,7 @@ export interface HookContext {
   directory: string
 }
 
-export function createHooks(host: HookContext, config: Config, warnings: readonly string[], deps: Deps) {
+function createHooks(host: HookContext, config: Config, warnings: readonly string[], deps: Deps) {
   const sessions = new Map<string, SessionState>()
   const pending = new Set<Promise<void>>()
   const stats = newStats()
@@ -2147,8 +2144,8 @@ export function createHooks(host: HookContext, config: Config, warnings: readonl
   }
 
   const hooks = {
-    event: async ({ event }: { event: unknown }) => guard("event", () => onEvent(asArgs(event))),
-    "chat.message": async (input: { sessionID: string }, output: { message?: unknown; parts?: unknown }) =>
+    event: async ({ event }) => guard("event", () => onEvent(asArgs(event))),
+    "chat.message": async (input, output) =>
       guard("chat.message", () => {
         const message = asArgs(output?.message)
         const parts = Array.isArray(output?.parts) ? output.parts.map(asArgs) : []
@@ -2157,7 +2154,7 @@ export function createHooks(host: HookContext, config: Config, warnings: readonl
         if (!real || typeof message.id !== "string") return
         openRealTurn(sessionFor(input.sessionID), message.id, message.agent, message.model)
       }),
-    "chat.params": async (input: { sessionID: string; agent: string; model: unknown }) =>
+    "chat.params": async (input) =>
       guard("chat.params", () => {
         if (input.agent === "title") return
         const state = sessionFor(input.sessionID)
@@ -2167,14 +2164,9 @@ export function createHooks(host: HookContext, config: Config, warnings: readonl
           state.activeModel = typeof model.providerID === "string" ? `${model.providerID}/${model.id}` : model.id
         }
       }),
-    "tool.execute.before": async (input: { tool: string; sessionID: string }, output: { args: unknown }) =>
-      guard("tool.execute.before", () => checkDocPull(input, output)),
-    "tool.execute.after": async (input: { tool: string; sessionID: string; args: unknown }, output: unknown) =>
-      guard("tool.execute.after", () => capture(input, output)),
-    "experimental.text.complete": async (
-      input: { sessionID: string; messageID: string; partID: string },
-      output: { text: string },
-    ) =>
+    "tool.execute.before": async (input, output) => guard("tool.execute.before", () => checkDocPull(input, output)),
+    "tool.execute.after": async (input, output) => guard("tool.execute.after", () => capture(input, output)),
+    "experimental.text.complete": async (input, output) =>
       guard("experimental.text.complete", () => {
         const state = sessions.get(input.sessionID)
         if (!state || typeof output?.text !== "string") return
@@ -2194,12 +2186,17 @@ export function createHooks(host: HookContext, config: Config, warnings: readonl
         if (deps.mode !== "run") return
         for (const id of sessions.keys()) onIdle(id)
         if (pending.size === 0) return
-        await Promise.race([Promise.allSettled([...pending]), deps.sleep(config.flushTimeoutMs)])
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const deadline = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, config.flushTimeoutMs)
+        })
+        // A real timer, cleared at once: a pending one would keep the exiting process alive.
+        await Promise.race([Promise.allSettled([...pending]), deadline]).finally(() => clearTimeout(timer))
       } catch {
         // Shutdown goes on regardless.
       }
     },
-  }
+  } satisfies Hooks
   return { hooks, stats, sessions, pending, cache }
 }
 
@@ -2240,7 +2237,7 @@ function defaultDeps(input: PluginInput): Deps {
 
 async function server(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
   const { config, warnings } = parseConfig(options, process.env)
-  return createHooks({ directory: input.directory }, config, warnings, defaultDeps(input)).hooks as Hooks
+  return createHooks({ directory: input.directory }, config, warnings, defaultDeps(input)).hooks
 }
 
 /** Internals for tests and benchmarks; not part of the plugin contract. */

@@ -1,0 +1,375 @@
+/**
+ * A fake opencode host for behaviour tests: it calls the plugin's hooks and emits events in the order and
+ * shapes measured on opencode 1.18.33 (see shared/opencode-payloads.json), and answers the plugin's
+ * `session.prompt` by running the reconciliation turn the real host would run.
+ */
+
+import type { Deps, HostClient, Ledger } from "../../src/index.ts"
+import plugin from "../../src/index.ts"
+
+const { createHooks, parseConfig, createLedger } = plugin.internal
+
+let counter = 0
+export const nextId = (prefix: string) =>
+  `${prefix}_${Date.now().toString(36)}${(++counter).toString().padStart(6, "0")}`
+
+export interface PromptCall {
+  sessionID: string
+  text: string
+  synthetic: boolean | undefined
+  agent: string | undefined
+  model: { providerID: string; modelID: string } | undefined
+}
+
+export interface HostOptions {
+  env?: Record<string, string | undefined>
+  options?: unknown
+  /** The agent's reply to a nudge; undefined ends the turn with no reply (as a hung model would). */
+  reconcile?: (nudge: string, round: number) => string | undefined
+  /** What `session.prompt` resolves with; `{ error }` is how the SDK reports failure. */
+  promptResult?: () => Promise<{ error?: unknown } | undefined>
+  ledger?: Ledger
+  mode?: "run" | "serve"
+  deps?: Partial<Deps>
+  instances?: number
+  /** The parent the host reports for a session the plugin never saw created. */
+  sessionParent?: (sessionID: string) => string | undefined
+  directory?: string
+}
+
+export function createHost(opts: HostOptions = {}) {
+  const prompts: PromptCall[] = []
+  const toasts: Array<{ message: string; variant: string }> = []
+  const logs: Array<{ level: string; message: string; extra?: Record<string, unknown> }> = []
+  const sleeps: number[] = []
+  const stderr: string[] = []
+  const inFlight = new Set<Promise<unknown>>()
+  const sessionLookups: string[] = []
+  const directory = opts.directory ?? "/project"
+  let rounds = 0
+
+  const client: HostClient = {
+    session: {
+      prompt: async (call) => {
+        const text = call.body.parts.map((part) => part.text).join("")
+        prompts.push({
+          sessionID: call.path.id,
+          text,
+          synthetic: call.body.parts[0]?.synthetic,
+          agent: call.body.agent,
+          model: call.body.model,
+        })
+        if (opts.promptResult) return opts.promptResult()
+        const turn = runReconciliation(call.path.id, text, call.body.parts[0]?.synthetic === true)
+        inFlight.add(turn)
+        await turn
+        inFlight.delete(turn)
+        return { data: {} } as { error?: unknown }
+      },
+      get: async (call) => {
+        sessionLookups.push(call.path.id)
+        const parentID = opts.sessionParent?.(call.path.id)
+        return { data: parentID ? { parentID } : {} }
+      },
+    },
+    tui: {
+      showToast: async (call) => {
+        toasts.push({ message: call.body.message, variant: call.body.variant })
+        return { data: true } as { error?: unknown }
+      },
+    },
+    app: {
+      log: async (call) => {
+        logs.push({ level: call.body.level, message: call.body.message, extra: call.body.extra })
+        return { data: true } as { error?: unknown }
+      },
+    },
+  }
+
+  const { config, warnings } = parseConfig(opts.options, opts.env ?? {})
+  const deps: Deps = {
+    client,
+    fetch: (url, init) => fetch(url, init),
+    now: () => Date.now(),
+    sleep: async (ms) => {
+      sleeps.push(ms)
+    },
+    random: () => 0.5,
+    readText: async () => undefined,
+    appendText: async () => {},
+    ensureDir: async () => {},
+    writeStderr: (text) => {
+      stderr.push(text)
+    },
+    isLocalModule: () => false,
+    mode: opts.mode ?? "serve",
+    ledger: opts.ledger ?? createLedger(),
+    ...opts.deps,
+  }
+  // Several instances sharing one ledger stand for opencode loading the plugin twice in one process.
+  const instances = Array.from({ length: opts.instances ?? 1 }, () =>
+    createHooks({ directory }, config, warnings, deps),
+  )
+  const plugin = instances[0] as (typeof instances)[number]
+  // Events and hook arguments are passed as the raw shapes opencode sends, so they are loosely typed here.
+  type LooseHook = (...args: unknown[]) => Promise<void>
+  const fanOut =
+    (name: keyof typeof plugin.hooks): LooseHook =>
+    async (...args) => {
+      for (const instance of instances) await (instance.hooks[name] as LooseHook)(...args)
+    }
+  const hooks = {
+    event: fanOut("event"),
+    "chat.message": fanOut("chat.message"),
+    "chat.params": fanOut("chat.params"),
+    "tool.execute.before": fanOut("tool.execute.before"),
+    "tool.execute.after": fanOut("tool.execute.after"),
+    "experimental.text.complete": fanOut("experimental.text.complete"),
+    dispose: fanOut("dispose"),
+  }
+  const allPending = () => instances.flatMap((instance) => [...instance.pending])
+
+  const event = (type: string, properties: Record<string, unknown>) =>
+    hooks.event({ event: { id: nextId("evt"), type, properties } })
+
+  /** session.created, as opencode emits it before the first prompt. */
+  const createSession = async (parentID?: string) => {
+    const id = nextId("ses")
+    const info = { id, slug: "s", version: "1.18.33", projectID: "p", directory, title: "New session", time: {} }
+    await event("session.created", { sessionID: id, info: parentID ? { ...info, parentID } : info })
+    return id
+  }
+
+  const agent = { providerID: "mock", modelID: "scripted" }
+
+  /** A user message: the chat.message hook, then message.updated and the text part event. */
+  const userMessage = async (sessionID: string, text: string, synthetic = false, agentName = "build") => {
+    const id = nextId("msg")
+    const message = { id, role: "user", sessionID, time: { created: Date.now() }, agent: agentName, model: agent }
+    const part = {
+      id: nextId("prt"),
+      messageID: id,
+      sessionID,
+      type: "text",
+      text,
+      ...(synthetic ? { synthetic } : {}),
+    }
+    await hooks["chat.message"](synthetic ? { sessionID } : { sessionID, agent: agentName, model: agent }, {
+      message,
+      parts: [part],
+    })
+    await event("message.updated", { sessionID, info: message })
+    await event("message.part.updated", { sessionID, part, time: Date.now() })
+    await event("session.status", { sessionID, status: { type: "busy" } })
+    return id
+  }
+
+  /** One tool step: before and after hooks around the tool part's life, then the step's message finishes. */
+  const toolCall = async (
+    sessionID: string,
+    parentID: string,
+    tool: string,
+    args: Record<string, unknown>,
+    result: { output: string; metadata?: Record<string, unknown>; title?: string } | { error: string },
+  ) => {
+    const messageID = nextId("msg")
+    const assistant = { id: messageID, parentID, role: "assistant", mode: "build", agent: "build", sessionID, ...agent }
+    await event("message.updated", { sessionID, info: { ...assistant, providerID: "mock", modelID: "scripted" } })
+    await hooks["chat.params"](
+      { sessionID, agent: "build", model: { id: "scripted", providerID: "mock" } },
+      { maxOutputTokens: 8192, options: {} },
+    )
+    const callID = nextId("call")
+    const partBase = { id: nextId("prt"), messageID, sessionID, type: "tool", tool, callID }
+    const beforeOutput = { args }
+    await hooks["tool.execute.before"]({ tool, sessionID, callID }, beforeOutput)
+    if ("error" in result) {
+      await event("message.part.updated", {
+        sessionID,
+        part: { ...partBase, state: { status: "error", input: args, error: result.error, time: { start: 1, end: 2 } } },
+      })
+    } else {
+      const output = { title: result.title ?? tool, output: result.output, metadata: result.metadata ?? {} }
+      await hooks["tool.execute.after"]({ tool, sessionID, callID, args }, output)
+      await event("message.part.updated", {
+        sessionID,
+        part: {
+          ...partBase,
+          state: { status: "completed", input: args, output: output.output, time: { start: 1, end: 2 } },
+        },
+      })
+    }
+    await event("message.updated", {
+      sessionID,
+      info: { ...assistant, providerID: "mock", modelID: "scripted", finish: "tool-calls" },
+    })
+    return beforeOutput
+  }
+
+  /** The final step of a turn: its text streams, completes, the message finishes with stop, then idle. */
+  const reply = async (sessionID: string, parentID: string, text: string, options: { idle?: boolean } = {}) => {
+    const messageID = nextId("msg")
+    const info = { id: messageID, parentID, role: "assistant", mode: "build", agent: "build", sessionID }
+    const model = { providerID: "mock", modelID: "scripted" }
+    await event("message.updated", { sessionID, info: { ...info, ...model, time: { created: Date.now() } } })
+    await hooks["chat.params"](
+      { sessionID, agent: "build", model: { id: "scripted", providerID: "mock" } },
+      { maxOutputTokens: 8192, options: {} },
+    )
+    const partID = nextId("prt")
+    const part = { id: partID, messageID, sessionID, type: "text" }
+    await event("message.part.updated", { sessionID, part: { ...part, text: "", time: { start: 1 } } })
+    for (let i = 0; i < text.length; i += 40) {
+      await event("message.part.delta", { sessionID, messageID, partID, field: "text", delta: text.slice(i, i + 40) })
+    }
+    const complete = { text }
+    await hooks["experimental.text.complete"]({ sessionID, messageID, partID }, complete)
+    await event("message.part.updated", { sessionID, part: { ...part, text, time: { start: 1, end: 2 } } })
+    await event("message.updated", { sessionID, info: { ...info, ...model, finish: "stop" } })
+    await event("message.updated", { sessionID, info: { ...info, ...model, finish: "stop", time: { completed: 2 } } })
+    if (options.idle !== false) await idle(sessionID)
+    return messageID
+  }
+
+  const idle = async (sessionID: string) => {
+    await event("session.status", { sessionID, status: { type: "busy" } })
+    await event("session.status", { sessionID, status: { type: "idle" } })
+    await event("session.idle", { sessionID })
+  }
+
+  async function runReconciliation(sessionID: string, text: string, synthetic: boolean) {
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const userID = await userMessage(sessionID, text, synthetic)
+    const answer = opts.reconcile?.(text, ++rounds)
+    if (answer === undefined) return idle(sessionID)
+    await reply(sessionID, userID, answer)
+  }
+
+  /** Waits until no judgment and no reconciliation turn is under way. */
+  const settle = async () => {
+    for (let i = 0; i < 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      if (allPending().length === 0 && inFlight.size === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        if (allPending().length === 0 && inFlight.size === 0) return
+      }
+      await Promise.allSettled([...allPending(), ...inFlight])
+    }
+    throw new Error("host did not settle")
+  }
+
+  /** A whole turn: user prompt, a read of a file, the final reply, idle. */
+  const readTurn = async (sessionID: string, prompt: string, file: { path: string; text: string }, answer: string) => {
+    const userID = await userMessage(sessionID, prompt)
+    const lines = file.text.split("\n")
+    const output =
+      `<path>${file.path}</path>\n<type>file</type>\n<content>\n` +
+      lines.map((line, i) => `${i + 1}: ${line}`).join("\n") +
+      `\n\n(End of file - total ${lines.length} lines)\n</content>`
+    await toolCall(
+      sessionID,
+      userID,
+      "read",
+      { filePath: file.path },
+      {
+        output,
+        title: file.path.split("/").at(-1),
+        metadata: { display: { type: "file", path: file.path, lineStart: 1, lineEnd: lines.length } },
+      },
+    )
+    const replyID = await reply(sessionID, userID, answer)
+    return { userID, replyID }
+  }
+
+  return {
+    hooks,
+    plugin,
+    instances,
+    config,
+    warnings,
+    prompts,
+    sessionLookups,
+    toasts,
+    logs,
+    sleeps,
+    stderr,
+    event,
+    createSession,
+    userMessage,
+    toolCall,
+    reply,
+    idle,
+    readTurn,
+    settle,
+  }
+}
+
+export type JudgeReply =
+  | { verdict: string; source?: string; reason?: string }
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | { raw: string }
+  | { hang: true }
+
+export interface JudgeRequest {
+  headers: Record<string, string>
+  body: {
+    model: string
+    messages: Array<{ role: string; content: string }>
+    max_tokens: number
+    temperature: number
+    reasoning: unknown
+  }
+  raw: string
+  claim: string
+}
+
+/** A real OpenAI-compatible judge on 127.0.0.1: a rule picks each answer, every request is recorded. */
+export function startJudge(
+  rule: (claim: string, request: JudgeRequest, index: number) => JudgeReply | Promise<JudgeReply>,
+) {
+  const requests: JudgeRequest[] = []
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const raw = await req.text()
+      const body = JSON.parse(raw) as JudgeRequest["body"]
+      const user = body.messages.at(-1)?.content ?? ""
+      const claim = /<claim>\n([\s\S]*)\n<\/claim>$/.exec(user)?.[1] ?? ""
+      const request = { headers: Object.fromEntries(req.headers.entries()), body, raw, claim }
+      requests.push(request)
+      const answer = await rule(claim, request, requests.length - 1)
+      if ("hang" in answer) return new Promise<Response>(() => {})
+      if ("status" in answer) return new Response(answer.body ?? "", { status: answer.status, headers: answer.headers })
+      const content = "raw" in answer ? answer.raw : JSON.stringify(answer)
+      return Response.json({
+        id: "cmpl",
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: {
+          prompt_tokens: 100,
+          completion_tokens: 12,
+          total_tokens: 112,
+          prompt_tokens_details: { cached_tokens: 64 },
+        },
+      })
+    },
+  })
+  return {
+    url: `http://127.0.0.1:${server.port}/v1`,
+    requests,
+    stop: () => server.stop(true),
+  }
+}
+
+/** Env for a judge on loopback: a custom provider, so no preset key is needed. */
+export function judgeEnv(url: string, extra: Record<string, string> = {}) {
+  return {
+    RFE_JUDGE_PROVIDER: "test",
+    RFE_JUDGE_BASE_URL: url,
+    RFE_JUDGE_API_KEY: "test-judge-key",
+    RFE_JUDGE_MAIN_MODEL: "judge-main",
+    RFE_JUDGE_FALLBACK_MODEL: "judge-fallback",
+    ...extra,
+  }
+}
