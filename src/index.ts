@@ -2035,6 +2035,8 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
       claims: claims.length,
       ...counts,
     })
+    // Joined mid-session, no real user message seen yet: open a turn anyway, or nothing would bound the cascade.
+    if (!deps.ledger.turn(state.id)) deps.ledger.openTurn(state.id, `joined:${reply.id}`)
     const current = deps.ledger.turn(state.id)
     const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !current?.nudgedClaims.has(r.claim.key))
     if (flagged.length === 0) return

@@ -192,6 +192,23 @@ describe("the cascade", () => {
     }
   })
 
+  test("joining mid-session with no user message seen, the cascade is still bounded", async () => {
+    const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
+    try {
+      const host = createHost({
+        env: judgeEnv(always.url),
+        reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
+      })
+      const session = await host.createSession()
+      await host.toolCall(session, "msg_before_plugin", "read", { filePath: FACTS.path }, { output: FACTS.text })
+      await host.reply(session, "msg_before_plugin", TWO_WRONG)
+      await host.settle()
+      expect(host.prompts).toHaveLength(2)
+    } finally {
+      always.stop()
+    }
+  })
+
   test("a claim already nudged in this turn never fires the cascade again", async () => {
     const host = createHost({
       env: judgeEnv(judge.url),
