@@ -85,7 +85,7 @@ const JUDGE_RETRY_MAX_TOKENS = 512
 const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504])
 const BACKOFF_BASE_MS = 500
 const BACKOFF_CAP_MS = 8_000
-/** A Retry-After beyond this is not waited for: the reply would be long stale by then. */
+/** A longer Retry-After is cut to this: the user has likely moved on by then, and each wait holds a worker. */
 const RETRY_AFTER_CAP_MS = 30_000
 /** A judge answer is a small JSON object; anything far larger is a misconfigured endpoint. */
 const MAX_JUDGE_BODY_BYTES = 1_000_000
@@ -105,7 +105,7 @@ const NUDGE_CLAIM_CHARS = 220
 const NUDGE_REASON_CHARS = 160
 /** Shorter claims say too little for a verbatim match with a source to prove anything. */
 const VERBATIM_MIN_CHARS = 24
-const MIN_CLAIM_CHARS = 12
+const MIN_CLAIM_CHARS = 10
 
 const SENSITIVE_BASENAME_RE =
   /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.[a-z0-9]+)?)$/
@@ -514,8 +514,11 @@ interface SecretRule {
 }
 
 const redactWhole = () => REDACTED
-/** Rejects kebab-case words and prose: real keys mix letters and digits. */
-const redactIfKeyLike = (match: string) => (/\d/.test(match) && /[A-Za-z]/.test(match) ? REDACTED : match)
+/** Rejects kebab-case words and prose (`sk-ui-button-2xl`): a real key has a long random part. */
+const isKeyPart = (part: string) =>
+  (part.length >= 8 && /\d/.test(part) && /[A-Za-z]/.test(part)) ||
+  (part.length >= 32 && /[a-z]/.test(part) && /[A-Z]/.test(part))
+const redactIfKeyLike = (match: string) => (match.split(/[-_]/).some(isKeyPart) ? REDACTED : match)
 
 /**
  * Prefix-anchored and bounded patterns (gitleaks' families), each linear in the input: no nested
@@ -566,13 +569,14 @@ const SECRET_RULES: readonly SecretRule[] = [
     name: "basic-auth",
     keyword: "asic",
     re: /\b(Basic\s{1,5})[A-Za-z0-9+/]{12,4096}=*/g,
-    replace: (_m, lead = "") => `${lead}${REDACTED}`,
+    // Base64 of user:pass has digits, padding or inner capitals; "Basic authentication" has none.
+    replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? `${lead}${REDACTED}` : m),
   },
   {
     // Credentials inside a URL or connection string: postgres://user:pass@host, https://user:token@host.
     name: "url-credentials",
     keyword: "://",
-    re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:/@'"`<>]{1,256}:[^\s@/'"`<>]{1,256}@/gi,
+    re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:/@'"`<>]{0,256}:[^\s@/'"`<>]{1,256}@/gi,
     replace: (_m, scheme = "") => `${scheme}${REDACTED}@`,
   },
   {
@@ -963,10 +967,12 @@ function docMajors(name: string, docs: string): Set<number> {
 
 // ── Claims ───────────────────────────────────────────────────────────────────────────────────────────────
 
-const FENCE_RE = /^\s{0,3}(```|~~~)/
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
 const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
 const RULE_RE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/
-const TABLE_RE = /^\s*\|.*\|\s*$|^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$/
+const TABLE_RE = /^\s*\|.*\|\s*$/
+const TABLE_SEPARATOR_RE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
+const SETEXT_RE = /^\s{0,3}(?:=+|-{2,})\s*$/
 const LIST_ITEM_RE = /^\s{0,8}(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/
 const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
 const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
@@ -976,13 +982,15 @@ const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
  * "etc." is left out: it ends sentences far more often than it continues them.
  */
 const ABBREVIATION_END_RE =
-  /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|sr|jr|st|mt|vs|approx|ca|cf|fig|no|nr|vol|abs|ggf|bzw|vgl|usw|inkl|zzgl|evtl|hr|fr|ing|dipl|e\.g|i\.e|z\.\s?b|u\.a|d\.h|s\.o|o\.ä|bspw|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)\.\s*$/i
+  /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|sr|jr|st|mt|vs|approx|ca|cf|fig|no|nr|vol|abs|ggf|bzw|vgl|usw|inkl|zzgl|evtl|hr|fr|ing|dipl|e\.g|i\.e|z\.\s?b|z|u\.a|d\.h|s\.o|o\.ä|bspw|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)\.\s*$/i
 const ORDINAL_END_RE = /(?:^|\s)\d{1,4}\.\s*$/
+/** A short dotted token before a lowercase start is an abbreviation ICU did not know, not a sentence end. */
+const SHORT_TOKEN_END_RE = /(?:^|\s)[\p{L}.]{1,6}\.\s*$/u
 const MONTH_START_RE =
   /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
 /** Sentences that assert nothing a source could confirm: offers, plans, greetings, sign-offs. */
 const NON_CLAIM_RE =
-  /^(?:let me know|feel free|if you(?:'d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:'ll| will)|i(?:'ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:'ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you're welcome|got it|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
+  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you['’]re welcome|got it|sounds good|all set|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 function normalizeForMatch(text: string): string {
@@ -999,6 +1007,7 @@ function stripInlineMarkdown(text: string): string {
     .replace(/(\*\*|__)(.+?)\1/g, "$2")
     .replace(/(^|[\s(])([*_])(\S(?:.*?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
     .replace(/`([^`]+)`/g, "$1")
+    .replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
     .replace(/\s+/g, " ")
     .trim()
 }
@@ -1012,6 +1021,7 @@ function proseBlocks(markdown: string): string[] {
   let current: string[] = []
   let fence: string | undefined
   let previousBlank = true
+  let inTable = false
   const flush = () => {
     if (current.length) blocks.push(stripInlineMarkdown(current.join(" ")))
     current = []
@@ -1019,7 +1029,7 @@ function proseBlocks(markdown: string): string[] {
   for (const rawLine of markdown.split(/\r?\n/)) {
     const fenceMatch = FENCE_RE.exec(rawLine)
     if (fence) {
-      if (fenceMatch && fenceMatch[1] === fence) fence = undefined
+      if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined
       continue
     }
     if (fenceMatch) {
@@ -1028,13 +1038,22 @@ function proseBlocks(markdown: string): string[] {
       continue
     }
     const blank = rawLine.trim() === ""
-    const indentedCode = /^(?: {4}|\t)/.test(rawLine) && previousBlank && current.length === 0
-    previousBlank = blank
+    const indentedCode: boolean = /^(?: {4}|\t)/.test(rawLine) && previousBlank && current.length === 0
+    previousBlank = blank || indentedCode
     if (blank || indentedCode) {
       flush()
       continue
     }
     const line = rawLine.replace(QUOTE_RE, "")
+    // Setext headings and tables without outer pipes reveal themselves one line late: drop that line too.
+    if (SETEXT_RE.test(line) || TABLE_SEPARATOR_RE.test(line)) {
+      current.pop()
+      inTable = TABLE_SEPARATOR_RE.test(line)
+      flush()
+      continue
+    }
+    if (inTable && line.includes("|")) continue
+    inTable = false
     if (HEADING_RE.test(line) || RULE_RE.test(line) || TABLE_RE.test(line) || LINK_ONLY_RE.test(line)) {
       flush()
       continue
@@ -1062,7 +1081,7 @@ function sentences(block: string, segmenter: Intl.Segmenter): string[] {
       previous !== undefined &&
       (ABBREVIATION_END_RE.test(previous) ||
         (ORDINAL_END_RE.test(previous) && (MONTH_START_RE.test(piece) || /^[a-zäöüß\d]/.test(piece))) ||
-        /^[a-zäöüß]/.test(piece) ||
+        (SHORT_TOKEN_END_RE.test(previous) && /^[a-zäöüß]/.test(piece)) ||
         !/\p{L}/u.test(piece))
     if (continues) merged[merged.length - 1] = `${previous} ${piece}`
     else merged.push(piece)
@@ -1074,8 +1093,8 @@ function isCheckable(sentence: string): boolean {
   if (sentence.length < MIN_CLAIM_CHARS) return false
   if (!/\p{L}{2}/u.test(sentence)) return false
   if (/\?\s*$/.test(sentence)) return false
-  if (sentence.split(/\s+/).length < 3) return false
-  return !NON_CLAIM_RE.test(sentence)
+  if (sentence.split(/\s+/).length < 2) return false
+  return !NON_CLAIM_RE.test(sentence.replace(/^(?:sure|great|okay|ok),\s*/i, ""))
 }
 
 /**
@@ -1111,7 +1130,9 @@ function isVerbatimInSources(claim: Claim, normalizedSources: string): boolean {
   if (claim.key.length < VERBATIM_MIN_CHARS) return false
   // The match must end where the source's clause ends: "X is enabled" is not proven by "X is enabled only if Y".
   for (let at = normalizedSources.indexOf(claim.key); at >= 0; at = normalizedSources.indexOf(claim.key, at + 1)) {
-    if (/^(?:$|\s?[.!?;:,)\]"'”])/.test(normalizedSources.slice(at + claim.key.length, at + claim.key.length + 2))) {
+    // It must also start where a word starts ("5 retries" is not "15 retries"), and a comma may open a qualifier.
+    const after = normalizedSources.slice(at + claim.key.length, at + claim.key.length + 2)
+    if (!/[\p{L}\p{N}]/u.test(normalizedSources[at - 1] ?? "") && /^(?:$|\s?[.!?;:)\]"'”])/.test(after)) {
       return true
     }
   }
@@ -1234,7 +1255,7 @@ function cacheKey(model: string, context: string, claim: string): string {
   return createHash("sha256").update(`${model}\x00${context}\x00${claim}`).digest("hex")
 }
 
-/** Full-jitter exponential backoff; a server's Retry-After wins when it is sane. */
+/** Exponential backoff with equal jitter (half fixed, half random); a server's Retry-After wins when sane. */
 function retryDelay(attempt: number, retryAfter: string | null, now: number, random: () => number): number {
   if (retryAfter) {
     const seconds = Number(retryAfter)
@@ -1428,9 +1449,16 @@ async function postJudge(
         logAttempt("ok", response.status, answer.usage)
         return answer.content
       } catch (error) {
-        logAttempt("bad_body", response.status)
+        // The per-attempt timeout covers the body too: a judge that stalls mid-answer is retried like a silent one.
+        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+        logAttempt(timedOut ? "timeout" : "bad_body", response.status)
         if (error instanceof JudgeError) throw error
-        throw new JudgeError(scrubError(`judge answer unreadable (${String(error)})`, judge.apiKey), 200, false)
+        if (timedOut && attempt < judge.maxAttempts) {
+          stats.retries++
+          await deps.sleep(retryDelay(attempt, null, deps.now(), deps.random))
+          continue
+        }
+        throw new JudgeError(scrubError(`judge answer unreadable (${String(error)})`, judge.apiKey), 200, timedOut)
       }
     }
     const status = response.status
@@ -1504,6 +1532,8 @@ function createVerdictCache(
 ): VerdictCache {
   const memory = new Map<string, CacheRecord>()
   const loads = new Map<string, Promise<void>>()
+  /** Files that end in a line cut short (a crash): the next append starts a fresh line instead of joining it. */
+  const cutTails = new Set<string>()
   let diskUsable = cacheDir !== undefined
   const remember = (record: CacheRecord) => {
     memory.delete(record.k)
@@ -1526,6 +1556,7 @@ function createVerdictCache(
           .then(() => deps.readText(fileFor(model)))
           .then((text) => {
             for (const record of parseCacheLines(text ?? "")) remember(record)
+            if (text && !text.endsWith("\n")) cutTails.add(model)
           })
           .catch(disableDisk)
         loads.set(model, pending)
@@ -1535,7 +1566,8 @@ function createVerdictCache(
     get: (key) => memory.get(key),
     put(model, record) {
       remember(record)
-      if (diskUsable) deps.appendText(fileFor(model), `${JSON.stringify(record)}\n`).catch(disableDisk)
+      const lead = cutTails.delete(model) ? "\n" : ""
+      if (diskUsable) deps.appendText(fileFor(model), `${lead}${JSON.stringify(record)}\n`).catch(disableDisk)
     },
     get size() {
       return memory.size
@@ -1715,7 +1747,9 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     try {
       const result = work()
       if (result instanceof Promise)
-        result.catch((error) => log("error", `ragfaith: ${name} failed`, { error: String(error) }))
+        result.catch((error) =>
+          log("error", `ragfaith: ${name} failed`, { error: scrubError(String(error), config.judge.apiKey) }),
+        )
     } catch (error) {
       log("error", `ragfaith: ${name} failed`, { error: scrubError(String(error), config.judge.apiKey) })
     }
@@ -1724,7 +1758,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
   const tokenLog = (line: TokenLogLine) => {
     if (!config.judgeLog) return
     const text = `${JSON.stringify(line)}\n`
-    if (config.judgeLog === "stderr") deps.writeStderr(text)
+    if (config.judgeLog.toLowerCase() === "stderr") deps.writeStderr(text)
     else
       deps.appendText(config.judgeLog, text).catch((error) => {
         if (reportedFailures.has("judge-log")) return
@@ -1904,6 +1938,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     const post = (body: string) => postJudge(config.judge, model, body, deps, stats, tokenLog)
     let failure: JudgeError | undefined
     let unjudged = 0
+    let answered = false
     const results = await mapConcurrent(claims, config.judge.concurrency, async (claim) => {
       if (isVerbatimInSources(claim, sources)) {
         stats.gateHits++
@@ -1927,6 +1962,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
           stats,
         )
         stats.claimsJudged++
+        answered = true
         if (verdict.via === "judge") {
           cache.put(model, {
             k: key,
@@ -1948,9 +1984,11 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
       }
     })
     if (failure) reportJudgeFailure(state, failure, unjudged)
-    else
+    else if (answered) {
+      // The judge works again: a later failure deserves a toast of its own.
       for (const kind of [...reportedFailures])
         if (kind === "network" || kind.startsWith("http-")) reportedFailures.delete(kind)
+    }
     const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
     refs.set("P", "tool calls of this session")
     return results
@@ -1964,7 +2002,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
       sessionID: state.id,
       claims: flagged.map((item) => ({ ...item, claim: clip(redactSecrets(item.claim), NUDGE_CLAIM_CHARS) })),
     })
-    if (config.judgeLog === "stderr") {
+    if (config.judgeLog?.toLowerCase() === "stderr") {
       const lines = flagged.map((item) => `  - ${clip(redactSecrets(item.claim), NUDGE_CLAIM_CHARS)} [${item.verdict}]`)
       deps.writeStderr(`${summary}:\n${lines.join("\n")}\n`)
     }

@@ -197,7 +197,8 @@ describe("the cascade", () => {
     try {
       const host = createHost({
         env: judgeEnv(always.url),
-        reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
+        reconcile: (_nudge, round) =>
+          `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
       })
       const session = await host.createSession()
       await host.toolCall(session, "msg_before_plugin", "read", { filePath: FACTS.path }, { output: FACTS.text })

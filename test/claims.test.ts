@@ -1,0 +1,405 @@
+import { afterAll, describe, expect, test } from "bun:test"
+import type { Claim, Premise } from "../src/index.ts"
+import plugin from "../src/index.ts"
+import { createHost, judgeEnv, startJudge } from "./support/host.ts"
+
+const { splitClaims, proseBlocks, isCheckable, isVerbatimInSources, normalizeSources, normalizeForMatch } =
+  plugin.internal
+
+const claimsOf = (reply: string, max = 50) => splitClaims(reply, max).claims.map((claim) => claim.text)
+
+describe("proseBlocks: markdown that is not prose", () => {
+  test.each([
+    [
+      "a ``` fence",
+      "The parser is strict.\n\n```ts\nconst parser = strict()\nThe code comment reads like prose.\n```\n\nThe cache is warm.",
+      ["The parser is strict.", "The cache is warm."],
+    ],
+    [
+      "a ~~~ fence, which a ``` line does not close",
+      "The parser is strict.\n~~~\nThe fenced text reads like prose.\n```\nStill inside the fence here.\n~~~\nThe cache is warm.",
+      ["The parser is strict.", "The cache is warm."],
+    ],
+    [
+      "a four-backtick fence around a ``` example",
+      "The parser is strict.\n\n````md\n```\nThe inner example reads like prose.\n```\n````\n\nThe cache is warm.",
+      ["The parser is strict.", "The cache is warm."],
+    ],
+    [
+      "an indented code block of several lines",
+      "The parser is strict.\n\n    const a = 1\n    The second code line reads like prose.\n\treturn a\n\nThe cache is warm.",
+      ["The parser is strict.", "The cache is warm."],
+    ],
+    ["ATX headings", "# The parser is strict\n\n## The queue is empty\n\nThe cache is warm.", ["The cache is warm."]],
+    [
+      "tables, header, delimiter and body rows",
+      "| Option | Default value |\n| --- | :---: |\n| cache size | 512 megabytes |\n\nThe cache is warm.",
+      ["The cache is warm."],
+    ],
+    [
+      "horizontal rules in every spelling",
+      "The parser is strict.\n\n---\n\n* * *\n\n___\n\nThe cache is warm.",
+      ["The parser is strict.", "The cache is warm."],
+    ],
+    [
+      "link-only lines",
+      "[The parser docs are here](https://example.com/parser)\n\n<https://example.com/the/parser/docs>\n\n" +
+        "https://example.com/cache/is/warm\n\n[ref]: https://example.com/ref\n\nThe cache is warm.",
+      ["The cache is warm."],
+    ],
+    ["HTML-only lines", '<div align="center">\n\nThe cache is warm.\n\n</div>\n<br/>', ["The cache is warm."]],
+    [
+      "German: fences, headings, tables and rules",
+      "## Der Parser ist streng\n\n```\nDer Code sieht aus wie Text.\n```\n\n| Option | Wert |\n|---|---|\n| Cache | an |\n\n---\n\nDer Cache ist warm.",
+      ["Der Cache ist warm."],
+    ],
+  ])("%s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
+describe("proseBlocks: list items, task boxes and quotes", () => {
+  test.each([
+    [
+      "bullets of every kind, each item its own candidate even without a full stop",
+      "- The parser is strict\n* The cache is warm\n+ The queue is empty\n1. The build is green\n2) The lint is clean",
+      ["The parser is strict", "The cache is warm", "The queue is empty", "The build is green", "The lint is clean"],
+    ],
+    [
+      "task boxes",
+      "- [ ] The docs are outdated\n- [x] The tests were updated\n* [X] The release is tagged",
+      ["The docs are outdated", "The tests were updated", "The release is tagged"],
+    ],
+    [
+      "nested and indented items",
+      "- The parser is strict\n  - The cache is warm\n    1. The queue is empty",
+      ["The parser is strict", "The cache is warm", "The queue is empty"],
+    ],
+    [
+      "quote markers, nested ones too",
+      "> The parser is strict.\n> > The cache is warm.",
+      ["The parser is strict. The cache is warm."],
+    ],
+    [
+      "German list items",
+      "- Der Parser ist streng\n- [x] Der Cache ist warm\n1. Die Warteschlange ist leer",
+      ["Der Parser ist streng", "Der Cache ist warm", "Die Warteschlange ist leer"],
+    ],
+  ])("%s", (_name, reply, expected) => {
+    expect(proseBlocks(reply)).toEqual(expected)
+  })
+
+  test("a paragraph's lines are joined into one block", () => {
+    expect(proseBlocks("The parser is strict\nabout trailing commas.\n\nThe cache is warm.")).toEqual([
+      "The parser is strict about trailing commas.",
+      "The cache is warm.",
+    ])
+  })
+
+  test.each([
+    ["bold", "The **parser** is __strict__ here.", "The parser is strict here."],
+    ["italics", "The *parser* is _strict_ here.", "The parser is strict here."],
+    ["inline code", "Call `parse()` with `strict: true` here.", "Call parse() with strict: true here."],
+    [
+      "links and images",
+      "See [the parser docs](https://x.y/p) and ![logo](l.png) here.",
+      "See the parser docs and logo here.",
+    ],
+    ["everything at once", "- [x] The **`parse()`** call [is strict](https://x.y).", "The parse() call is strict."],
+    ["German", "Die **Funktion** `parse()` ist [streng](https://x.y).", "Die Funktion parse() ist streng."],
+  ])("inline markdown is normalised: %s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual([expected])
+  })
+})
+
+describe("sentences: ICU fragments are merged back", () => {
+  test.each([
+    ["a title", "Dr. Smith went home.", ["Dr. Smith went home."]],
+    ["approx. before a number", "It costs approx. 5 euros.", ["It costs approx. 5 euros."]],
+    ["e.g. at the start", "e.g. this flag turns the cache off.", ["e.g. this flag turns the cache off."]],
+    ["e.g. mid-sentence", "Pick a short name, e.g. this one works.", ["Pick a short name, e.g. this one works."]],
+    ["e.g. before a capital", "Some tools, e.g. Biome, are very fast.", ["Some tools, e.g. Biome, are very fast."]],
+    ["i.e. before a capital", "The default, i.e. Node 20, is used.", ["The default, i.e. Node 20, is used."]],
+    [
+      "real sentence ends still split",
+      "Dr. Smith went home. He slept well that night.",
+      ["Dr. Smith went home.", "He slept well that night."],
+    ],
+    [
+      "a number ends a real sentence",
+      "The server listens on port 8080. The client retries twice.",
+      ["The server listens on port 8080.", "The client retries twice."],
+    ],
+  ])("English: %s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+
+  test.each([
+    [
+      "a date with an ordinal day",
+      "Das Release erschien am 29. Juli 2025.",
+      ["Das Release erschien am 29. Juli 2025."],
+    ],
+    ["z. B. with a space", "Die Funktion gibt z. B. null zurück.", ["Die Funktion gibt z. B. null zurück."]],
+    ["z.B. without a space", "Die Funktion gibt z.B. null zurück.", ["Die Funktion gibt z.B. null zurück."]],
+    ["Nr. before a number", "Siehe Nr. 5 im Abschnitt.", ["Siehe Nr. 5 im Abschnitt."]],
+    ["u. a.", "Es gibt u. a. drei Varianten davon.", ["Es gibt u. a. drei Varianten davon."]],
+    ["d. h.", "Das ist d. h. ein Fehler im Code.", ["Das ist d. h. ein Fehler im Code."]],
+    ["bzw.", "Der Wert ist 5 bzw. 6 Sekunden lang.", ["Der Wert ist 5 bzw. 6 Sekunden lang."]],
+    [
+      "several in a row, real ends still split",
+      "Die Funktion gibt z. B. null zurück. Das Release erschien am 29. Juli 2025. Siehe Nr. 5 im Abschnitt.",
+      ["Die Funktion gibt z. B. null zurück.", "Das Release erschien am 29. Juli 2025.", "Siehe Nr. 5 im Abschnitt."],
+    ],
+  ])("German: %s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
+describe("isCheckable", () => {
+  test.each([
+    ["an English question", "Is the cache enabled by default?"],
+    ["a German question", "Ist der Cache standardmäßig aktiv?"],
+    ["a question with trailing space", "Should the cache be enabled by default?  "],
+    ["an offer: let me know", "Let me know if you need anything else."],
+    ["an offer: feel free", "Feel free to ask for more details."],
+    ["an offer: would you like", "Would you like me to add tests as well."],
+    ["an offer: if you want", "If you want, I can add tests as well."],
+    ["an offer, German: Sag Bescheid", "Sag Bescheid, wenn du mehr brauchst."],
+    ["an offer, German: Möchtest du", "Möchtest du, dass ich die Tests ergänze."],
+    ["a plan: next I will", "Next I will update the config file."],
+    ["a plan: I'll now", "I'll now run the test suite again."],
+    ["a plan: I'll now, typographic apostrophe", "I’ll now run the test suite again."],
+    ["a plan: let me check", "Let me check the config file first."],
+    ["a plan, German: Ich werde jetzt", "Ich werde jetzt die Tests ausführen."],
+    ["thanks", "Thanks for the detailed report."],
+    ["a greeting", "Hello and welcome to the project."],
+    ["hope this helps", "Hope this helps with the migration."],
+    ["thanks, German", "Danke für den ausführlichen Bericht."],
+    ["a greeting, German", "Hallo und willkommen im Projekt."],
+    ["an interjection before a plan", "Sure, let me check the config file."],
+    ["a fragment: Done.", "Done."],
+    ["a fragment: OK", "OK"],
+    ["a fragment: 1.", "1."],
+    ["no letters", "42 / 17 = 2.47 + 0.5"],
+  ])("not a claim: %s", (_name, sentence) => {
+    expect(isCheckable(sentence)).toBe(false)
+  })
+
+  test.each([
+    ["a statement", "The cache is enabled by default."],
+    ["a German statement", "Der Cache ist standardmäßig aktiv."],
+    ["a statement with a number", "The server listens on port 8080."],
+    ["an interjection before a statement", "Great, the build passes on Linux."],
+    ["sure before a statement", "Sure, the config sets the port to 8080."],
+  ])("a claim: %s", (_name, sentence) => {
+    expect(isCheckable(sentence)).toBe(true)
+  })
+
+  test("only the checkable sentences of a mixed reply are claims", () => {
+    const reply =
+      "Thanks for asking! The server listens on port 8080. Would you like me to change it? " +
+      "Let me know if you need more. Der Cache ist standardmäßig aktiv. Sag Bescheid, wenn du mehr brauchst."
+    expect(claimsOf(reply)).toEqual(["The server listens on port 8080.", "Der Cache ist standardmäßig aktiv."])
+  })
+})
+
+describe("splitClaims: dedupe and the cap", () => {
+  test("identical claims are judged once, also when they differ only in markdown, case or whitespace", () => {
+    const reply = [
+      "- The API is stable now.",
+      "- The **API** is  stable now.",
+      "",
+      "THE API IS STABLE NOW.",
+      "",
+      "`The API` is stable now!",
+      "",
+      "> The _API_ is stable now",
+      "",
+      "The API is stable today.",
+    ].join("\n")
+    const { claims, skipped } = splitClaims(reply, 50)
+    expect(claims.map((claim) => claim.text)).toEqual(["The API is stable now.", "The API is stable today."])
+    expect(claims.map((claim) => claim.key)).toEqual(["the api is stable now", "the api is stable today"])
+    expect(skipped).toBe(0)
+  })
+
+  test.each([
+    [7, 3, 3, 4],
+    [7, 7, 7, 0],
+    [7, 50, 7, 0],
+    [3, 1, 1, 2],
+  ])("%i claims with max %i: %i judged, %i skipped", (count, max, judged, skipped) => {
+    const reply = Array.from({ length: count }, (_, i) => `Bridge number ${i} crosses the river.`).join(" ")
+    const result = splitClaims(reply, max)
+    expect(result.claims.map((claim) => claim.text)).toEqual(
+      Array.from({ length: judged }, (_, i) => `Bridge number ${i} crosses the river.`),
+    )
+    expect(result.skipped).toBe(skipped)
+  })
+
+  test("duplicates do not count as skipped", () => {
+    const reply = "Bridge one is old. Bridge one is old. Bridge two is new. Bridge three is red."
+    const result = splitClaims(reply, 2)
+    expect(result.claims.map((claim) => claim.text)).toEqual(["Bridge one is old.", "Bridge two is new."])
+    expect(result.skipped).toBe(1)
+  })
+})
+
+describe("isVerbatimInSources", () => {
+  const premise = (text: string): Premise => ({
+    id: "S1",
+    tool: "read",
+    origin: "machine",
+    ref: "facts.txt",
+    path: undefined,
+    text,
+  })
+  const claim = (text: string): Claim => ({ text, key: normalizeForMatch(text) })
+
+  test.each([
+    [
+      "a sentence of the source",
+      "The request cache is enabled by default.",
+      "The request cache is enabled by default.",
+      true,
+    ],
+    [
+      "at the end of the source",
+      "The request cache is enabled by default.",
+      "Intro. The request cache is enabled by default",
+      true,
+    ],
+    [
+      "before a semicolon",
+      "The request cache is enabled by default.",
+      "The request cache is enabled by default; see below.",
+      true,
+    ],
+    [
+      "markdown and case differ",
+      "The **Request** cache is enabled by `default`.",
+      "the request cache is enabled by default.",
+      true,
+    ],
+    [
+      "the sentence spans two read lines",
+      "The request cache is enabled by default.",
+      "12: The request cache is\n13: enabled by default.",
+      true,
+    ],
+    [
+      "one of several read lines",
+      "Freedonia's national animal is the red fox.",
+      "1: The capital is Fredville.\n2: Freedonia's national animal is the red fox.\n3: End.",
+      true,
+    ],
+    [
+      "qualified: only when",
+      "The request cache is enabled by default.",
+      "The request cache is enabled by default only when CACHE=1 is set.",
+      false,
+    ],
+    [
+      "qualified after a comma",
+      "The request cache is enabled by default.",
+      "The request cache is enabled by default, except on Windows.",
+      false,
+    ],
+    ["a longer number", "5 retries are allowed per request.", "15 retries are allowed per request.", false],
+    ["a longer word", "server restarts after each deploy.", "The subserver restarts after each deploy.", false],
+    ["shorter than the minimum, though verbatim", "It has 3 bridges.", "It has 3 bridges.", false],
+    ["absent", "The request cache is disabled by default.", "The request cache is enabled by default.", false],
+  ])("%s → %p", (_name, claimText, source, gated) => {
+    expect(isVerbatimInSources(claim(claimText), normalizeSources([premise(source)]))).toBe(gated)
+  })
+
+  test("read-output line numbers are dropped from the sources", () => {
+    expect(normalizeSources([premise("1: The capital is Fredville.\n2: It has 3 bridges.")])).toBe(
+      "the capital is fredville. it has 3 bridges",
+    )
+  })
+})
+
+// ── Through the host: the cap and the gate cost no judge requests ──
+
+const FACTS = {
+  path: "/project/facts.txt",
+  text: [
+    "The capital of Freedonia is Fredville. It has 3 bridges.",
+    "The request cache is enabled by default only when CACHE=1 is set.",
+    "Freedonia's national animal is the red fox.",
+  ].join("\n"),
+}
+
+const judge = startJudge(() => ({ verdict: "faithful", source: "S1", reason: "stated in facts.txt" }))
+afterAll(() => judge.stop())
+
+const requestsSince = (before: number) => judge.requests.slice(before).map((request) => request.claim)
+
+describe("through the host", () => {
+  test("at most RFE_MAX_CLAIMS claims are judged, and the rest are logged as skipped", async () => {
+    const host = createHost({ env: judgeEnv(judge.url, { RFE_MAX_CLAIMS: "2" }) })
+    const before = judge.requests.length
+    const session = await host.createSession()
+    const reply = Array.from({ length: 5 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+    await host.settle()
+    expect(requestsSince(before)).toEqual([
+      "Bridge number 0 crosses the northern river.",
+      "Bridge number 1 crosses the northern river.",
+    ])
+    const skipped = host.logs.filter((line) => line.message.includes("over RFE_MAX_CLAIMS"))
+    expect(skipped).toHaveLength(1)
+    expect(skipped[0]?.level).toBe("info")
+    expect(skipped[0]?.message).toBe("ragfaith: 3 claim(s) over RFE_MAX_CLAIMS were not judged")
+  })
+
+  test("identical claims of one reply cost one judge request", async () => {
+    const host = createHost({ env: judgeEnv(judge.url) })
+    const before = judge.requests.length
+    const session = await host.createSession()
+    const reply =
+      "- Fredville has many old bridges.\n- Fredville has **many** old bridges.\n\nFREDVILLE HAS MANY OLD BRIDGES!"
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+    await host.settle()
+    expect(requestsSince(before)).toEqual(["Fredville has many old bridges."])
+  })
+
+  test("the zero-token gate: verbatim claims are faithful without a request, the rest go to the judge", async () => {
+    const host = createHost({ env: judgeEnv(judge.url) })
+    const before = judge.requests.length
+    const session = await host.createSession()
+    const reply = [
+      // Verbatim and long enough: gated.
+      "The capital of Freedonia is Fredville.",
+      // Verbatim, from line 3 of the read output ("3: ..."): gated despite the line number.
+      "Freedonia's national animal is the red fox.",
+      // Verbatim but short: judged.
+      "It has 3 bridges.",
+      // A prefix of a qualified source sentence: judged.
+      "The request cache is enabled by default.",
+    ].join(" ")
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+    await host.settle()
+    expect(requestsSince(before)).toEqual(["It has 3 bridges.", "The request cache is enabled by default."])
+    expect(host.plugin.stats.gateHits).toBe(2)
+    expect(host.prompts).toHaveLength(0)
+  })
+
+  test("a reply made only of verbatim claims makes no judge request at all", async () => {
+    const host = createHost({ env: judgeEnv(judge.url) })
+    const before = judge.requests.length
+    const session = await host.createSession()
+    await host.readTurn(
+      session,
+      "Tell me about Freedonia",
+      FACTS,
+      "The capital of **Freedonia** is Fredville. Freedonia's national animal is the red fox.",
+    )
+    await host.settle()
+    expect(judge.requests.length).toBe(before)
+    expect(host.plugin.stats.gateHits).toBe(2)
+    expect(host.plugin.stats.requests).toBe(0)
+  })
+})

@@ -1,0 +1,819 @@
+import { afterAll, describe, expect, test } from "bun:test"
+import type { JudgeSettings, JudgeStats, TokenLogLine } from "../src/index.ts"
+import plugin from "../src/index.ts"
+import { createHost, type JudgeReply, judgeEnv, nextId, startJudge } from "./support/host.ts"
+
+const {
+  postJudge,
+  parseVerdict,
+  retryDelay,
+  buildJudgeBody,
+  JUDGE_PROMPTS,
+  normalizeModelId,
+  selectJudgeModel,
+  mapConcurrent,
+  parseConfig,
+  JudgeError,
+} = plugin.internal
+
+const FACTS = {
+  path: "/project/facts.txt",
+  text: "The capital of Freedonia is Fredville. It has 3 bridges.\nFreedonia's national animal is the red fox.",
+}
+/** Three claims, none verbatim in FACTS, so every one goes to the judge. */
+const THREE = "Fredville is the capital city. Fredville has exactly three bridges. The national animal is a fox."
+
+const faithful = startJudge(() => ({ verdict: "faithful", source: "S1", reason: "stated in facts.txt" }))
+afterAll(() => faithful.stop())
+
+function newStats(): JudgeStats {
+  return {
+    requests: 0,
+    retries: 0,
+    callFailures: 0,
+    parseErrors: 0,
+    cacheHits: 0,
+    gateHits: 0,
+    claimsJudged: 0,
+    nudges: 0,
+    injectionFailures: 0,
+    staleDrops: 0,
+  }
+}
+
+function settings(baseURL: string, extra: Partial<JudgeSettings> = {}): JudgeSettings {
+  return {
+    provider: "test",
+    baseURL,
+    apiKey: "test-judge-key",
+    mainModel: "judge-main",
+    fallbackModel: "judge-fallback",
+    concurrency: 8,
+    timeoutMs: 2_000,
+    maxAttempts: 4,
+    ...extra,
+  }
+}
+
+/** Effects for postJudge: real fetch to loopback, a recorded sleep that never waits, fixed clock and jitter. */
+function effects(random = 0.5, now = Date.parse("2026-10-21T07:28:00Z")) {
+  const sleeps: number[] = []
+  const log: TokenLogLine[] = []
+  return {
+    sleeps,
+    log,
+    stats: newStats(),
+    deps: {
+      fetch: (url: string, init: RequestInit) => fetch(url, init),
+      now: () => now,
+      sleep: async (ms: number) => {
+        sleeps.push(ms)
+      },
+      random: () => random,
+    },
+  }
+}
+
+const BODY = buildJudgeBody("judge-main", "system prompt", "<sources>\n</sources>", "A claim.", 256)
+
+/** A port nothing listens on: a server is started and stopped, so a connection is refused at once. */
+function closedPort(): number {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") })
+  const port = server.port as number
+  server.stop(true)
+  return port
+}
+
+async function captureError(work: Promise<unknown>): Promise<InstanceType<typeof JudgeError>> {
+  try {
+    await work
+  } catch (error) {
+    if (error instanceof JudgeError) return error
+    throw error
+  }
+  throw new Error("expected a JudgeError")
+}
+
+describe("the request", () => {
+  test("POST {base}/chat/completions with JSON, the bearer key and the exact body", async () => {
+    const calls: Array<{ url: string; method: string | undefined }> = []
+    const host = createHost({
+      env: judgeEnv(faithful.url),
+      deps: {
+        fetch: (url, init) => {
+          calls.push({ url, method: init.method })
+          return fetch(url, init)
+        },
+      },
+    })
+    const before = faithful.requests.length
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+    await host.settle()
+    const requests = faithful.requests.slice(before)
+    expect(requests).toHaveLength(3)
+    expect(calls).toEqual(
+      Array.from({ length: 3 }, () => ({ url: `${faithful.url}/chat/completions`, method: "POST" })),
+    )
+    for (const request of requests) {
+      expect(request.headers["content-type"]).toBe("application/json")
+      expect(request.headers.authorization).toBe("Bearer test-judge-key")
+      expect(Object.keys(request.body)).toEqual(["model", "messages", "temperature", "reasoning", "max_tokens"])
+      expect(request.body.model).toBe("judge-main")
+      expect(request.body.temperature).toBe(0)
+      expect(request.body.reasoning).toEqual({ exclude: true })
+      expect(request.body.max_tokens).toBe(256)
+      expect(request.body.messages.map((message) => message.role)).toEqual(["system", "user"])
+      expect(request.body.messages[0]?.content).toBe(JUDGE_PROMPTS.machine)
+      const user = request.body.messages[1]?.content ?? ""
+      expect(user).toMatch(/^<sources>\n[\s\S]*\n<\/sources>\n\n<claim>\n[^\n]+\n<\/claim>$/)
+      expect(user).toContain('<source id="S1" origin="machine" ref="facts.txt:1-2">')
+      expect(user).toContain("1: The capital of Freedonia is Fredville.")
+    }
+    expect(requests.map((request) => request.claim).sort()).toEqual([
+      "Fredville has exactly three bridges.",
+      "Fredville is the capital city.",
+      "The national animal is a fox.",
+    ])
+  })
+
+  test("all requests of one reply share a byte-identical prefix up to the claim", async () => {
+    const host = createHost({ env: judgeEnv(faithful.url) })
+    const before = faithful.requests.length
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+    await host.settle()
+    const raws = faithful.requests.slice(before).map((request) => request.raw)
+    expect(raws).toHaveLength(3)
+    const prefixes = raws.map((raw) => raw.slice(0, raw.indexOf("<claim>")))
+    expect(prefixes[0]?.length).toBeGreaterThan(JUDGE_PROMPTS.machine.length)
+    expect(new Set(prefixes).size).toBe(1)
+    // The prefix is the start of the serialised body: model, system prompt, then the sources.
+    expect(prefixes[0]?.startsWith('{"model":"judge-main","messages":[{"role":"system","content":')).toBe(true)
+  })
+
+  test("no Authorization header without a key", async () => {
+    const host = createHost({ env: { ...judgeEnv(faithful.url), RFE_JUDGE_API_KEY: undefined } })
+    const before = faithful.requests.length
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville is the capital city.")
+    await host.settle()
+    const requests = faithful.requests.slice(before)
+    expect(requests).toHaveLength(1)
+    expect(requests[0]?.headers.authorization).toBeUndefined()
+    expect(requests[0]?.headers["content-type"]).toBe("application/json")
+  })
+
+  test("the system prompt is bilingual, in a machine and a web variant", () => {
+    for (const prompt of [JUDGE_PROMPTS.machine, JUDGE_PROMPTS.web]) {
+      expect(prompt).toContain("You are an impartial fact-checking judge.")
+      expect(prompt).toContain("Du bist ein unparteiischer Faktenprüfer.")
+      expect(prompt).toContain("Judge only against the sources")
+      expect(prompt).toContain("Urteile nur anhand der Quellen")
+      expect(prompt).toMatch(/"verdict": "faithful" \| "unfaithful" \| "unverifiable"/)
+    }
+    expect(JUDGE_PROMPTS.machine).not.toBe(JUDGE_PROMPTS.web)
+    expect(JUDGE_PROMPTS.machine).toContain('origin="machine"')
+    expect(JUDGE_PROMPTS.machine).toContain("schlüssige Folgerungen")
+    expect(JUDGE_PROMPTS.web).not.toContain("schlüssige Folgerungen")
+  })
+
+  test.each([
+    ["a file read", "read", { filePath: FACTS.path }, "machine"],
+    ["a web fetch only", "webfetch", { url: "https://docs.example.com/freedonia" }, "web"],
+  ] as const)("%s is judged with the %s... prompt", async (_name, tool, args, variant) => {
+    const host = createHost({ env: judgeEnv(faithful.url) })
+    const before = faithful.requests.length
+    const session = await host.createSession()
+    const userID = await host.userMessage(session, "Tell me about Freedonia")
+    await host.toolCall(session, userID, tool, args, { output: FACTS.text })
+    await host.reply(session, userID, "Fredville is the capital city.")
+    await host.settle()
+    const requests = faithful.requests.slice(before)
+    expect(requests).toHaveLength(1)
+    expect(requests[0]?.body.messages[0]?.content).toBe(JUDGE_PROMPTS[variant])
+  })
+})
+
+describe("parsing the verdict", () => {
+  const ids = new Set(["S1", "S2", "P"])
+
+  test.each([
+    ['{"verdict": "faithful"}', "faithful"],
+    ['{"verdict":"FAITHFUL"}', "faithful"],
+    ['{ "verdict" : "Unfaithful" }', "unfaithful"],
+    ['```json\n{"verdict": "unverifiable", "source": "", "reason": "not there"}\n```', "unverifiable"],
+    ['Thinking first. {"verdict":\n"faithful"}', "faithful"],
+    ['{"verdict": "maybe"}', undefined],
+    ['{"verdict": "faithful-ish"}', undefined],
+    ["verdict: faithful", undefined],
+    ['{"Verdict": "faithful"}', undefined],
+    ["", undefined],
+  ])("%j → %p", (content, verdict) => {
+    expect(parseVerdict(content, ids)?.verdict).toBe(verdict as never)
+  })
+
+  test.each([
+    ["S1", "S1"],
+    ["P", "P"],
+    [" S2 ", "S2"],
+    ["S9", undefined],
+    ["", undefined],
+    ["facts.txt", undefined],
+  ])("source %j is validated against the known ids → %p", (source, expected) => {
+    expect(parseVerdict(`{"verdict":"faithful","source":"${source}"}`, ids)?.source).toBe(expected as never)
+  })
+
+  test("the reason is unescaped, redacted and clipped", () => {
+    const token = `ghp_${"a1B2".repeat(9)}`
+    const escaped = parseVerdict('{"verdict":"unfaithful","reason":"the file says \\"3\\" bridges"}', ids)
+    expect(escaped?.reason).toBe('the file says "3" bridges')
+    const secret = parseVerdict(`{"verdict":"unfaithful","reason":"the token ${token} differs"}`, ids)
+    expect(secret?.reason).toBe("the token [REDACTED] differs")
+    const long = parseVerdict(`{"verdict":"unfaithful","reason":"${"word ".repeat(100)}"}`, ids)
+    expect(long?.reason).toHaveLength(160)
+    expect(long?.reason?.endsWith("…")).toBe(true)
+  })
+
+  test("garbage is retried once with 512 tokens, then counts as unverifiable, a parse error, never cached", async () => {
+    const judge = startJudge((claim) =>
+      claim.includes("garbled")
+        ? { raw: "I believe the claim is mostly fine." }
+        : { verdict: "faithful", source: "S1" },
+    )
+    try {
+      const host = createHost({ env: judgeEnv(judge.url, { RFE_STRICTNESS: "strict" }), reconcile: () => undefined })
+      const session = await host.createSession()
+      const reply = "The garbled bridge count is twelve. Fredville is the capital city."
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+      await host.settle()
+      const garbled = judge.requests.filter((request) => request.claim.includes("garbled"))
+      expect(garbled.map((request) => request.body.max_tokens)).toEqual([256, 512])
+      // The retry differs from the first request in the budget only.
+      expect(garbled[1]?.raw).toBe(garbled[0]?.raw.replace('"max_tokens":256', '"max_tokens":512'))
+      expect(judge.requests).toHaveLength(3)
+      expect(host.plugin.stats.parseErrors).toBe(1)
+      expect(host.plugin.stats.callFailures).toBe(0)
+      // Strict mode flags the parse fallback as unverifiable.
+      expect(host.prompts).toHaveLength(1)
+      expect(host.prompts[0]?.text).toContain("The garbled bridge count is twelve.")
+
+      // The same reply again with the same context: the faithful verdict is cached, the parse failure is not.
+      const again = await host.userMessage(session, "Say that again")
+      await host.reply(session, again, reply)
+      await host.settle()
+      expect(judge.requests).toHaveLength(5)
+      expect(judge.requests.slice(3).every((request) => request.claim.includes("garbled"))).toBe(true)
+      expect(host.plugin.stats.cacheHits).toBe(1)
+      expect(host.plugin.stats.parseErrors).toBe(2)
+    } finally {
+      judge.stop()
+    }
+  })
+})
+
+describe("backoff", () => {
+  test.each([
+    [0.5, [375, 750, 1500]],
+    [0, [250, 500, 1000]],
+    [1, [500, 1000, 2000]],
+  ])("exponential with jitter (random %p) → %j", (random, schedule) => {
+    expect([1, 2, 3].map((attempt) => retryDelay(attempt, null, 0, () => random))).toEqual(schedule)
+  })
+
+  test("the backoff is capped at 8 s", () => {
+    expect([4, 5, 6, 10].map((attempt) => retryDelay(attempt, null, 0, () => 1))).toEqual([4000, 8000, 8000, 8000])
+  })
+
+  test.each([429, 500, 502, 503])("HTTP %i is retried up to RFE_JUDGE_MAX_ATTEMPTS with backoff", async (status) => {
+    const judge = startJudge(() => ({ status }))
+    try {
+      const run = effects()
+      const error = await captureError(
+        postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, (line) => run.log.push(line)),
+      )
+      expect(error.status).toBe(status)
+      expect(error.retryable).toBe(true)
+      expect(judge.requests).toHaveLength(4)
+      expect(run.sleeps).toEqual([375, 750, 1500])
+      expect(run.stats.requests).toBe(4)
+      expect(run.stats.retries).toBe(3)
+      expect(run.log.map((line) => [line.attempt, line.outcome, line.status])).toEqual([
+        [1, `http_${status}`, status],
+        [2, `http_${status}`, status],
+        [3, `http_${status}`, status],
+        [4, `http_${status}`, status],
+      ])
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("a judge that recovers: the answer of the first good attempt is returned", async () => {
+    const judge = startJudge((_claim, _request, index) => (index < 2 ? { status: 503 } : { verdict: "faithful" }))
+    try {
+      const run = effects()
+      const content = await postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, () => {})
+      expect(JSON.parse(content)).toEqual({ verdict: "faithful" })
+      expect(judge.requests).toHaveLength(3)
+      expect(run.sleeps).toEqual([375, 750])
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test.each([1, 2, 6])("RFE_JUDGE_MAX_ATTEMPTS=%i bounds the attempts", async (maxAttempts) => {
+    const judge = startJudge(() => ({ status: 500 }))
+    try {
+      const run = effects()
+      await captureError(
+        postJudge(settings(judge.url, { maxAttempts }), "judge-main", BODY, run.deps, run.stats, () => {}),
+      )
+      expect(judge.requests).toHaveLength(maxAttempts)
+      expect(run.sleeps).toHaveLength(maxAttempts - 1)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("a network error (closed port) is retried with the same schedule", async () => {
+    const run = effects()
+    const url = `http://127.0.0.1:${closedPort()}/v1`
+    const error = await captureError(
+      postJudge(settings(url, { maxAttempts: 3 }), "judge-main", BODY, run.deps, run.stats, (line) =>
+        run.log.push(line),
+      ),
+    )
+    expect(error.status).toBeUndefined()
+    expect(error.retryable).toBe(true)
+    expect(error.message).toMatch(/^judge unreachable/)
+    expect(run.sleeps).toEqual([375, 750])
+    expect(run.stats.requests).toBe(3)
+    expect(run.log.map((line) => line.outcome)).toEqual(["network_error", "network_error", "network_error"])
+  })
+
+  const NOW = Date.parse("2026-10-21T07:28:00Z")
+  test.each([
+    ["seconds", "2", 2000],
+    ["zero seconds", "0", 0],
+    ["fractional seconds", "1.5", 1500],
+    ["seconds beyond the cap", "120", 30_000],
+    ["an HTTP-date", "Wed, 21 Oct 2026 07:28:07 GMT", 7000],
+    ["an HTTP-date beyond the cap", "Wed, 21 Oct 2026 09:00:00 GMT", 30_000],
+    ["an HTTP-date in the past: backoff", "Wed, 21 Oct 2026 07:00:00 GMT", 375],
+    ["garbage: backoff", "soon", 375],
+    ["negative: backoff", "-3", 375],
+  ])("Retry-After as %s (%j) → %i ms", async (_name, retryAfter, delay) => {
+    expect(retryDelay(1, retryAfter, NOW, () => 0.5)).toBe(delay)
+    const judge = startJudge((_claim, _request, index) =>
+      index === 0 ? { status: 429, headers: { "retry-after": retryAfter } } : { verdict: "faithful" },
+    )
+    try {
+      const run = effects(0.5, NOW)
+      await postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, () => {})
+      expect(run.sleeps).toEqual([delay])
+      expect(judge.requests).toHaveLength(2)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test.each([400, 401, 403, 404])("HTTP %i fails fast with exactly one request", async (status) => {
+    const judge = startJudge(() => ({ status, body: '{"error":"nope"}' }))
+    try {
+      const run = effects()
+      const error = await captureError(
+        postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, () => {}),
+      )
+      expect(error.status).toBe(status)
+      expect(error.retryable).toBe(false)
+      expect(error.message).toBe(`judge answered HTTP ${status}`)
+      expect(judge.requests).toHaveLength(1)
+      expect(run.sleeps).toEqual([])
+      expect(run.stats.retries).toBe(0)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("a judge that never answers times out per attempt (RFE_JUDGE_TIMEOUT_MS=200), counted as a call failure", async () => {
+    const judge = startJudge(() => ({ hang: true }))
+    try {
+      const host = createHost({
+        env: judgeEnv(judge.url, { RFE_JUDGE_TIMEOUT_MS: "200", RFE_JUDGE_MAX_ATTEMPTS: "2", RFE_JUDGE_LOG: "stderr" }),
+      })
+      const session = await host.createSession()
+      const started = performance.now()
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville is the capital city.")
+      await host.settle()
+      const elapsed = performance.now() - started
+      expect(judge.requests).toHaveLength(2)
+      expect(elapsed).toBeGreaterThanOrEqual(380)
+      expect(elapsed).toBeLessThan(2_000)
+      expect(host.sleeps).toEqual([375])
+      expect(host.plugin.stats.callFailures).toBe(1)
+      expect(host.plugin.stats.parseErrors).toBe(0)
+      const outcomes = host.stderr.map((line) => (JSON.parse(line) as TokenLogLine).outcome)
+      expect(outcomes).toEqual(["timeout", "timeout"])
+      const warning = host.logs.find((line) => line.message.includes("not judged"))
+      expect(warning?.message).toBe(
+        "ragfaith: judge timed out after 200 ms; 1 claim(s) of the last reply were not judged",
+      )
+      expect(host.toasts).toHaveLength(1)
+    } finally {
+      judge.stop()
+    }
+  })
+})
+
+describe("the per-attempt timeout covers the body", () => {
+  test("a judge that stalls after the headers times out per attempt and is retried like a silent one", async () => {
+    let count = 0
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        count++
+        const stalled = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"choices":'))
+          },
+        })
+        return new Response(stalled, { headers: { "content-type": "application/json" } })
+      },
+    })
+    try {
+      const run = effects()
+      const error = await captureError(
+        postJudge(
+          settings(`http://127.0.0.1:${server.port}/v1`, { timeoutMs: 100, maxAttempts: 2 }),
+          "judge-main",
+          BODY,
+          run.deps,
+          run.stats,
+          (line) => run.log.push(line),
+        ),
+      )
+      expect(count).toBe(2)
+      expect(run.sleeps).toEqual([375])
+      expect(run.log.map((line) => line.outcome)).toEqual(["timeout", "timeout"])
+      expect(error.retryable).toBe(true)
+    } finally {
+      server.stop(true)
+    }
+  })
+})
+
+describe("failures in a reply", () => {
+  test("call failures and parse failures are counted apart; a failed call is never cached", async () => {
+    let broken = true
+    const judge = startJudge((claim) => {
+      if (claim.includes("garbled")) return { raw: "no json here" }
+      if (claim.includes("second") && broken) return { status: 500 }
+      return { verdict: "faithful", source: "S1" }
+    })
+    try {
+      const host = createHost({
+        env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1", RFE_JUDGE_MAX_ATTEMPTS: "2" }),
+      })
+      const session = await host.createSession()
+      const reply = "The garbled claim comes first. The second claim fails. The third claim is never sent."
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+      await host.settle()
+      expect(judge.requests.map((request) => request.claim)).toEqual([
+        "The garbled claim comes first.",
+        "The garbled claim comes first.",
+        "The second claim fails.",
+        "The second claim fails.",
+      ])
+      expect(host.plugin.stats.parseErrors).toBe(1)
+      expect(host.plugin.stats.callFailures).toBe(1)
+      expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
+        "ragfaith: judge answered HTTP 500; 2 claim(s) of the last reply were not judged",
+      ])
+
+      // The judge works again: nothing of the failed reply was cached, so every claim is asked for.
+      broken = false
+      const again = await host.userMessage(session, "Once more")
+      await host.reply(session, again, reply)
+      await host.settle()
+      expect(judge.requests.slice(4).map((request) => request.claim)).toEqual([
+        "The garbled claim comes first.",
+        "The garbled claim comes first.",
+        "The second claim fails.",
+        "The third claim is never sent.",
+      ])
+      expect(host.plugin.stats.cacheHits).toBe(0)
+      expect(host.plugin.stats.parseErrors).toBe(2)
+      expect(host.plugin.stats.callFailures).toBe(1)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("after one claim fails for good the rest of the reply is not sent, and the user gets one toast", async () => {
+    const judge = startJudge(() => ({ status: 401 }))
+    try {
+      const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1" }) })
+      const session = await host.createSession()
+      const reply = Array.from({ length: 5 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+      await host.settle()
+      expect(judge.requests).toHaveLength(1)
+      expect(host.sleeps).toEqual([])
+      expect(host.plugin.stats.callFailures).toBe(1)
+      expect(host.toasts).toHaveLength(1)
+      expect(host.toasts[0]?.message).toBe(
+        "ragfaith: the faithfulness judge is not working (judge answered HTTP 401); replies go unchecked",
+      )
+      expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
+        "ragfaith: judge answered HTTP 401; 5 claim(s) of the last reply were not judged",
+      ])
+
+      // The next reply fails the same way: logged again, but no second toast.
+      const next = await host.userMessage(session, "And now?")
+      await host.reply(session, next, "Fredville has a large harbour in the south.")
+      await host.settle()
+      expect(judge.requests).toHaveLength(2)
+      expect(host.toasts).toHaveLength(1)
+      expect(host.logs.filter((line) => line.message.includes("not judged"))).toHaveLength(2)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("with the default concurrency, a failing judge still leads to one toast for the whole reply", async () => {
+    const judge = startJudge(() => ({ status: 403 }))
+    try {
+      const host = createHost({ env: judgeEnv(judge.url) })
+      const session = await host.createSession()
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+      await host.settle()
+      expect(judge.requests.length).toBeLessThanOrEqual(3)
+      expect(host.toasts).toHaveLength(1)
+      expect(host.prompts).toHaveLength(0)
+    } finally {
+      judge.stop()
+    }
+  })
+})
+
+describe("concurrency", () => {
+  const TEN = Array.from({ length: 10 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
+
+  test.each([
+    ["RFE_JUDGE_CONCURRENCY=3", { RFE_JUDGE_CONCURRENCY: "3" }, 3],
+    ["the default", {}, 8],
+  ])("%s: a 10-claim reply has exactly that many requests in flight at most", async (_name, extra, limit) => {
+    let inFlight = 0
+    let peak = 0
+    const judge = startJudge(async () => {
+      inFlight++
+      peak = Math.max(peak, inFlight)
+      await Bun.sleep(50)
+      inFlight--
+      return { verdict: "faithful", source: "S1" }
+    })
+    try {
+      const host = createHost({ env: judgeEnv(judge.url, extra) })
+      const session = await host.createSession()
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, TEN)
+      await host.settle()
+      expect(judge.requests).toHaveLength(10)
+      expect(peak).toBe(limit)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("mapConcurrent keeps the input order", async () => {
+    const delays = [30, 5, 20, 0, 10]
+    const result = await mapConcurrent(delays, 2, async (ms) => {
+      await Bun.sleep(ms)
+      return ms * 2
+    })
+    expect(result).toEqual([60, 10, 40, 0, 20])
+  })
+})
+
+describe("judge selection", () => {
+  test.each([
+    ["GLM-5.3-Flash", "glm-5.3-flash"],
+    ["hf:zai-org/GLM-5.3-Flash", "glm-5.3-flash"],
+    ["zai-org/glm-5.3-flash:free", "glm-5.3-flash"],
+    ["openrouter/z-ai/glm-5.3-flash", "glm-5.3-flash"],
+    ["synthetic/hf:zai-org/GLM-5.3-Flash", "glm-5.3-flash"],
+    ["hf:GLM-5.3-Flash:thinking", "glm-5.3-flash"],
+    ["  Z-AI/GLM-5.3-FLASH  ", "glm-5.3-flash"],
+    ["glm-5-flash", "glm-5-flash"],
+    ["anthropic/claude-sonnet-4", "claude-sonnet-4"],
+  ])("normalizeModelId(%j) → %j", (id, normalized) => {
+    expect(normalizeModelId(id)).toBe(normalized)
+  })
+
+  const synthetic = parseConfig(undefined, { SYNTHETIC_API_KEY: "k" }).config.judge
+  const MAIN = "hf:zai-org/GLM-5.3-Flash"
+  const FALLBACK = "hf:deepseek-ai/DeepSeek-V4.1-Flash"
+
+  test("the synthetic preset's judge models", () => {
+    expect([synthetic.mainModel, synthetic.fallbackModel]).toEqual([MAIN, FALLBACK])
+  })
+
+  test.each([
+    ["GLM-5.3-Flash", FALLBACK],
+    ["hf:zai-org/GLM-5.3-Flash", FALLBACK],
+    ["zai-org/glm-5.3-flash:free", FALLBACK],
+    ["openrouter/z-ai/glm-5.3-flash", FALLBACK],
+    ["synthetic/hf:zai-org/GLM-5.3-FLASH", FALLBACK],
+    ["glm-5-flash", MAIN],
+    ["glm-5.3", MAIN],
+    ["anthropic/claude-sonnet-4", MAIN],
+    [undefined, MAIN],
+  ])("an active %j is judged by %j", (active, judgeModel) => {
+    expect(selectJudgeModel(active, synthetic)).toBe(judgeModel)
+  })
+
+  test("a custom main model is never its own judge either", () => {
+    const judge = { mainModel: "inclusionai/ling-3.0-flash", fallbackModel: "mistral/magistral-small" }
+    expect(selectJudgeModel("openrouter/InclusionAI/Ling-3.0-Flash:free", judge)).toBe("mistral/magistral-small")
+    expect(selectJudgeModel("ling-3.0", judge)).toBe("inclusionai/ling-3.0-flash")
+  })
+
+  type Params = { agent: string; model: { id: string; providerID: string } }
+  const GLM: Params["model"] = { id: "hf:zai-org/GLM-5.3-Flash", providerID: "synthetic" }
+  const CLAUDE: Params["model"] = { id: "claude-sonnet-4", providerID: "anthropic" }
+
+  /** One turn whose model the plugin learns only from the given chat.params calls and assistant message. */
+  async function modelTurn(
+    env: Record<string, string>,
+    params: Params[],
+    assistant: { providerID: string; modelID: string } | undefined,
+    userSeen = true,
+  ) {
+    const before = faithful.requests.length
+    // The synthetic preset with its default judge models, pointed at the loopback judge.
+    const host = createHost({
+      env: { RFE_JUDGE_PROVIDER: "synthetic", RFE_JUDGE_BASE_URL: faithful.url, SYNTHETIC_API_KEY: "k", ...env },
+    })
+    const session = await host.createSession()
+    // Unseen: the plugin joined mid-session and never saw the user message, nor its agent.
+    const userID = userSeen ? await host.userMessage(session, "Tell me about Freedonia") : nextId("msg")
+    await host.hooks["tool.execute.after"](
+      { tool: "read", sessionID: session, callID: nextId("call"), args: { filePath: FACTS.path } },
+      { title: "facts.txt", output: FACTS.text, metadata: {} },
+    )
+    const messageID = nextId("msg")
+    const info = {
+      id: messageID,
+      parentID: userID,
+      role: "assistant",
+      agent: "build",
+      sessionID: session,
+      ...assistant,
+    }
+    await host.event("message.updated", { sessionID: session, info })
+    for (const call of params) {
+      await host.hooks["chat.params"]({ sessionID: session, ...call }, { maxOutputTokens: 8192, options: {} })
+    }
+    await host.hooks["experimental.text.complete"](
+      { sessionID: session, messageID, partID: nextId("prt") },
+      { text: "Fredville is the capital city." },
+    )
+    await host.event("message.updated", { sessionID: session, info: { ...info, finish: "stop" } })
+    await host.idle(session)
+    await host.settle()
+    return faithful.requests.slice(before).map((request) => request.body.model)
+  }
+
+  test.each([
+    ["chat.params of the session's agent: GLM", {}, [{ agent: "build", model: GLM }], undefined, FALLBACK],
+    ["chat.params of the session's agent: another model", {}, [{ agent: "build", model: CLAUDE }], undefined, MAIN],
+    ["the title agent's model is ignored", {}, [{ agent: "title", model: GLM }], undefined, MAIN],
+    [
+      "title after build does not override",
+      {},
+      [
+        { agent: "build", model: GLM },
+        { agent: "title", model: CLAUDE },
+      ],
+      undefined,
+      FALLBACK,
+    ],
+    ["a subagent's model is ignored", {}, [{ agent: "general", model: GLM }], undefined, MAIN],
+    ["the assistant message's providerID/modelID", {}, [], { providerID: "zai", modelID: "glm-5.3-flash" }, FALLBACK],
+    [
+      "RFE_ACTIVE_MODEL overrides detection (to GLM)",
+      { RFE_ACTIVE_MODEL: "GLM-5.3-Flash" },
+      [{ agent: "build", model: CLAUDE }],
+      undefined,
+      FALLBACK,
+    ],
+    [
+      "RFE_ACTIVE_MODEL overrides detection (away from GLM)",
+      { RFE_ACTIVE_MODEL: "anthropic/claude-sonnet-4" },
+      [{ agent: "build", model: GLM }],
+      { providerID: "synthetic", modelID: "hf:zai-org/GLM-5.3-Flash" },
+      MAIN,
+    ],
+  ])("%s → the request's model", async (_name, env, params, assistant, judgeModel) => {
+    expect(await modelTurn(env as Record<string, string>, params, assistant)).toEqual([judgeModel])
+  })
+
+  test.each([
+    ["the title agent's model is ignored", [{ agent: "title", model: GLM }], MAIN],
+    ["the build agent's model counts", [{ agent: "build", model: GLM }], FALLBACK],
+    [
+      "title after build does not override",
+      [
+        { agent: "build", model: GLM },
+        { agent: "title", model: CLAUDE },
+      ],
+      FALLBACK,
+    ],
+  ])("before any user message is known: %s", async (_name, params, judgeModel) => {
+    expect(await modelTurn({}, params, undefined, false)).toEqual([judgeModel])
+  })
+})
+
+describe("the API key stays secret", () => {
+  const KEY = "plainkey-Zq7Xv93Lm2WpT4"
+
+  const everything = (host: ReturnType<typeof createHost>, extra: string[] = []) =>
+    JSON.stringify([host.logs, host.toasts, host.stderr, host.warnings, host.prompts, ...extra])
+
+  test.each([
+    ["HTTP 401", { status: 401 }],
+    ["HTTP 500 with the key echoed in the body", { status: 500, body: KEY }],
+  ] as Array<[string, JudgeReply]>)("%s: no log line, toast or error holds the key", async (_name, reply) => {
+    const judge = startJudge(() => reply)
+    try {
+      const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_LOG: "stderr" }) })
+      const session = await host.createSession()
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+      await host.settle()
+      expect(judge.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+      expect(host.toasts.length).toBeGreaterThan(0)
+      expect(everything(host)).not.toContain(KEY)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("a base URL holding the key, and a fetch error that echoes the URL", async () => {
+    const base = `http://127.0.0.1:${closedPort()}/${KEY}/v1`
+    const host = createHost({
+      env: judgeEnv(base, { RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_MAX_ATTEMPTS: "2", RFE_JUDGE_LOG: "stderr" }),
+      deps: {
+        fetch: async (url) => {
+          throw new Error(`connect ECONNREFUSED while fetching ${url} with key ${KEY}`)
+        },
+      },
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+    await host.settle()
+    expect(host.plugin.stats.callFailures).toBeGreaterThan(0)
+    const failure = host.logs.find((line) => line.message.includes("not judged"))
+    expect(failure?.message).toContain("judge unreachable")
+    expect(failure?.message).toContain("[REDACTED]")
+    expect(host.toasts).toHaveLength(1)
+    expect(everything(host)).not.toContain(KEY)
+  })
+
+  test("postJudge's own error never holds the key, also from a real refused connection", async () => {
+    const run = effects()
+    const base = `http://127.0.0.1:${closedPort()}/${KEY}/v1?key=${KEY}`
+    const refused = await captureError(
+      postJudge(settings(base, { apiKey: KEY, maxAttempts: 1 }), "judge-main", BODY, run.deps, run.stats, () => {}),
+    )
+    const echoing = await captureError(
+      postJudge(
+        settings(base, { apiKey: KEY, maxAttempts: 1 }),
+        "judge-main",
+        BODY,
+        {
+          ...run.deps,
+          fetch: async (url) => {
+            throw new Error(`failed: ${url}`)
+          },
+        },
+        run.stats,
+        () => {},
+      ),
+    )
+    expect(refused.message).toMatch(/^judge unreachable/)
+    expect(echoing.message).toMatch(/^judge unreachable/)
+    expect(`${refused.message} ${echoing.message}`).not.toContain(KEY)
+  })
+
+  test("a refused insecure base URL is reported without the key", () => {
+    const { config, warnings } = parseConfig(undefined, {
+      RFE_JUDGE_PROVIDER: "test",
+      RFE_JUDGE_BASE_URL: `http://user:${KEY}@judge.example.com/${KEY}/v1`,
+      RFE_JUDGE_API_KEY: KEY,
+      RFE_JUDGE_MAIN_MODEL: "m",
+    })
+    expect(config.judgeDisabled).toMatch(/^ragfaith: refusing to send premises in clear text to judge\.example\.com/)
+    expect(JSON.stringify([config.judgeDisabled, warnings])).not.toContain(KEY)
+  })
+})
