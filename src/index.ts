@@ -108,7 +108,7 @@ const VERBATIM_MIN_CHARS = 24
 const MIN_CLAIM_CHARS = 10
 
 const SENSITIVE_BASENAME_RE =
-  /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.[a-z0-9]+)?)$/
+  /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.(?:json|ya?ml|toml|ini|txt|csv|xml|conf|cfg|env))?)$/
 /** Tools whose output describes this machine; everything else that carries a URL or query is the web. */
 const MACHINE_TOOL_RE = /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
 const WEB_TOOL_RE = /web|fetch|search|http|browse|url|docs?\b|context7|exa|tavily/i
@@ -300,6 +300,12 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
   const warnings: string[] = []
   const options = isRecord(rawOptions) ? rawOptions : {}
   const judgeOptions = isRecord(options.judge) ? options.judge : {}
+  if (rawOptions !== undefined && rawOptions !== null && !isRecord(rawOptions)) {
+    warnings.push("ragfaith: plugin options must be an object; ignoring them")
+  }
+  if (options.judge !== undefined && !isRecord(options.judge)) {
+    warnings.push('ragfaith: option judge must be an object such as { "provider": "openrouter" }; ignoring it')
+  }
 
   const text = (envName: string, optionName: string, from = options) => {
     const setting = pickSetting(env, envName, from, optionName)
@@ -336,9 +342,8 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
     if (value === undefined) return fallback
     const lower = value.toLowerCase()
     if ((allowed as readonly string[]).includes(lower)) return lower as T
-    warnings.push(
-      `ragfaith: ${envName}=${JSON.stringify(value)} is not one of ${allowed.join(", ")}; using ${fallback}`,
-    )
+    const source = env[envName]?.trim() ? envName : `option ${optionName}`
+    warnings.push(`ragfaith: ${source}=${JSON.stringify(value)} is not one of ${allowed.join(", ")}; using ${fallback}`)
     return fallback
   }
 
@@ -583,14 +588,32 @@ const SECRET_RULES: readonly SecretRule[] = [
     // Quoted assignments: api_key = "…", "password": "…", token: '…', client_secret => "…".
     name: "quoted-assignment",
     keyword: "",
-    re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)[A-Za-z0-9_.-]{0,40}["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\2/gi,
+    re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\2/gi,
     replace: (_m, lead = "", quote = "") => `${lead}${quote}${REDACTED}${quote}`,
   },
   {
-    // Dotenv style: API_KEY=abc123…, DB_PASSWORD=…; the name must shout, as env files do.
+    // Dotenv style: API_KEY=abc1, DB_PASSWORD=…; the name shouts, and one of its _-parts is the keyword,
+    // so MONKEY= or KEYBOARD_LAYOUT= are left alone.
     name: "env-assignment",
     keyword: "",
-    re: /\b([A-Z0-9_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)[A-Z0-9_]{0,40}\s{0,3}=\s{0,3})([^\s"'`#$]{8,512})/g,
+    re: /\b((?:[A-Z0-9]+_){0,6}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)(?:_[A-Z0-9]+){0,6}\s{0,3}=\s{0,3})([^\s"'`#$]{4,512})/g,
+    // TOKEN_EXPIRY_SECONDS=3600 is a setting, not a secret.
+    replace: (m, lead = "", value = "") => (/^(?:\d+|true|false)$/i.test(value) ? m : `${lead}${REDACTED}`),
+  },
+  {
+    // Unquoted config values: `password: hunter2hunter2` (YAML), `aws_secret_access_key = …` (INI). Plain
+    // words such as `password: string` stay: a secret has a digit or a symbol, or is long.
+    name: "unquoted-assignment",
+    keyword: "",
+    re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>]{6,512})(?=\s|$)/gim,
+    replace: (m, lead = "", value = "") =>
+      /[\d!@#$%^&*+/=~]/.test(value) || value.length >= 16 ? `${lead}${REDACTED}` : m,
+  },
+  {
+    // Keys in query strings: ?api_key=…, &access_token=…, &sig=….
+    name: "query-secret",
+    keyword: "=",
+    re: /([?&](?:api[_-]?key|apikey|key|token|access[_-]?token|auth|secret|password|sig|signature|client[_-]?secret)=)[^&#\s"'<>]{4,512}/gi,
     replace: (_m, lead = "") => `${lead}${REDACTED}`,
   },
 ]
@@ -650,9 +673,10 @@ function cleanEvidence(raw: string, cap: number): string {
   let window = raw
   if (raw.length > cap + REDACTION_MARGIN) {
     window = raw.slice(raw.length - cap - REDACTION_MARGIN)
-    // A secret cut in half at the window's start no longer matches its pattern: drop the partial line.
+    // A secret cut in half at the window's start no longer matches its pattern: drop the partial line, or
+    // on one endless line at least the partial word (secrets hold no spaces; key blocks have their own rule).
     const lineStart = window.indexOf("\n")
-    if (lineStart >= 0 && lineStart < REDACTION_MARGIN) window = window.slice(lineStart + 1)
+    window = lineStart >= 0 && lineStart < REDACTION_MARGIN ? window.slice(lineStart + 1) : window.replace(/^\S*/, "")
   }
   const redacted = redactSecrets(window)
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
@@ -721,7 +745,9 @@ function describeSource(call: ToolCall, directory: string): { ref: string; path:
     const where = filePath ? ` in ${displayPath(filePath, directory)}` : ""
     return { ref: `${tool} "${clip(redactSecrets(pattern), 80)}"${where}`, path: undefined }
   }
-  if (filePath) return { ref: `${displayPath(filePath, directory)}${lineRange(call)}`, path: normalizePath(filePath) }
+  if (filePath) {
+    return { ref: `${displayPath(filePath, directory)}${lineRange(call)}`, path: resolvePath(filePath, directory) }
+  }
   return { ref: clip(call.title || tool, 120), path: undefined }
 }
 
@@ -792,10 +818,18 @@ function patchedPaths(args: Record<string, unknown>): string[] {
 }
 
 /** Files a tool call changed: premises read from them before no longer describe them. */
-function editedPaths(tool: string, args: Record<string, unknown>): string[] {
+function editedPaths(tool: string, args: Record<string, unknown>, directory: string): string[] {
   if (!EDIT_TOOL_RE.test(tool)) return []
   const direct = stringArg(args, "filePath", "file_path", "path")
-  return (direct ? [direct] : patchedPaths(args)).map(normalizePath)
+  return (direct ? [direct] : patchedPaths(args)).map((path) => resolvePath(path, directory))
+}
+
+/** One spelling per file: patches name files relative to the project, reads use absolute paths. */
+function resolvePath(path: string, directory: string): string {
+  const absolute = /^(?:[\\/]|[A-Za-z]:[\\/]|~)/.test(path.trim())
+    ? path
+    : `${directory.replace(/[\\/]+$/, "")}/${path.trim()}`
+  return normalizePath(absolute).replace(/\/\.\//g, "/")
 }
 
 // ── Premises: the doc-pull check ─────────────────────────────────────────────────────────────────────────
@@ -809,36 +843,16 @@ export interface PackageUse {
 const NODE_INSTALLERS = new Set(["npm", "pnpm", "yarn", "bun", "cnpm"])
 const NODE_INSTALL_VERBS = new Set(["install", "i", "add", "isntall", "in", "ins", "inst"])
 /** Flags of package installers that take a value, so that value is not read as a package name. */
-const VALUE_FLAGS = new Set([
-  "--registry",
-  "--prefix",
-  "--cwd",
-  "-C",
-  "--filter",
-  "-F",
-  "--workspace",
-  "-w",
-  "--tag",
-  "-r",
-  "--requirement",
-  "-c",
-  "--constraint",
-  "-e",
-  "--editable",
-  "-i",
-  "--index-url",
-  "--extra-index-url",
-  "-t",
-  "--target",
-  "--python",
-  "-p",
-  "--group",
-  "-G",
-  "--source",
-  "--trusted-host",
-  "-f",
-  "--find-links",
-])
+const NODE_VALUE_FLAGS = new Set(["--registry", "--prefix", "--cwd", "-C", "--workspace", "-w", "--tag", "--filter"])
+/** pnpm's -w (workspace root) and -r (recursive) are switches; its --filter/-F and --dir take values. */
+const PNPM_VALUE_FLAGS = new Set(["--registry", "--prefix", "--dir", "-C", "--filter", "-F", "--workspace"])
+const PYTHON_VALUE_FLAGS = new Set(
+  (
+    "-r --requirement -c --constraint -e --editable -i --index-url --extra-index-url -t --target --python -p " +
+    "--group -G --source --trusted-host -f --find-links --optional --extra -E"
+  ).split(" "),
+)
+const INSTALLER_NAMES = new Set(["pip", "setuptools", "wheel", "npm", "pnpm", "yarn", "uv", "poetry"])
 
 const NODE_BUILTINS = new Set(
   (
@@ -876,7 +890,7 @@ function nodePackage(spec: string): PackageUse | undefined {
 
 function pythonPackage(spec: string): PackageUse | undefined {
   if (/^(?:[./~]|file:|git\+|https?:)/.test(spec) || /\.(?:whl|tar\.gz|zip)$/.test(spec)) return undefined
-  const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(?:==|~=|>=|===)\s*([\w.*]+))?/.exec(spec)
+  const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(?:===|==|~=|>=|@\s*[\^~]?)\s*([\w.*]+))?/.exec(spec)
   if (!match?.[1]) return undefined
   return { name: match[1].toLowerCase().replace(/_/g, "-"), major: majorOf(match[2]) }
 }
@@ -889,14 +903,16 @@ function parseInstalls(command: string): PackageUse[] {
       .trim()
       .split(/\s+/)
       .map((word) => word.replace(/^['"]|['"]$/g, ""))
-      .filter((word) => word && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && word !== "sudo")
+      .filter((word) => word && !/^[A-Za-z_][A-Za-z0-9_]*=(?!=)/.test(word) && word !== "sudo")
     let rest: string[] | undefined
     let parse: ((spec: string) => PackageUse | undefined) | undefined
     const [first = "", second = "", third = "", fourth = ""] = words
+    let valueFlags = PYTHON_VALUE_FLAGS
     const tool = first.split("/").at(-1) ?? ""
     if (NODE_INSTALLERS.has(tool)) {
       const verbAt = tool === "yarn" && second === "global" ? 2 : 1
       if (NODE_INSTALL_VERBS.has(words[verbAt] ?? "")) [rest, parse] = [words.slice(verbAt + 1), nodePackage]
+      valueFlags = tool === "pnpm" ? PNPM_VALUE_FLAGS : NODE_VALUE_FLAGS
     } else if (/^pip(?:3(?:\.\d+)?)?$/.test(tool) && second === "install") {
       ;[rest, parse] = [words.slice(2), pythonPackage]
     } else if (/^python(?:3(?:\.\d+)?)?$/.test(tool) && second === "-m" && third === "pip" && fourth === "install") {
@@ -910,11 +926,12 @@ function parseInstalls(command: string): PackageUse[] {
     for (let i = 0; i < rest.length; i++) {
       const word = rest[i] ?? ""
       if (word.startsWith("-")) {
-        if (VALUE_FLAGS.has(word)) i++
+        if (valueFlags.has(word)) i++
         continue
       }
       const use = parse(word)
-      if (use) found.push(use)
+      // `pip install --upgrade pip` updates the installer itself, which needs no docs.
+      if (use && !INSTALLER_NAMES.has(use.name)) found.push(use)
     }
   }
   return found
@@ -923,7 +940,7 @@ function parseInstalls(command: string): PackageUse[] {
 const JS_IMPORT_RE =
   /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm
 const PY_IMPORT_RE =
-  /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*))/gm
+  /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*))/gm
 
 /** Third-party packages a piece of source code imports; builtins, relative and aliased paths excluded. */
 function parseImports(code: string, filePath: string | undefined): string[] {
@@ -931,7 +948,7 @@ function parseImports(code: string, filePath: string | undefined): string[] {
   if (/\.pyi?$/i.test(filePath ?? "")) {
     for (const match of code.matchAll(PY_IMPORT_RE)) {
       for (const module of (match[1] ?? match[2] ?? "").split(",")) {
-        const top = module.trim().split(".")[0] ?? ""
+        const top = module.trim().split(/[.\s]/)[0] ?? ""
         if (top && !PYTHON_STDLIB.has(top)) names.add(top.toLowerCase().replace(/_/g, "-"))
       }
     }
@@ -954,6 +971,16 @@ function newImports(tool: string, args: Record<string, unknown>): string[] {
   if (!added || !/^(?:write|edit|multiedit)$/i.test(tool)) return []
   const before = new Set(parseImports(stringArg(args, "oldString", "old_string") ?? "", filePath))
   return parseImports(added, filePath).filter((name) => !before.has(name))
+}
+
+/** Whether `text` names `word` as a whole word: docs about "items" do not document `ms`. */
+function mentionsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1] ?? " "
+    const after = text[at + word.length] ?? " "
+    if (!/[a-z0-9]/i.test(before) && !/[a-z0-9]/i.test(after)) return true
+  }
+  return false
 }
 
 /** The major versions the fetched docs speak of for a package: `pkg@3`, `/v3/`, `pkg 3.x`, `version 3`. */
@@ -1266,6 +1293,17 @@ function retryDelay(attempt: number, retryAfter: string | null, now: number, ran
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
+/** Any thrown value as text, even one whose toString throws or that JSON cannot serialise. */
+function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) return `${error.name}: ${error.message}`
+    if (typeof error === "string") return error
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return "unprintable error"
+  }
+}
+
 /** Keeps keys and URL credentials out of anything shown or logged about a failure. */
 function scrubError(message: string, apiKey: string | undefined): string {
   let text = apiKey ? message.split(apiKey).join(REDACTED) : message
@@ -1436,7 +1474,7 @@ async function postJudge(
       const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
       logAttempt(timedOut ? "timeout" : "network_error")
       if (attempt >= judge.maxAttempts) {
-        const detail = timedOut ? `timed out after ${judge.timeoutMs} ms` : `unreachable (${String(error)})`
+        const detail = timedOut ? `timed out after ${judge.timeoutMs} ms` : `unreachable (${describeError(error)})`
         throw new JudgeError(scrubError(`judge ${detail}`, judge.apiKey), undefined, true)
       }
       stats.retries++
@@ -1458,7 +1496,11 @@ async function postJudge(
           await deps.sleep(retryDelay(attempt, null, deps.now(), deps.random))
           continue
         }
-        throw new JudgeError(scrubError(`judge answer unreadable (${String(error)})`, judge.apiKey), 200, timedOut)
+        throw new JudgeError(
+          scrubError(`judge answer unreadable (${describeError(error)})`, judge.apiKey),
+          200,
+          timedOut,
+        )
       }
     }
     const status = response.status
@@ -1534,6 +1576,7 @@ function createVerdictCache(
   const loads = new Map<string, Promise<void>>()
   /** Files that end in a line cut short (a crash): the next append starts a fresh line instead of joining it. */
   const cutTails = new Set<string>()
+  const writes = new Map<string, Promise<void>>()
   let diskUsable = cacheDir !== undefined
   const remember = (record: CacheRecord) => {
     memory.delete(record.k)
@@ -1566,8 +1609,14 @@ function createVerdictCache(
     get: (key) => memory.get(key),
     put(model, record) {
       remember(record)
+      if (!diskUsable) return
       const lead = cutTails.delete(model) ? "\n" : ""
-      if (diskUsable) deps.appendText(fileFor(model), `${lead}${JSON.stringify(record)}\n`).catch(disableDisk)
+      const line = `${lead}${JSON.stringify(record)}\n`
+      // One append at a time per file, in order: a repairing newline must land before the lines after it.
+      const written = (writes.get(model) ?? Promise.resolve())
+        .then(() => (diskUsable ? deps.appendText(fileFor(model), line) : undefined))
+        .catch(disableDisk)
+      writes.set(model, written)
     },
     get size() {
       return memory.size
@@ -1733,8 +1782,11 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     variant: "info" | "warning" | "error" = "warning",
   ) => {
     if (state) {
-      if (state.toastKeys.has(key) || state.toastKeys.size >= MAX_TOASTS_PER_SESSION) return
-      state.toastKeys.add(key)
+      // Advice (doc-pull) has a budget of its own, so it can never crowd out a warning that matters more.
+      const slot = variant === "info" ? `info:${key}` : key
+      const spent = [...state.toastKeys].filter((old) => old.startsWith("info:") === slot.startsWith("info:")).length
+      if (state.toastKeys.has(slot) || spent >= MAX_TOASTS_PER_SESSION) return
+      state.toastKeys.add(slot)
     }
     try {
       void deps.client.tui.showToast({ body: { title: "ragfaith", message, variant, duration: 6000 } }).catch(() => {})
@@ -1748,10 +1800,10 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
       const result = work()
       if (result instanceof Promise)
         result.catch((error) =>
-          log("error", `ragfaith: ${name} failed`, { error: scrubError(String(error), config.judge.apiKey) }),
+          log("error", `ragfaith: ${name} failed`, { error: scrubError(describeError(error), config.judge.apiKey) }),
         )
     } catch (error) {
-      log("error", `ragfaith: ${name} failed`, { error: scrubError(String(error), config.judge.apiKey) })
+      log("error", `ragfaith: ${name} failed`, { error: scrubError(describeError(error), config.judge.apiKey) })
     }
   }
 
@@ -1818,7 +1870,8 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
       title: typeof result.title === "string" ? result.title : "",
     }
     recordProcess(state, describeToolCall(call, host.directory))
-    for (const path of editedPaths(call.tool, call.args)) retirePremises(state, (premise) => premise.path === path)
+    for (const path of editedPaths(call.tool, call.args, host.directory))
+      retirePremises(state, (premise) => premise.path === path)
     if (!config.premiseTools.test(call.tool) || touchesSensitivePath(call.tool, call.args)) return
     const raw = typeof result.output === "string" ? result.output : ""
     if (!raw.trim()) return
@@ -1865,7 +1918,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     const otherVersion: string[] = []
     for (const use of fresh) {
       if (state.warnedPackages.size < MAX_WARNED_PACKAGES) state.warnedPackages.add(use.name)
-      if (!docs.includes(use.name)) {
+      if (!mentionsWord(docs, use.name)) {
         undocumented.push(use.name)
         continue
       }
@@ -1979,7 +2032,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
         failure ??=
           error instanceof JudgeError
             ? error
-            : new JudgeError(scrubError(String(error), config.judge.apiKey), undefined, false)
+            : new JudgeError(scrubError(describeError(error), config.judge.apiKey), undefined, false)
         return undefined
       }
     })
@@ -2029,10 +2082,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     }
     if (error === undefined) return
     stats.injectionFailures++
-    const detail = scrubError(
-      typeof error === "string" ? error : (JSON.stringify(error) ?? String(error)),
-      config.judge.apiKey,
-    )
+    const detail = scrubError(describeError(error), config.judge.apiKey)
     log("warn", "ragfaith: could not inject the correction note", {
       sessionID: state.id,
       error: detail,
@@ -2096,7 +2146,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     if (!deps.ledger.claimReply(reply.id)) return
     const task = judgeTurn(state, reply)
       .catch((error) =>
-        log("error", "ragfaith: judging failed", { error: scrubError(String(error), config.judge.apiKey) }),
+        log("error", "ragfaith: judging failed", { error: scrubError(describeError(error), config.judge.apiKey) }),
       )
       .finally(() => pending.delete(task))
     pending.add(task)
@@ -2184,7 +2234,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
   }
 
   const hooks = {
-    event: async ({ event }) => guard("event", () => onEvent(asArgs(event))),
+    event: async (input) => guard("event", () => onEvent(asArgs(asArgs(input).event))),
     "chat.message": async (input, output) =>
       guard("chat.message", () => {
         const message = asArgs(output?.message)
@@ -2276,7 +2326,15 @@ function defaultDeps(input: PluginInput): Deps {
 }
 
 async function server(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
-  const { config, warnings } = parseConfig(options, process.env)
+  let parsed: ConfigResult
+  try {
+    parsed = parseConfig(options, process.env)
+  } catch (error) {
+    // Only values JSON cannot hold (a BigInt, a throwing getter) get here; a plugin that loads still helps.
+    parsed = parseConfig(undefined, process.env)
+    parsed.warnings.push(`ragfaith: plugin options could not be read (${describeError(error)}); using defaults`)
+  }
+  const { config, warnings } = parsed
   return createHooks({ directory: input.directory }, config, warnings, defaultDeps(input)).hooks
 }
 

@@ -368,7 +368,8 @@ describe("RFE_CACHE_DIR", () => {
     await Bun.sleep(5)
     cache.put("judge-main", { k: "d", v: "faithful", t: 1 })
     await Bun.sleep(5)
-    expect(appends).toBe(3)
+    // Appends are serialised per file, so after the first failure nothing more is tried.
+    expect(appends).toBe(1)
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toContain("EROFS")
     expect(["a", "b", "c", "d"].map((k) => cache.get(k)?.v)).toEqual(["faithful", "faithful", "faithful", "faithful"])

@@ -35,6 +35,8 @@ export interface HostOptions {
   /** The parent the host reports for a session the plugin never saw created. */
   sessionParent?: (sessionID: string) => string | undefined
   directory?: string
+  /** Wraps the recording client, e.g. to make a call throw synchronously after the host recorded it. */
+  wrapClient?: (client: HostClient) => HostClient
 }
 
 export function createHost(opts: HostOptions = {}) {
@@ -88,7 +90,7 @@ export function createHost(opts: HostOptions = {}) {
 
   const { config, warnings } = parseConfig(opts.options, opts.env ?? {})
   const deps: Deps = {
-    client,
+    client: opts.wrapClient ? opts.wrapClient(client) : client,
     fetch: (url, init) => fetch(url, init),
     now: () => Date.now(),
     sleep: async (ms) => {
