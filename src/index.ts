@@ -629,10 +629,14 @@ function redactPrivateKeys(text: string): string {
   const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
   let out = ""
   let cursor = 0
+  // A BEGIN found ahead of the cursor is still the next one: searching again for every END would be quadratic.
+  let b: RegExpExecArray | null | undefined
   for (;;) {
-    begin.lastIndex = cursor
+    if (b === undefined || (b && b.index < cursor)) {
+      begin.lastIndex = cursor
+      b = begin.exec(text)
+    }
     end.lastIndex = cursor
-    const b = begin.exec(text)
     const e = end.exec(text)
     if (e && (!b || e.index < b.index)) {
       out += REDACTED
@@ -937,10 +941,11 @@ function parseInstalls(command: string): PackageUse[] {
   return found
 }
 
+/** Both stay linear on any file: a span never runs past the next import/export, `^` never across blank lines. */
 const JS_IMPORT_RE =
-  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm
+  /(?:^|[\s;])(?:import|export)\s(?:(?!\b(?:import|export)\b)[^'"`;])*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm
 const PY_IMPORT_RE =
-  /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*))/gm
+  /^[ \t\f]*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*))/gm
 
 /** Third-party packages a piece of source code imports; builtins, relative and aliased paths excluded. */
 function parseImports(code: string, filePath: string | undefined): string[] {
@@ -1025,7 +1030,8 @@ function normalizeForMatch(text: string): string {
     .toLowerCase()
     .replace(/[*_`~]+/g, "")
     .replace(/\s+/g, " ")
-    .replace(/^[\s"'“„(]+|[\s"'”).:;!,]+$/g, "")
+    .replace(/^[\s"'“„(]+/, "")
+    .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
 }
 
 function stripInlineMarkdown(text: string): string {
@@ -1217,7 +1223,7 @@ function pickPrompt(premises: readonly Premise[]): string {
 function renderContext(premises: readonly Premise[], processLog: readonly string[]): string {
   const blocks = premises.map(
     (premise) =>
-      `<source id="${premise.id}" origin="${premise.origin}" ref=${JSON.stringify(premise.ref)}>\n${premise.text}\n</source>`,
+      `<source id="${premise.id}" origin="${premise.origin}" ref=${JSON.stringify(escapeDelimiters(premise.ref))}>\n${premise.text}\n</source>`,
   )
   if (processLog.length) {
     const lines = processLog.map((record) => `- ${escapeDelimiters(record)}`).join("\n")
@@ -1402,14 +1408,33 @@ interface JudgeAnswer {
   usage: Record<string, unknown> | undefined
 }
 
+/** Reads a body up to `limit` bytes; a chunked body with no length header cannot make it read more. */
+async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
+  if (!response.body) return ""
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString("utf8")
+}
+
 async function readJudgeAnswer(response: Response): Promise<JudgeAnswer> {
   const declared = Number(response.headers.get("content-length"))
   if (declared > MAX_JUDGE_BODY_BYTES) {
     await response.body?.cancel().catch(() => {})
     throw new JudgeError(`judge answer too large (${declared} bytes)`, response.status, false)
   }
-  const raw = await response.text()
-  if (raw.length > MAX_JUDGE_BODY_BYTES) throw new JudgeError("judge answer too large", response.status, false)
+  const raw = await readAtMost(response, MAX_JUDGE_BODY_BYTES)
+  if (raw === undefined) throw new JudgeError("judge answer too large", response.status, false)
   let payload: unknown
   try {
     payload = JSON.parse(raw)
@@ -1992,6 +2017,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     let failure: JudgeError | undefined
     let unjudged = 0
     let answered = false
+    let unreadable = 0
     const results = await mapConcurrent(claims, config.judge.concurrency, async (claim) => {
       if (isVerbatimInSources(claim, sources)) {
         stats.gateHits++
@@ -2016,6 +2042,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
         )
         stats.claimsJudged++
         answered = true
+        if (verdict.via === "parse-fallback") unreadable++
         if (verdict.via === "judge") {
           cache.put(model, {
             k: key,
@@ -2037,7 +2064,21 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
       }
     })
     if (failure) reportJudgeFailure(state, failure, unjudged)
-    else if (answered) {
+    else if (
+      unreadable > 0 &&
+      unreadable === results.filter((r) => r?.via === "parse-fallback" || r?.via === "judge").length
+    ) {
+      // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
+      log("warn", "ragfaith: the judge answered without a readable verdict", { model, unreadable })
+      if (!reportedFailures.has("unreadable")) {
+        reportedFailures.add("unreadable")
+        toast(
+          undefined,
+          "unreadable",
+          `ragfaith: the judge (${model}) answers without a readable verdict; check the model`,
+        )
+      }
+    } else if (answered) {
       // The judge works again: a later failure deserves a toast of its own.
       for (const kind of [...reportedFailures])
         if (kind === "network" || kind.startsWith("http-")) reportedFailures.delete(kind)
@@ -2129,7 +2170,15 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !current?.nudgedClaims.has(r.claim.key))
     if (flagged.length === 0) return
     for (const result of flagged) current?.nudgedClaims.add(result.claim.key)
-    const items = flagged.map((r) => ({ claim: r.claim.text, verdict: r.verdict, source: r.source, reason: r.reason }))
+    // The judge key is no secret shape redaction knows; the agent could still echo it, so strip it by value.
+    const key = config.judge.apiKey
+    const hideKey = (text: string) => (key && key.length >= 8 ? text.split(key).join(REDACTED) : text)
+    const items = flagged.map((r) => ({
+      claim: hideKey(r.claim.text),
+      verdict: r.verdict,
+      source: r.source,
+      reason: r.reason === undefined ? undefined : hideKey(r.reason),
+    }))
     if (deps.mode === "run" || config.nudgeDepth === 0) {
       reportFlagged(state, items)
       return
