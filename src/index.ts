@@ -561,7 +561,8 @@ const SECRET_RULES: readonly SecretRule[] = [
   {
     name: "jwt",
     keyword: "eyJ",
-    re: /\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
+    // Not right after a base64url character: otherwise "eyJ-eyJ-…" restarts a 4 KB scan at every "eyJ".
+    re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
     replace: redactWhole,
   },
   {
@@ -1034,11 +1035,12 @@ function normalizeForMatch(text: string): string {
     .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
 }
 
+/** Spans are bounded so an unclosed `[`, `_` or `**` costs a constant, not a scan to the end of the text. */
 function stripInlineMarkdown(text: string): string {
   return text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/(\*\*|__)(.+?)\1/g, "$2")
-    .replace(/(^|[\s(])([*_])(\S(?:.*?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
+    .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
+    .replace(/(\*\*|__)(.{1,300}?)\1/g, "$2")
+    .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
     .replace(/`([^`]+)`/g, "$1")
     .replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
     .replace(/\s+/g, " ")
@@ -1110,11 +1112,13 @@ function sentences(block: string, segmenter: Intl.Segmenter): string[] {
     const piece = segment.trim()
     if (!piece) continue
     const previous = merged.at(-1)
+    // Only the end of the sentence so far matters; testing all of it again after every merge is quadratic.
+    const tail = previous?.slice(-32) ?? ""
     const continues =
       previous !== undefined &&
-      (ABBREVIATION_END_RE.test(previous) ||
-        (ORDINAL_END_RE.test(previous) && (MONTH_START_RE.test(piece) || /^[a-zäöüß\d]/.test(piece))) ||
-        (SHORT_TOKEN_END_RE.test(previous) && /^[a-zäöüß]/.test(piece)) ||
+      (ABBREVIATION_END_RE.test(tail) ||
+        (ORDINAL_END_RE.test(tail) && (MONTH_START_RE.test(piece) || /^[a-zäöüß\d]/.test(piece))) ||
+        (SHORT_TOKEN_END_RE.test(tail) && /^[a-zäöüß]/.test(piece)) ||
         !/\p{L}/u.test(piece))
     if (continues) merged[merged.length - 1] = `${previous} ${piece}`
     else merged.push(piece)
