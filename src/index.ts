@@ -606,7 +606,8 @@ const SECRET_RULES: readonly SecretRule[] = [
     // words such as `password: string` stay: a secret has a digit or a symbol, or is long.
     name: "unquoted-assignment",
     keyword: "",
-    re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>]{6,512})(?=\s|$)/gim,
+    // The value stops at "=" (base64 padding aside), so "password=password=…" cannot rescan long runs.
+    re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>=]{6,256}={0,2})(?=\s|$)/gim,
     replace: (m, lead = "", value = "") =>
       /[\d!@#$%^&*+/=~]/.test(value) || value.length >= 16 ? `${lead}${REDACTED}` : m,
   },
@@ -1107,23 +1108,24 @@ function proseBlocks(markdown: string): string[] {
 
 /** Joins the pieces ICU split off at abbreviations, ordinals and German dates back onto their sentence. */
 function sentences(block: string, segmenter: Intl.Segmenter): string[] {
-  const merged: string[] = []
+  // Each sentence is kept as its pieces and joined once at the end: growing one string and reading its tail
+  // after every merge would copy it again each time.
+  const merged: string[][] = []
   for (const { segment } of segmenter.segment(block)) {
     const piece = segment.trim()
     if (!piece) continue
     const previous = merged.at(-1)
-    // Only the end of the sentence so far matters; testing all of it again after every merge is quadratic.
-    const tail = previous?.slice(-32) ?? ""
+    const tail = previous ? previous.slice(-3).join(" ").slice(-32) : ""
     const continues =
       previous !== undefined &&
       (ABBREVIATION_END_RE.test(tail) ||
         (ORDINAL_END_RE.test(tail) && (MONTH_START_RE.test(piece) || /^[a-zäöüß\d]/.test(piece))) ||
         (SHORT_TOKEN_END_RE.test(tail) && /^[a-zäöüß]/.test(piece)) ||
         !/\p{L}/u.test(piece))
-    if (continues) merged[merged.length - 1] = `${previous} ${piece}`
-    else merged.push(piece)
+    if (continues) previous.push(piece)
+    else merged.push([piece])
   }
-  return merged
+  return merged.map((pieces) => pieces.join(" "))
 }
 
 function isCheckable(sentence: string): boolean {
