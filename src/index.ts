@@ -589,8 +589,10 @@ const SECRET_RULES: readonly SecretRule[] = [
     // Quoted assignments: api_key = "…", "password": "…", token: '…', client_secret => "…".
     name: "quoted-assignment",
     keyword: "",
-    re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\2/gi,
-    replace: (_m, lead = "", quote = "") => `${lead}${quote}${REDACTED}${quote}`,
+    // The name's tail is matched atomically (lookahead + backreference): no backtracking through it when no
+    // assignment follows, which keeps "SECRET_TOKEN_SECRET_…" linear.
+    re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:(?=([_.-][A-Za-z0-9_.-]{0,40}))\2)?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\3/gi,
+    replace: (_m, lead = "", _tail = "", quote = "") => `${lead}${quote}${REDACTED}${quote}`,
   },
   {
     // Dotenv style: API_KEY=abc1, DB_PASSWORD=…; the name shouts, and one of its _-parts is the keyword,
