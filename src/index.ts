@@ -1881,8 +1881,17 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     retirePremises(state, (old) => old.ref === premise.ref)
     state.premises.push(premise)
     state.premiseChars += premise.text.length
+    // Keep the most recent characters: drop whole old premises, and trim the head of the one that straddles.
     while (state.premiseChars > config.premiseCap && state.premises.length > 1) {
-      state.premiseChars -= state.premises.shift()?.text.length ?? 0
+      const oldest = state.premises[0] as Premise
+      const excess = state.premiseChars - config.premiseCap
+      if (oldest.text.length > excess) {
+        state.premises[0] = { ...oldest, text: oldest.text.slice(excess) }
+        state.premiseChars -= excess
+      } else {
+        state.premises.shift()
+        state.premiseChars -= oldest.text.length
+      }
     }
     if (premise.origin === "web") pushBounded(state.webRefs, premise.ref.toLowerCase(), MAX_WEB_REFS)
   }
@@ -1943,10 +1952,14 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     const state = sessionFor(input.sessionID)
     const fresh = uses.filter((use) => !state.warnedPackages.has(use.name))
     if (fresh.length === 0) return
-    const docs = [
-      ...state.webRefs,
-      ...state.premises.filter((premise) => premise.origin === "web").map((premise) => premise.text.toLowerCase()),
-    ].join("\n")
+    // A subagent works for its parent: docs the parent fetched count for it too.
+    const parent = state.parentID ? sessions.get(state.parentID) : undefined
+    const docs = [state, ...(parent ? [parent] : [])]
+      .flatMap((s) => [
+        ...s.webRefs,
+        ...s.premises.filter((premise) => premise.origin === "web").map((premise) => premise.text.toLowerCase()),
+      ])
+      .join("\n")
     const undocumented: string[] = []
     const otherVersion: string[] = []
     for (const use of fresh) {

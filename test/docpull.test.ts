@@ -282,7 +282,7 @@ describe("fetched docs", () => {
   test("the docs stay known after the page itself has left the premise buffer", async () => {
     const h = await docHost({ RFE_PREMISE_CAP: "50" })
     await h.fetchPage("https://example.test/docs/zod", "A".repeat(40))
-    await h.fetchPage("https://example.test/other", "B".repeat(40))
+    await h.fetchPage("https://example.test/other", "B".repeat(50))
     expect(h.host.plugin.sessions.get(h.session)?.premises.map((p) => p.ref)).toEqual(["https://example.test/other"])
     await h.bash("bun add zod")
     expect(h.host.toasts).toEqual([])
@@ -402,5 +402,37 @@ describe("the hook never interferes", () => {
     const output = await h.host.toolCall(h.session, h.userID, "bash", args, { output: "added 1 package" })
     expect(output.args).toEqual({ command: "npm i lodash", description: "install" })
     expect(h.warned()).toEqual(["lodash"])
+  })
+})
+
+describe("subagents", () => {
+  test("docs fetched by the parent session count for its subagent", async () => {
+    const host = createHost({
+      env: { RFE_JUDGE_PROVIDER: "local", RFE_JUDGE_BASE_URL: "http://127.0.0.1:9/v1", RFE_JUDGE_MAIN_MODEL: "m" },
+    })
+    const parent = await host.createSession()
+    const child = await host.createSession(parent)
+    const user = await host.userMessage(parent, "Add the dependency")
+    await host.toolCall(
+      parent,
+      user,
+      "webfetch",
+      { url: "https://docs.example.test/leftpad-x" },
+      {
+        output: "leftpad-x: pads strings on the left.",
+      },
+    )
+    await host.toolCall(child, "msg_child", "bash", { command: "npm install leftpad-x" }, { output: "added 1 package" })
+    expect(host.toasts).toEqual([])
+    await host.toolCall(
+      child,
+      "msg_child",
+      "bash",
+      { command: "npm install rightpad-y" },
+      { output: "added 1 package" },
+    )
+    expect(host.toasts.map((toast) => toast.message)).toEqual([
+      "ragfaith: doc-pull check: rightpad-y used without fetched docs",
+    ])
   })
 })
