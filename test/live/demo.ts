@@ -1,0 +1,236 @@
+// One-command demo: `bun test/live/demo.ts` (or `npm run demo`).
+//
+// Runs one session in the real opencode (`opencode serve`, plugin copied from src/index.ts into the project's
+// .opencode/plugins/) with a scripted agent on 127.0.0.1: the agent reads a file, answers with one wrong number,
+// the judge flags it, ragfaith injects its note, and the agent corrects itself in the turn that follows.
+// Prints the transcript: prompt, captured premise, reply, each claim with its verdict and source, the note, and the
+// reconciliation reply.
+//
+// The judge is scripted unless RFE_JUDGE_BASE_URL, RFE_JUDGE_API_KEY and RFE_JUDGE_MAIN_MODEL are set: then the
+// judge requests go to that real judge, through a recording pass-through on 127.0.0.1 (the agent stays scripted).
+
+import { join } from "node:path"
+import {
+  type AgentScript,
+  agentContext,
+  cleanupAll,
+  type Endpoint,
+  JUDGE_KEY,
+  type JudgeReply,
+  type JudgeRule,
+  judgeContext,
+  judgeEnv,
+  makeScratch,
+  nudgesIn,
+  type RecordedRequest,
+  type StoredMessage,
+  startEndpoint,
+  startOpencode,
+} from "./harness.ts"
+
+const FILE = "facts.txt"
+const FACTS = `${[
+  "Freedonia survey notes, 2024 edition.",
+  "The capital of Freedonia is Marxburg.",
+  "Freedonia has 3 bridges over the river Zeppo.",
+  "The national bird of Freedonia is the grey heron.",
+].join("\n")}\n`
+const PROMPT = `Read ${FILE} and tell me about Freedonia`
+const REPLY =
+  "Marxburg serves as the capital city of Freedonia. Seven bridges span the Zeppo river in Freedonia. " +
+  "The grey heron is the national bird of Freedonia."
+const RECONCILED = "Three bridges span the Zeppo river in Freedonia."
+
+const agent: AgentScript = (c) => {
+  if (c.isNudge) return { text: RECONCILED }
+  if (c.step === 0) return { tools: [{ name: "read", args: { filePath: FILE } }] }
+  return { text: REPLY }
+}
+
+const scriptedJudge: JudgeRule = (ctx) => {
+  const source = ctx.sources.find((s) => s.id !== "P")?.id ?? "S1"
+  return /\bseven\b/i.test(ctx.claim)
+    ? { verdict: "unfaithful", source, reason: "the notes say Freedonia has 3 bridges over the Zeppo" }
+    : { verdict: "faithful", source, reason: "stated in the notes" }
+}
+
+// ── Formatting ──────────────────────────────────────────────────────────────
+
+const WIDTH = 100
+const wrap = (text: string, indent: string) =>
+  text
+    .split("\n")
+    .flatMap((line) => {
+      const out: string[] = []
+      let rest = line
+      while (rest.length > WIDTH - indent.length) {
+        const cut = rest.lastIndexOf(" ", WIDTH - indent.length)
+        const at = cut > 20 ? cut : WIDTH - indent.length
+        out.push(rest.slice(0, at))
+        rest = rest.slice(at).trimStart()
+      }
+      out.push(rest)
+      return out
+    })
+    .map((line) => `${indent}${line}`)
+    .join("\n")
+
+const say = (label: string, text: string) => {
+  console.log(`\n${label}`)
+  console.log(wrap(text, "    "))
+}
+
+interface Verdict {
+  verdict: string
+  source?: string
+  reason?: string
+}
+
+const verdictOf = (rec: RecordedRequest): Verdict => {
+  const answer = rec.answer as JudgeReply | undefined
+  if (!answer) return { verdict: `no answer (HTTP ${rec.status})` }
+  if ("verdict" in answer) return { verdict: answer.verdict, source: answer.source, reason: answer.reason }
+  if ("status" in answer) return { verdict: `HTTP ${answer.status}` }
+  if ("garbage" in answer) return { verdict: "garbage body" }
+  if (rec.status !== 200) return { verdict: `HTTP ${rec.status}` }
+  const raw = answer.raw
+  return {
+    verdict: /"verdict"\s*:\s*"(\w+)"/.exec(raw)?.[1] ?? `unparsed: ${raw.slice(0, 80)}`,
+    source: /"source"\s*:\s*"([^"]*)"/.exec(raw)?.[1],
+    reason: /"reason"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(raw)?.[1],
+  }
+}
+
+const MARK: Record<string, string> = { faithful: "ok  ", unfaithful: "FLAG", unverifiable: "??  " }
+
+const printVerdicts = (judged: RecordedRequest[]) => {
+  for (const rec of judged) {
+    const ctx = judgeContext(rec.body, 0)
+    const v = verdictOf(rec)
+    const ref = ctx.sources.find((s) => s.id === v.source)?.attrs.match(/ref="([^"]*)"/)?.[1]
+    const where = v.source ? `source ${v.source}${ref ? ` (${ref})` : ""}` : "no source"
+    console.log(`    [${MARK[v.verdict] ?? "    "}] ${v.verdict.padEnd(12)} "${ctx.claim}"`)
+    console.log(
+      `           ${where}${v.reason ? ` - ${v.reason}` : ""}  [judge model ${ctx.model}, HTTP ${rec.status}]`,
+    )
+  }
+}
+
+const replyTexts = (messages: StoredMessage[]) =>
+  messages
+    .filter((m) => m.info.role === "assistant")
+    .map((m) =>
+      m.parts
+        .filter((p) => p.type === "text")
+        .map((p) => p.text ?? "")
+        .join(""),
+    )
+    .filter(Boolean)
+
+// ── Run ─────────────────────────────────────────────────────────────────────
+
+const realJudge = ["RFE_JUDGE_BASE_URL", "RFE_JUDGE_API_KEY", "RFE_JUDGE_MAIN_MODEL"].every((k) => process.env[k])
+
+const judgeSettings = (ep: Endpoint): Record<string, string> => {
+  if (!realJudge) return judgeEnv(ep)
+  const env = process.env
+  return {
+    RFE_JUDGE_PROVIDER: env.RFE_JUDGE_PROVIDER ?? "custom",
+    RFE_JUDGE_BASE_URL: ep.judgeBaseURL,
+    RFE_JUDGE_API_KEY: env.RFE_JUDGE_API_KEY ?? "",
+    RFE_JUDGE_MAIN_MODEL: env.RFE_JUDGE_MAIN_MODEL ?? "",
+    ...(env.RFE_JUDGE_FALLBACK_MODEL ? { RFE_JUDGE_FALLBACK_MODEL: env.RFE_JUDGE_FALLBACK_MODEL } : {}),
+    RFE_JUDGE_TIMEOUT_MS: env.RFE_JUDGE_TIMEOUT_MS ?? "60000",
+  }
+}
+
+const main = async () => {
+  const t0 = Date.now()
+  const ep = startEndpoint({
+    agent,
+    judge: scriptedJudge,
+    ...(realJudge ? { judgeUpstream: process.env.RFE_JUDGE_BASE_URL } : {}),
+  })
+  const scratch = makeScratch("ragfaith-demo-")
+  const version = (await Bun.file(join(import.meta.dir, "../../package.json")).json()) as { version: string }
+  console.log(`ragfaith ${version.version} live demo: real opencode, scripted agent on ${ep.url}`)
+  console.log(
+    realJudge
+      ? `judge: REAL, ${process.env.RFE_JUDGE_BASE_URL} (model ${process.env.RFE_JUDGE_MAIN_MODEL}), via a recording pass-through`
+      : `judge: scripted on ${ep.judgeBaseURL} (key ${JUDGE_KEY}); set RFE_JUDGE_BASE_URL, RFE_JUDGE_API_KEY and RFE_JUDGE_MAIN_MODEL for a real one`,
+  )
+  const oc = await startOpencode({
+    endpoint: ep,
+    scratch,
+    files: { [FILE]: FACTS },
+    plugin: { mode: "copy" },
+    env: { ...judgeSettings(ep), RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl") },
+  })
+  try {
+    const session = await oc.createSession()
+    say("USER", PROMPT)
+    const res = await oc.prompt(session.id, PROMPT)
+    if (!res.ok) throw new Error(`prompt failed: HTTP ${res.status} ${await res.text()}`)
+    await oc.waitQuiet({ quietMs: 1500, timeoutMs: realJudge ? 180000 : 45000 })
+    const messages = await oc.messages(session.id)
+
+    const read = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "read")
+    say(`TOOL read ${FILE} (${read?.state?.status ?? "not run"})`, FACTS.trimEnd())
+
+    const judged = ep.byKind("judge")
+    const agents = ep.byKind("agent")
+    const premise = judged[0] ? judgeContext(judged[0].body, 0).sources : []
+    say(
+      "PREMISES captured by ragfaith (as the judge received them)",
+      premise.length
+        ? premise.map((s) => `<source id="${s.id}" ${s.attrs}>${s.text}</source>`).join("\n")
+        : "(no judge request was made)",
+    )
+
+    const replies = replyTexts(messages)
+    say("ASSISTANT (reply)", replies[0] ?? "(none)")
+
+    // judge requests answer the agent reply that came just before them
+    const round = (rec: RecordedRequest) => agents.filter((a) => a.seq < rec.seq).length
+    const rounds = [...new Set(judged.map(round))]
+    const first = rounds[0]
+    console.log("\nJUDGE (one request per claim)")
+    printVerdicts(judged.filter((r) => round(r) === first))
+
+    const nudges = nudgesIn(messages)
+    const nudgeText = nudges[0]?.parts.find((p) => p.synthetic)?.text
+    say(
+      "NUDGE (synthetic user message injected by ragfaith)",
+      nudgeText ?? "(none: no claim was flagged, so nothing was injected)",
+    )
+    if (nudgeText) {
+      const rec = agents.find((a) => agentContext(a.body).isNudge)
+      say(
+        `ASSISTANT (reconciliation turn; agent request #${rec?.seq ?? "?"} has the note as its last user message)`,
+        replies[1] ?? "(none)",
+      )
+      const later = judged.filter((r) => round(r) !== first)
+      if (later.length) {
+        console.log("\nJUDGE (verification round on the corrected reply)")
+        printVerdicts(later)
+      }
+    }
+    const tokens = (await Bun.file(join(scratch.root, "judge-log.jsonl"))
+      .text()
+      .catch(() => "")) as string
+    console.log(
+      `\n${agents.length} agent requests, ${judged.length} judge requests, ${nudges.length} nudge(s); ` +
+        `token log lines: ${tokens.trim() ? tokens.trim().split("\n").length : 0}; took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    )
+    if (!realJudge && (nudges.length !== 1 || replies.at(-1) !== RECONCILED)) {
+      console.error("demo: the expected nudge and reconciliation did not happen")
+      process.exitCode = 1
+    }
+  } finally {
+    await oc.stop()
+    await ep.stop()
+    await cleanupAll()
+  }
+}
+
+await main()

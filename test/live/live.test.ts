@@ -1,0 +1,804 @@
+// Live scenarios: the plugin inside the real opencode 1.18.33 (`opencode serve`, and `opencode run` for scenario 10),
+// with a scripted agent model and a scripted judge on 127.0.0.1. Each scenario starts its own isolated opencode.
+// Skip with RFE_SKIP_LIVE=1. With RFE_LIVE_REPORT=<file>, a JSON record per scenario is written for report.ts.
+
+import { afterAll, describe, expect, test } from "bun:test"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import {
+  type AgentScript,
+  agentContext,
+  assistantTexts,
+  type CliResult,
+  cleanupAll,
+  digest,
+  type Endpoint,
+  exportSession,
+  freePort,
+  installFakeNpm,
+  isNudgePart,
+  JUDGE_KEY,
+  type JudgeContext,
+  type JudgeRule,
+  judgeContext,
+  judgeEnv,
+  makeScratch,
+  npmPluginDir,
+  nudgesIn,
+  type Opencode,
+  type Page,
+  type PluginLoad,
+  readLogs,
+  runCli,
+  type ScenarioRecord,
+  type Scratch,
+  type StoredMessage,
+  seedIntact,
+  sessionIdOf,
+  startEndpoint,
+  startOpencode,
+  withFaults,
+  writeProject,
+} from "./harness.ts"
+
+const SKIP = process.env.RFE_SKIP_LIVE === "1"
+const TIMEOUT = 90_000
+
+// ── Fixtures ────────────────────────────────────────────────────────────────
+
+const FACTS = `${[
+  "Freedonia survey notes, 2024 edition.",
+  "The capital of Freedonia is Marxburg.",
+  "Freedonia has 3 bridges over the river Zeppo.",
+  "The national bird of Freedonia is the grey heron.",
+].join("\n")}\n`
+
+// Paraphrases, so no claim is found word for word in the source (that would skip the judge).
+const GOOD_REPLY = "Marxburg serves as the capital city of Freedonia. Three bridges span the Zeppo river in Freedonia."
+const BAD_CLAIM = "Seven bridges span the Zeppo river in Freedonia."
+const BAD_REPLY = `Marxburg serves as the capital city of Freedonia. ${BAD_CLAIM}`
+const FIXED_REPLY = "Three bridges span the Zeppo river in Freedonia."
+const PROMPT = "Read facts.txt and tell me about Freedonia"
+
+const WRONG_RE = /\b(seven|twelve|eleven|[0-9]{2}|7)\b[^.]*bridges?/i
+
+// Cites the first captured source (not the tool-call log "P") whose text mentions `needle`.
+const cite = (ctx: JudgeContext, needle = "") =>
+  ctx.sources.find((s) => s.id !== "P" && s.text.includes(needle))?.id ?? ctx.sources[0]?.id ?? "S1"
+
+const factJudge: JudgeRule = (ctx) =>
+  WRONG_RE.test(ctx.claim)
+    ? { verdict: "unfaithful", source: cite(ctx, "bridges"), reason: "the source says Freedonia has 3 bridges" }
+    : { verdict: "faithful", source: cite(ctx), reason: "stated in the source" }
+
+const readThenReply =
+  (file: string, reply: string, onNudge: (nudges: number) => string = () => FIXED_REPLY): AgentScript =>
+  (c) => {
+    if (c.isNudge) return { text: onNudge(c.nudges) }
+    if (c.step === 0) return { tools: [{ name: "read", args: { filePath: file } }] }
+    return { text: reply }
+  }
+
+// ── Scenario runner ─────────────────────────────────────────────────────────
+
+const records: ScenarioRecord[] = []
+
+interface LiveOptions {
+  agent: AgentScript
+  judge?: JudgeRule
+  pages?: Record<string, Page>
+  files?: Record<string, string>
+  plugin?: PluginLoad | ((ep: Endpoint) => PluginLoad)
+  // replaces the default judge env entirely when given (env-less option tests)
+  judgeEnv?: (ep: Endpoint) => Record<string, string>
+  env?: Record<string, string>
+  prompt?: string
+  quietMs?: number
+  // an extra condition to wait for after quiet (e.g. a toast after judge retries)
+  until?: (oc: Opencode) => boolean
+  setup?: (scratch: Scratch) => void
+  afterPrompt?: () => void
+}
+
+interface LiveRun {
+  oc: Opencode
+  ep: Endpoint
+  sessionID: string
+  messages: StoredMessage[]
+  scratch: Scratch
+  notes: string[]
+}
+
+const relevantLog = (oc: Opencode | undefined) =>
+  (oc?.logs() ?? "")
+    .split("\n")
+    .filter((l) => /ragfaith:|level=(ERROR|WARN)|failed to load plugin/.test(l))
+    .slice(-40)
+    .join("\n")
+
+const live = async (name: string, opts: LiveOptions, check: (run: LiveRun) => Promise<void> | void) => {
+  const t0 = Date.now()
+  const ep = startEndpoint({ agent: opts.agent, judge: opts.judge ?? factJudge, pages: opts.pages })
+  const scratch = makeScratch()
+  opts.setup?.(scratch)
+  const notes: string[] = []
+  let oc: Opencode | undefined
+  let ok = false
+  let failure: string | undefined
+  try {
+    oc = await startOpencode({
+      endpoint: ep,
+      scratch,
+      files: opts.files ?? { "facts.txt": FACTS },
+      plugin: typeof opts.plugin === "function" ? opts.plugin(ep) : (opts.plugin ?? { mode: "copy" }),
+      env: {
+        ...(opts.judgeEnv ? opts.judgeEnv(ep) : judgeEnv(ep)),
+        RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl"),
+        ...opts.env,
+      },
+    })
+    const session = await oc.createSession()
+    const res = await oc.prompt(session.id, opts.prompt ?? PROMPT)
+    expect(res.status).toBe(200)
+    opts.afterPrompt?.()
+    await oc.waitQuiet({ quietMs: opts.quietMs ?? 2000 })
+    const until = opts.until
+    if (until) {
+      const current = oc
+      await oc.waitFor(() => until(current), 30000, "the scenario's condition")
+      await oc.waitQuiet({ quietMs: 500 })
+    }
+    const messages = await oc.messages(session.id)
+    await check({ oc, ep, sessionID: session.id, messages, scratch, notes })
+    // whatever the scenario, the plugin never failed to load and no hook failed (guard logs "ragfaith: <hook> failed")
+    const current = oc
+    expect(
+      current
+        .logs()
+        .split("\n")
+        .filter((l) => l.includes("level=ERROR") && /ragfaith:|plugin/i.test(l)),
+    ).toEqual([])
+    ok = true
+  } catch (error) {
+    const log = relevantLog(oc)
+    const trail = digest(ep.requests).join("\n")
+    if (error instanceof Error) {
+      error.message += `\n--- endpoint requests ---\n${trail}\n--- opencode log (ragfaith/errors) ---\n${log}`
+    }
+    failure = error instanceof Error ? error.message : String(error)
+    throw error
+  } finally {
+    records.push({
+      name,
+      ok,
+      seconds: (Date.now() - t0) / 1000,
+      startupSeconds: (oc?.startupMs ?? 0) / 1000,
+      digest: digest(ep.requests),
+      notes,
+      ...(failure ? { error: failure.slice(0, 4000) } : {}),
+    })
+    await oc?.stop()
+    await ep.stop()
+  }
+}
+
+const judgeBodies = (ep: Endpoint) => ep.byKind("judge").map((r) => JSON.stringify(r.body))
+const agentRequests = (ep: Endpoint) => ep.byKind("agent")
+const nudgeTexts = (messages: StoredMessage[]) =>
+  nudgesIn(messages).map((m) =>
+    m.parts
+      .filter(isNudgePart)
+      .map((p) => p.text ?? "")
+      .join("\n"),
+  )
+
+afterAll(async () => {
+  await cleanupAll()
+  const out = process.env.RFE_LIVE_REPORT
+  if (out) writeFileSync(out, `${JSON.stringify(records, null, 2)}\n`)
+})
+
+// ── Scenarios ───────────────────────────────────────────────────────────────
+
+describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
+  test(
+    "1. faithful reply after a read: judge calls, no nudge, no extra agent turn",
+    async () => {
+      await live(
+        "1 faithful",
+        { agent: readThenReply("facts.txt", GOOD_REPLY) },
+        ({ ep, messages, scratch, notes }) => {
+          const judged = ep.byKind("judge")
+          expect(judged.length).toBeGreaterThanOrEqual(1)
+          for (const r of judged) {
+            expect(r.authorization).toBe(`Bearer ${JUDGE_KEY}`)
+            expect(r.body.model).toBe("judge-main")
+            expect(r.body.temperature).toBe(0)
+            expect(r.body.reasoning).toEqual({ exclude: true })
+            expect(r.body.max_tokens).toBe(256)
+            expect(judgeContext(r.body, 0).userContent).toContain("Freedonia has 3 bridges")
+          }
+          expect(agentRequests(ep).length).toBe(2)
+          expect(nudgesIn(messages).length).toBe(0)
+          // the token log: one line per judge request, with no claim text
+          const logFile = join(scratch.root, "judge-log.jsonl")
+          const lines = existsSync(logFile) ? readFileSync(logFile, "utf8").trim().split("\n").filter(Boolean) : []
+          expect(lines.length).toBe(judged.length)
+          for (const line of lines) expect(line).not.toContain("Marxburg")
+          // opencode never ran its own dependency install: the seeded config folders are untouched
+          expect(seedIntact(scratch)).toBe(true)
+          notes.push(`judge requests: ${judged.length}; token log lines: ${lines.length}; first: ${lines[0] ?? ""}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "2. one unfaithful claim: exactly one nudge, citing the file, and an immediate reconciliation turn",
+    async () => {
+      await live("2 one nudge", { agent: readThenReply("facts.txt", BAD_REPLY) }, ({ ep, messages, notes }) => {
+        const nudges = nudgeTexts(messages)
+        expect(nudges.length).toBe(1)
+        const nudge = nudges[0] ?? ""
+        expect(nudge.startsWith("[ragfaith]")).toBe(true)
+        expect(nudge).toContain(BAD_CLAIM)
+        expect(nudge).toContain("facts.txt")
+        expect(nudge).not.toContain("Marxburg serves")
+        // the reconciliation request: the agent's third request, whose last user message is the nudge
+        const agents = agentRequests(ep)
+        expect(agents.length).toBe(3)
+        const rec = agentContext(agents[2]?.body ?? {})
+        expect(rec.isNudge).toBe(true)
+        expect(rec.lastUserText).toBe(nudge)
+        // it ran as the user's agent and model
+        const nudgeMsg = nudgesIn(messages)[0]
+        expect(nudgeMsg?.info.agent).toBe("build")
+        expect(nudgeMsg?.info.model).toEqual({ providerID: "mock", modelID: "scripted" })
+        // the reconciliation reply is stored and was judged again (verification round): no second nudge
+        expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
+        expect(ep.byKind("judge").some((r) => judgeContext(r.body, 0).claim === FIXED_REPLY)).toBe(true)
+        notes.push(`nudge text:\n${nudge}`)
+      })
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "3. a judge that always says unfaithful: exactly RFE_NUDGE_DEPTH (2) nudges, then silence",
+    async () => {
+      await live(
+        "3 depth bound",
+        {
+          agent: readThenReply("facts.txt", BAD_CLAIM, (n) => `Freedonia has ${10 + n} bridges according to my notes.`),
+          judge: (ctx) => ({ verdict: "unfaithful", source: cite(ctx), reason: "contradicted" }),
+          env: { RFE_NUDGE_DEPTH: "2" },
+          quietMs: 3000,
+        },
+        ({ ep, messages, notes }) => {
+          expect(nudgesIn(messages).length).toBe(2)
+          const agents = agentRequests(ep)
+          // read, reply, reconciliation 1, reconciliation 2
+          expect(agents.length).toBe(4)
+          expect(agentContext(agents[3]?.body ?? {}).nudges).toBe(2)
+          const claims = ep.byKind("judge").map((r) => judgeContext(r.body, 0).claim)
+          // the reply to the second nudge is not judged: the depth is used up
+          expect(claims).not.toContain("Freedonia has 12 bridges according to my notes.")
+          expect(claims).toContain("Freedonia has 11 bridges according to my notes.")
+          notes.push(`judged claims: ${JSON.stringify(claims)}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "4. strict mode, unverifiable claim: nudge with the provenance request",
+    async () => {
+      const reply = "Marxburg serves as the capital city of Freedonia. Freedonia was founded in 1822 by river traders."
+      await live(
+        "4 strict provenance",
+        {
+          agent: readThenReply(
+            "facts.txt",
+            reply,
+            () => "The survey notes do not give a founding date; the year 1822 comes from my own knowledge.",
+          ),
+          judge: (ctx) =>
+            /founded/.test(ctx.claim)
+              ? { verdict: "unverifiable", reason: "no source mentions the founding" }
+              : { verdict: "faithful", source: cite(ctx), reason: "stated in the source" },
+          env: { RFE_STRICTNESS: "strict" },
+        },
+        ({ messages, notes }) => {
+          const nudges = nudgeTexts(messages)
+          expect(nudges.length).toBe(1)
+          const nudge = nudges[0] ?? ""
+          expect(nudge).toContain("founded in 1822")
+          expect(nudge).toMatch(/cite the source/i)
+          expect(nudge).toMatch(/own knowledge|inference/i)
+          notes.push(`nudge text:\n${nudge}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "5. no premises: a reply without any tool call is never judged",
+    async () => {
+      await live(
+        "5 no premises",
+        {
+          agent: () => ({ text: "Freedonia is a small republic with a long coastline." }),
+          prompt: "Tell me about Freedonia",
+        },
+        ({ ep, messages }) => {
+          expect(ep.byKind("judge").length).toBe(0)
+          expect(agentRequests(ep).length).toBe(1)
+          expect(nudgesIn(messages).length).toBe(0)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "6. secrets in a read file and a .env file never reach the judge",
+    async () => {
+      const pick = (n: number, alphabet: string) =>
+        Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join("")
+      const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+      const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+      const B64 = `${ALNUM}+/`
+      // Built at run time so no secret-shaped literal sits in the repository.
+      const github = `ghp_${pick(36, ALNUM)}`
+      const aws = `AKIA${pick(16, UPPER)}`
+      const openai = `sk-${pick(48, ALNUM)}`
+      const pemBody = Array.from({ length: 4 }, () => pick(64, B64))
+      const pemKind = ["RSA", "PRIVATE", "KEY"].join(" ")
+      const pem = [`-----BEGIN ${pemKind}-----`, ...pemBody, `-----END ${pemKind}-----`].join("\n")
+      const envMarker = `envmarker${pick(20, ALNUM)}`
+      const envPassword = `pw-${pick(24, ALNUM)}`
+      const deploy = [
+        "Deployment notes.",
+        "Production runs in the Marxburg region on 3 nodes.",
+        `GitHub token: ${github}`,
+        `aws_access_key_id = ${aws}`,
+        `OPENAI key ${openai}`,
+        pem,
+        "",
+      ].join("\n")
+      const dotenv = `APP_MARKER=${envMarker}\nDATABASE_PASSWORD=${envPassword}\n`
+      const secrets = { github, aws, openai, pemLine: pemBody[1] ?? "", envMarker, envPassword }
+      await live(
+        "6 secrets",
+        {
+          files: { "deploy.md": deploy, ".env": dotenv },
+          agent: (c) => {
+            if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "deploy.md" } }] }
+            if (c.step === 1) return { tools: [{ name: "read", args: { filePath: ".env" } }] }
+            return { text: "The production deployment lives in the Marxburg region and uses three nodes." }
+          },
+          prompt: "Read deploy.md and .env and summarise the deployment",
+        },
+        ({ ep, messages, notes }) => {
+          // both reads really happened, and the agent itself saw the secrets (the plugin does not alter tool output)
+          const reads = messages.flatMap((m) => m.parts).filter((p) => p.type === "tool" && p.tool === "read")
+          expect(reads.map((p) => p.state?.status)).toEqual(["completed", "completed"])
+          const agentSaw = agentRequests(ep)
+            .map((r) => JSON.stringify(r.body))
+            .join("\n")
+          expect(agentSaw).toContain(github)
+          expect(agentSaw).toContain(envMarker)
+          const bodies = judgeBodies(ep)
+          expect(bodies.length).toBeGreaterThanOrEqual(1)
+          for (const body of bodies) {
+            for (const [label, secret] of Object.entries(secrets)) {
+              if (body.includes(secret)) throw new Error(`${label} reached the judge`)
+            }
+            expect(body).not.toContain("BEGIN RSA PRIVATE KEY-----\\n")
+            expect(body).not.toContain("DATABASE_PASSWORD")
+          }
+          expect(bodies.join("\n")).toContain("Marxburg region")
+          const redacted = bodies.some((b) => b.includes("[REDACTED]"))
+          notes.push(
+            `judge requests: ${bodies.length}; none holds any of ${Object.keys(secrets).join(", ")}; ` +
+              `[REDACTED] present: ${redacted}; .env text absent: true`,
+          )
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "7a. flaky judge (429, 500, then 200): the verdict still arrives and the nudge follows",
+    async () => {
+      await live(
+        "7a flaky judge",
+        {
+          agent: readThenReply("facts.txt", BAD_CLAIM),
+          judge: withFaults([429, 500], factJudge),
+          quietMs: 2500,
+        },
+        ({ ep, messages, notes }) => {
+          const statuses = ep.byKind("judge").map((r) => r.status)
+          expect(statuses.slice(0, 3)).toEqual([429, 500, 200])
+          expect(nudgeTexts(messages).length).toBe(1)
+          expect(agentContext(agentRequests(ep).at(-1)?.body ?? {}).isNudge).toBe(true)
+          const at = ep.byKind("judge").map((r) => r.at)
+          notes.push(`judge statuses ${JSON.stringify(statuses)} at ms ${JSON.stringify(at)}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "7b. judge down (closed port): the session completes, one warning toast, no crash",
+    async () => {
+      const closed = await freePort()
+      await live(
+        "7b judge down",
+        {
+          agent: readThenReply("facts.txt", BAD_REPLY),
+          judgeEnv: (ep) => judgeEnv(ep, { RFE_JUDGE_BASE_URL: `http://127.0.0.1:${closed}/judge/v1` }),
+          until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
+        },
+        async ({ oc, ep, messages, notes }) => {
+          expect(ep.byKind("judge").length).toBe(0)
+          expect(nudgesIn(messages).length).toBe(0)
+          expect(assistantTexts(messages).at(-1)).toBe(BAD_REPLY)
+          const last = messages.at(-1)?.info
+          expect(last?.finish).toBe("stop")
+          expect(last?.error).toBeUndefined()
+          const toasts = oc.toasts().filter((t) => t.message.startsWith("ragfaith:"))
+          expect(toasts.length).toBe(1)
+          expect(toasts[0]?.variant).toBe("warning")
+          expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
+          // still alive and serving
+          expect((await fetch(`${oc.url}/global/health`)).ok).toBe(true)
+          notes.push(`toast: ${JSON.stringify(toasts[0])}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "7c. judge answers 401: no retry, the session completes, one warning toast without the key",
+    async () => {
+      await live(
+        "7c judge 401",
+        {
+          agent: readThenReply("facts.txt", BAD_REPLY),
+          judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
+          until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
+        },
+        ({ oc, ep, messages, notes }) => {
+          const judged = ep.byKind("judge")
+          expect(judged.length).toBeGreaterThanOrEqual(1)
+          // fail fast: never more requests than claims (2), i.e. no retries
+          expect(judged.length).toBeLessThanOrEqual(2)
+          expect(nudgesIn(messages).length).toBe(0)
+          expect(messages.at(-1)?.info.finish).toBe("stop")
+          const toasts = oc.toasts().filter((t) => t.message.startsWith("ragfaith:"))
+          expect(toasts.length).toBe(1)
+          expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
+          expect(oc.logs()).not.toContain(JUDGE_KEY)
+          notes.push(`judge requests: ${judged.length}; toast: ${JSON.stringify(toasts[0])}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "7d. slow judge (2.5 s per answer): the turn is not held up, the nudge comes when the verdict does",
+    async () => {
+      let promptDone = 0
+      await live(
+        "7d slow judge",
+        {
+          agent: readThenReply("facts.txt", BAD_CLAIM),
+          judge: (ctx) => ({ ...factJudge(ctx), delayMs: 2500 }),
+          quietMs: 2000,
+          afterPrompt: () => {
+            promptDone = Date.now()
+          },
+        },
+        ({ ep, messages, notes }) => {
+          const first = ep.byKind("judge")[0]
+          expect(first).toBeDefined()
+          // the user's turn had finished (prompt returned) before the judge even answered
+          expect(promptDone).toBeLessThan(first?.endedAt ?? 0)
+          expect((first?.endedAt ?? 0) - (first?.startedAt ?? 0)).toBeGreaterThanOrEqual(2400)
+          expect(nudgeTexts(messages).length).toBe(1)
+          notes.push(
+            `prompt returned ${(first?.endedAt ?? 0) - promptDone} ms before the first verdict; ` +
+              `judge latency ${(first?.endedAt ?? 0) - (first?.startedAt ?? 0)} ms`,
+          )
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "7e. unreadable judge answers: one retry with max_tokens 512, then unverifiable; no nudge in normal mode",
+    async () => {
+      await live(
+        "7e unparseable judge",
+        {
+          agent: readThenReply("facts.txt", BAD_CLAIM),
+          judge: () => ({ raw: "Honestly I cannot tell." }),
+        },
+        ({ ep, messages, notes }) => {
+          const judged = ep.byKind("judge")
+          expect(judged.map((r) => r.body.max_tokens)).toEqual([256, 512])
+          expect(nudgesIn(messages).length).toBe(0)
+          expect(messages.at(-1)?.info.finish).toBe("stop")
+          notes.push(`max_tokens per request: ${JSON.stringify(judged.map((r) => r.body.max_tokens))}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "8. a subagent (task tool) session is never nudged",
+    async () => {
+      const subtask = "SUBTASK: read facts.txt and report the number of bridges"
+      await live(
+        "8 subagent",
+        {
+          agent: (c) => {
+            if (c.firstUserText.startsWith("SUBTASK")) {
+              if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "facts.txt" } }] }
+              return { text: BAD_CLAIM }
+            }
+            if (c.isNudge) return { text: FIXED_REPLY }
+            if (c.step === 0) {
+              return {
+                tools: [
+                  {
+                    name: "task",
+                    args: { description: "Count bridges", prompt: subtask, subagent_type: "general" },
+                  },
+                ],
+              }
+            }
+            return { text: "The helper agent finished reading the survey notes." }
+          },
+          prompt: "Ask a helper to check the bridges of Freedonia",
+          quietMs: 2500,
+        },
+        async ({ oc, ep, sessionID, messages, notes }) => {
+          const children = await oc.children(sessionID)
+          expect(children.length).toBe(1)
+          const child = children[0]
+          expect(child?.parentID).toBe(sessionID)
+          const childMessages = await oc.messages(child?.id ?? "")
+          expect(assistantTexts(childMessages)).toContain(BAD_CLAIM)
+          expect(nudgesIn(childMessages).length).toBe(0)
+          expect(nudgesIn(messages).length).toBe(0)
+          // the child's claim never went to the judge, and no agent request answered a nudge
+          const claims = ep.byKind("judge").map((r) => judgeContext(r.body, 0).claim)
+          expect(claims).not.toContain(BAD_CLAIM)
+          expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
+          notes.push(`child ${child?.id} parentID=${child?.parentID}; judged claims: ${JSON.stringify(claims)}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "9a. doc-pull: `npm install leftpad-x` without fetched docs raises a toast",
+    async () => {
+      await live(
+        "9a doc-pull toast",
+        {
+          setup: (scratch) => installFakeNpm(scratch),
+          agent: (c) => {
+            if (c.step === 0) {
+              return {
+                tools: [{ name: "bash", args: { command: "npm install leftpad-x", description: "Install leftpad-x" } }],
+              }
+            }
+            return { text: "I installed leftpad-x for string padding." }
+          },
+          prompt: "Add a padding library",
+          until: (oc) => oc.toasts().some((t) => t.message.includes("leftpad-x")),
+        },
+        ({ oc, messages, notes }) => {
+          const bash = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "bash")
+          // the PATH-shadowed fake npm ran, not a real one
+          expect(String(bash?.state?.output ?? "")).toContain("fake npm (ragfaith live test): install leftpad-x")
+          const toast = oc.toasts().find((t) => t.message.includes("leftpad-x"))
+          expect(toast?.message).toBe("ragfaith: doc-pull check: leftpad-x used without fetched docs")
+          notes.push(`toast: ${JSON.stringify(toast)}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+
+  test(
+    "9b. doc-pull: with the package's docs fetched first (webfetch), no doc-pull toast",
+    async () => {
+      const docs: Page = {
+        contentType: "text/html; charset=utf-8",
+        body: "<html><body><h1>leftpad-x</h1><p>leftpad-x pads strings on the left. Install: npm install leftpad-x</p></body></html>",
+      }
+      await live(
+        "9b doc-pull fetched",
+        {
+          setup: (scratch) => installFakeNpm(scratch),
+          pages: { "/docs/leftpad-x": docs },
+          agent: (c) => {
+            if (c.step === 0) {
+              return {
+                tools: [{ name: "webfetch", args: { url: `${c.endpointURL}/docs/leftpad-x`, format: "markdown" } }],
+              }
+            }
+            if (c.step === 1) {
+              return {
+                tools: [{ name: "bash", args: { command: "npm install leftpad-x", description: "Install leftpad-x" } }],
+              }
+            }
+            return { text: "leftpad-x pads strings on the left and is now installed." }
+          },
+          prompt: "Read the leftpad-x docs, then add it",
+        },
+        ({ oc, ep, messages, notes }) => {
+          expect(ep.byKind("page").length).toBe(1)
+          const fetchPart = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "webfetch")
+          expect(fetchPart?.state?.status).toBe("completed")
+          expect(oc.toasts().filter((t) => t.message.includes("doc-pull")).length).toBe(0)
+          notes.push(`webfetch status: ${fetchPart?.state?.status}; toasts: ${JSON.stringify(oc.toasts())}`)
+        },
+      )
+    },
+    TIMEOUT,
+  )
+})
+
+describe.skipIf(SKIP)("live: opencode run", () => {
+  // `opencode run` exits at the first idle. The README: no note is injected in run mode; the judgment that began at
+  // idle may finish during dispose (at most RFE_FLUSH_TIMEOUT_MS), and flagged claims go to the opencode log and,
+  // with RFE_JUDGE_LOG=stderr, to stderr.
+  const runMode = async (
+    name: string,
+    judge: JudgeRule,
+    check: (res: CliResult, notes: string[], ep: Endpoint) => void,
+  ) => {
+    const t0 = Date.now()
+    const ep = startEndpoint({ agent: readThenReply("facts.txt", BAD_REPLY), judge })
+    const scratch = makeScratch()
+    const notes: string[] = []
+    let ok = false
+    let failure: string | undefined
+    try {
+      writeProject(scratch, { endpoint: ep, files: { "facts.txt": FACTS }, plugin: { mode: "copy" } })
+      const res = await runCli(
+        scratch,
+        // --print-logs: opencode's log lines go to stderr as well. The log *file* of `opencode run` loses its last
+        // lines at exit (measured: even opencode's own "exiting loop" line is often missing), so it is only noted.
+        ["run", "--print-logs", "--format", "json", "--model", "mock/scripted", ...PROMPT.split(" ")],
+        { ...judgeEnv(ep), RFE_JUDGE_LOG: "stderr" },
+        90000,
+      )
+      expect(res.code).toBe(0)
+      expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
+      expect(agentRequests(ep).length).toBe(2)
+      expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
+      // the plugin's own stderr report (RFE_JUDGE_LOG=stderr)
+      expect(res.stderr).toContain("ragfaith: 1 statement(s) in the last reply are not supported by the sources:")
+      expect(res.stderr).toContain(`  - ${BAD_CLAIM} [unfaithful]`)
+      // the plugin's warning as an opencode log line (client.app.log), printed by --print-logs
+      const warnLine = res.stderr
+        .split("\n")
+        .find((l) => l.includes("level=WARN") && l.includes("ragfaith: 1 statement(s) in the last reply"))
+      expect(warnLine).toBeDefined()
+      expect(warnLine).toContain("Seven bridges")
+      const sessionID = sessionIdOf(res.stdout)
+      expect(sessionID).toBeTruthy()
+      const exported = await exportSession(scratch, sessionID ?? "")
+      expect(nudgesIn(exported.messages).length).toBe(0)
+      expect(exported.messages.at(-1)?.info.role).toBe("assistant")
+      const inLogFile = readLogs(scratch).includes("statement(s) in the last reply are not supported")
+      notes.push(`exit ${res.code} after ${res.ms} ms; plugin stderr (RFE_JUDGE_LOG=stderr):`)
+      notes.push(
+        ...res.stderr
+          .split("\n")
+          .filter((l) => !l.startsWith("timestamp=") && (l.includes("ragfaith:") || l.startsWith("  - ")))
+          .slice(0, 4),
+      )
+      notes.push(`opencode log line (--print-logs): ${(warnLine ?? "").replace(/sessionID=\S+ /, "").slice(0, 200)}`)
+      notes.push(`the same line in the opencode log file after exit: ${inLogFile ? "present" : "missing"}`)
+      check(res, notes, ep)
+      ok = true
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error)
+      throw error
+    } finally {
+      records.push({
+        name,
+        ok,
+        seconds: (Date.now() - t0) / 1000,
+        startupSeconds: 0,
+        digest: digest(ep.requests),
+        notes,
+        ...(failure ? { error: failure.slice(0, 4000) } : {}),
+      })
+      await ep.stop()
+      if (process.env.RFE_LIVE_KEEP !== "1") rmSync(scratch.root, { recursive: true, force: true })
+    }
+  }
+
+  test(
+    "10. `opencode run`: exit 0, no nudge injected, flagged claims reported to stderr and as a log line",
+    () => runMode("10 opencode run", factJudge, () => {}),
+    TIMEOUT,
+  )
+
+  test(
+    "10b. `opencode run` with a 3 s judge: dispose waits for the verdicts before the process exits",
+    () =>
+      runMode(
+        "10b opencode run, slow judge",
+        (ctx) => ({ ...factJudge(ctx), delayMs: 3000 }),
+        (res, notes, ep) => {
+          const lastVerdict = Math.max(...ep.byKind("judge").map((r) => r.endedAt))
+          expect(res.exitedAt).toBeGreaterThan(lastVerdict)
+          notes.push(`process exited ${res.exitedAt - lastVerdict} ms after the last verdict arrived`)
+        },
+      ),
+    TIMEOUT,
+  )
+})
+
+describe.skipIf(SKIP)("live: three ways to load the plugin", () => {
+  // copy mode gets no options from opencode, so it is configured by env; npm and file modes get the judge only
+  // through the options tuple (no RFE_JUDGE_* env at all), so the judge request's model proves the options arrived.
+  const loaded = (mode: "copy" | "npm" | "file") => () =>
+    live(
+      `load ${mode}`,
+      {
+        agent: readThenReply("facts.txt", GOOD_REPLY),
+        judgeEnv: (ep) => (mode === "copy" ? judgeEnv(ep, { RFE_JUDGE_MAIN_MODEL: "judge-from-env" }) : {}),
+        plugin: (ep) => ({
+          mode,
+          options: {
+            judge: {
+              provider: "scripted",
+              baseURL: ep.judgeBaseURL,
+              apiKey: JUDGE_KEY,
+              mainModel: "judge-from-options",
+              fallbackModel: "judge-fallback",
+            },
+          },
+        }),
+      },
+      ({ ep, scratch, notes }) => {
+        const judged = ep.byKind("judge")
+        expect(judged.length).toBeGreaterThanOrEqual(1)
+        const models = [...new Set(judged.map((r) => r.body.model))]
+        expect(models).toEqual([mode === "copy" ? "judge-from-env" : "judge-from-options"])
+        expect(judged.every((r) => r.authorization === `Bearer ${JUDGE_KEY}`)).toBe(true)
+        expect(seedIntact(scratch)).toBe(true)
+        if (mode === "npm") {
+          // the plugin opencode loaded is the packed tarball we pre-installed, not anything from a registry
+          const lock = readFileSync(join(npmPluginDir(scratch), "package-lock.json"), "utf8")
+          expect(lock).toContain(".tgz")
+          notes.push(`npm plugin folder: ${npmPluginDir(scratch).replace(scratch.root, "<scratch>")}`)
+        }
+        notes.push(`judge model(s): ${JSON.stringify(models)}`)
+      },
+    )
+  test("copy into .opencode/plugins/ (env config)", loaded("copy"), TIMEOUT)
+  test("npm package from `npm pack`, options tuple", loaded("npm"), TIMEOUT)
+  test("file:// spec with options tuple", loaded("file"), TIMEOUT)
+})

@@ -1,0 +1,310 @@
+// `bun test/live/report.ts`: runs the live suite and writes docs/verification.md from what the scripted endpoint
+// received in each scenario. The prose below says what each scenario is meant to show; the digests, notes,
+// results and durations come from the run. `--out <file>` writes elsewhere; `--from <json>` renders an earlier
+// run's records (RFE_LIVE_REPORT output) without running the suite again.
+
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { OPENCODE_BIN, REPO_DIR, type ScenarioRecord } from "./harness.ts"
+
+// What each scenario does and what a pass shows, keyed by the record name's first word.
+const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
+  "1": {
+    title: "1. Faithful reply after a read",
+    does: "The agent reads `facts.txt`, then paraphrases two facts correctly.",
+    shows:
+      "After the turn went idle the plugin judged each sentence (one judge request per claim, `model=judge-main`, " +
+      "`Authorization: Bearer <test key>`, `temperature 0`, `reasoning.exclude`, `max_tokens 256`, the file in the " +
+      "sources). Both verdicts were faithful, so nothing was injected: the agent got exactly two requests. " +
+      "`RFE_JUDGE_LOG` has one token line per judge request and no claim text.",
+  },
+  "2": {
+    title: "2. One unfaithful claim: one nudge and an immediate reconciliation",
+    does: "Same read, but the reply says the river has seven bridges (the file says 3).",
+    shows:
+      "Exactly one synthetic user message starting with `[ragfaith]` is stored, naming the claim, its source " +
+      "(`facts.txt:1-4`) and the judge's reason, and not the faithful sentence. The very next agent request has the note " +
+      "as its last user message, ran with the user's agent (`build`) and model (`mock/scripted`), and its corrected " +
+      "reply was judged once more (verification round) and passed.",
+  },
+  "3": {
+    title: "3. Cascade bound: a judge that always says unfaithful",
+    does: "The judge flags every claim; each reconciliation reply makes a new wrong claim. `RFE_NUDGE_DEPTH=2` (the default).",
+    shows:
+      "Two nudges, two reconciliation turns, and then silence: the reply to the second nudge is not judged at all, " +
+      "so the cascade stops at the depth even with a judge that never agrees.",
+  },
+  "4": {
+    title: "4. Strict mode: an unverifiable claim gets the provenance request",
+    does: "`RFE_STRICTNESS=strict`; the judge calls the founding-year sentence unverifiable.",
+    shows:
+      "The nudge lists the claim with `[no source supports it]` and adds the provenance arm: cite the source it " +
+      "rests on, or say it is the agent's own knowledge or an inference.",
+  },
+  "5": {
+    title: "5. No premises, no judge",
+    does: "The agent answers without calling any tool.",
+    shows: "No judge request at all: replies are judged only when the session holds sources or tool calls.",
+  },
+  "6": {
+    title: "6. Secrets and .env never reach the judge",
+    does:
+      "`deploy.md` holds a GitHub token, an AWS key id, an `sk-` key and a PEM private key (all generated at run time); " +
+      "`.env` holds a marker and a password. The agent reads both.",
+    shows:
+      "Both reads completed and the agent itself saw the secrets (the plugin does not alter tool output), yet no " +
+      "judge request contains any of them, nor anything from `.env`; the redacted file appears with `[REDACTED]`.",
+  },
+  "7a": {
+    title: "7a. Flaky judge: 429, 500, then 200",
+    does: "The first judge answer is HTTP 429, the second HTTP 500, then verdicts.",
+    shows: "The plugin retried with backoff, the verdict arrived on the third attempt, and the nudge followed.",
+  },
+  "7b": {
+    title: "7b. Judge down (closed port)",
+    does: "`RFE_JUDGE_BASE_URL` points at a loopback port nobody listens on.",
+    shows:
+      "The session completed normally (`finish: stop`, no error), no nudge, one `tui.toast.show` event whose message " +
+      "starts with `ragfaith:` (without the key), and the server still answers.",
+  },
+  "7c": {
+    title: "7c. Judge answers 401",
+    does: "Every judge request gets HTTP 401.",
+    shows:
+      "No retries (at most one request per claim), no nudge, the turn completed, one warning toast, and the key " +
+      "appears neither in the toast nor in the opencode log.",
+  },
+  "7d": {
+    title: "7d. Slow judge (2.5 s per answer)",
+    does: "Every judge answer is delayed by 2.5 s.",
+    shows:
+      "The user's prompt call returned before the first verdict: judging never holds up the turn. The nudge still " +
+      "arrived once the verdict did.",
+  },
+  "7e": {
+    title: "7e. Unreadable judge answers",
+    does: "The judge answers prose without a verdict.",
+    shows:
+      "One retry with `max_tokens 512`, then the claim counts as unverifiable, which normal mode does not flag: " +
+      "no nudge, the turn completed.",
+  },
+  "8": {
+    title: "8. Subagent (task tool) sessions are never nudged",
+    does:
+      "The agent delegates to the `general` subagent with the `task` tool; the subagent reads the file and makes the " +
+      "wrong bridge claim; the parent then replies.",
+    shows:
+      "The child session (with `parentID` = the parent) holds the wrong claim but no nudge; its claim never went to " +
+      "the judge; only the parent's final reply was judged; no agent request answered a nudge.",
+  },
+  "9a": {
+    title: "9a. Doc-pull check: install without docs",
+    does:
+      "The agent runs `npm install leftpad-x` through the bash tool (a fake `npm` shadows the real one on PATH, so " +
+      "nothing can reach a registry).",
+    shows: "A `tui.toast.show` event: `ragfaith: doc-pull check: leftpad-x used without fetched docs`.",
+  },
+  "9b": {
+    title: "9b. Doc-pull check: docs fetched first",
+    does: "The agent first webfetches a loopback page documenting leftpad-x, then installs it.",
+    shows: "The webfetch completed (the page request is in the digest) and no doc-pull toast was raised.",
+  },
+  "10": {
+    title: "10. `opencode run`",
+    does:
+      "`opencode run --print-logs --format json --model mock/scripted Read facts.txt …` with the wrong bridge claim " +
+      "and `RFE_JUDGE_LOG=stderr`.",
+    shows:
+      "The process exits 0. The judgment that started at idle finished before exit (judge requests in the digest), " +
+      "no note was injected (no agent request answers a nudge; `opencode export` shows no synthetic message and ends " +
+      "with the assistant reply), and the flagged claim was written to stderr by the plugin and as a `level=WARN` " +
+      "opencode log line (seen through `--print-logs`), as the README documents for run mode. The log *file* is " +
+      "another matter: `opencode run` often loses the last lines of its log file at exit (opencode's own " +
+      '`"exiting loop"` line included), so the last line above records whether the warning survived there this time.',
+  },
+  "10b": {
+    title: "10b. `opencode run` with a slow judge",
+    does: "As 10, but every judge answer takes 3 s, longer than opencode takes to reach `dispose` after the idle.",
+    shows:
+      "The plugin's `dispose` hook held the exit until the verdicts were in: the process exited after the last judge " +
+      "answer, and the flagged claim was still reported. (Whether opencode would have exited earlier without the " +
+      "plugin's wait was not run here; a probe plugin measured that it drops pending plugin work at exit.)",
+  },
+  load: {
+    title: "Loading",
+    does: "",
+    shows: "",
+  },
+}
+
+const LOAD_ABOUT: Record<string, string> = {
+  "load copy":
+    "`src/index.ts` copied to `.opencode/plugins/ragfaith.ts`, configured by env only (opencode passes no options). " +
+    "The judge request carries `model=judge-from-env`.",
+  "load npm":
+    "`npm pack` of this checkout, installed offline into opencode's npm plugin cache, declared as " +
+    '`["@resonanceee/opencode-ragfaith", {judge: {...}}]` with no `RFE_JUDGE_*` env at all. The judge request ' +
+    "carries `model=judge-from-options`, so the options tuple reached `server()`.",
+  "load file": '`["file:///…/src/index.ts", {judge: {...}}]`, again without any judge env: `model=judge-from-options`.',
+}
+
+const sh = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8", cwd: REPO_DIR }).stdout.trim()
+
+const argValue = (flag: string) => {
+  const i = process.argv.indexOf(flag)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+
+const main = () => {
+  const out = argValue("--out") ?? join(REPO_DIR, "docs/verification.md")
+  const from = argValue("--from")
+  let records: ScenarioRecord[]
+  let summary = ""
+  let suiteSeconds = 0
+  if (from) {
+    records = JSON.parse(readFileSync(from, "utf8"))
+    suiteSeconds = records.reduce((sum, r) => sum + r.seconds, 0)
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), "ragfaith-report-"))
+    const file = join(dir, "records.json")
+    const t0 = Date.now()
+    const res = spawnSync(process.execPath, ["test", "test/live/live.test.ts"], {
+      cwd: REPO_DIR,
+      encoding: "utf8",
+      env: { ...process.env, RFE_LIVE_REPORT: file, RFE_SKIP_LIVE: "" },
+      maxBuffer: 64 * 1024 * 1024,
+    })
+    suiteSeconds = (Date.now() - t0) / 1000
+    process.stderr.write(res.stderr)
+    summary = `${res.stderr}\n${res.stdout}`
+      .split("\n")
+      .filter((l) => /^\s*\d+ (pass|fail)$/.test(l))
+      .map((l) => l.trim())
+      .join(", ")
+    records = JSON.parse(readFileSync(file, "utf8"))
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  const commit = sh("git", ["rev-parse", "--short", "HEAD"]) || "(no commit)"
+  const dirty = sh("git", ["status", "--porcelain", "--", "src"]) ? " with uncommitted changes in src/" : ""
+  const pkg = JSON.parse(readFileSync(join(REPO_DIR, "package.json"), "utf8")) as { version: string }
+  const opencode = sh(OPENCODE_BIN, ["--version"])
+  const date = new Date().toISOString().slice(0, 10)
+
+  const lines: string[] = []
+  const push = (...xs: string[]) => lines.push(...xs)
+  push(
+    `# Live verification on opencode ${opencode}`,
+    "",
+    `These results come from \`bun test/live/report.ts\`, run on ${date} against opencode ${opencode} ` +
+      `(\`opencode-ai\` ${opencode}, linux-x64, its bundled Bun) with \`@resonanceee/opencode-ragfaith\` ${pkg.version} ` +
+      `at commit ${commit}${dirty}. This file is generated; do not edit it by hand.`,
+    "",
+    "Each scenario starts its own real `opencode serve` (scenario 10: `opencode run`) in a scratch folder with its own " +
+      "`HOME` and XDG folders, loads the plugin (copied from `src/index.ts` into `.opencode/plugins/`, except in the " +
+      "loading tests), and drives it over HTTP: `POST /session`, `POST /session/{id}/message`, the `GET /event` stream, " +
+      "`GET /session/{id}/message`. The model is a scripted OpenAI-compatible endpoint on 127.0.0.1, and so is the " +
+      "judge, so the runs are deterministic and spend nothing. Everything else is the real opencode: plugin loading, " +
+      "the session loop, tool execution (read, webfetch, bash, task), permissions, persistence, the event bus and " +
+      "`client.session.prompt` / `client.tui.showToast` as the plugin calls them.",
+    "",
+    "Request kinds in the digests:",
+    "",
+    "- `agent`: the agent loop (`mock/scripted`, streamed SSE). `nudge=last` means the request's last user message is a " +
+      "ragfaith note; `nudges=N` counts notes earlier in the conversation.",
+    "- `title`: opencode's title request (`mock/title`, the small model).",
+    "- `judge`: the plugin's judge call, with the claim it carried and what the scripted judge answered.",
+    "- `page`: a webfetch of a page served by the endpoint.",
+    "",
+    "## Commands",
+    "",
+    "```sh",
+    "npm test                          # tsc, biome, bun test: unit, behaviour and these live tests",
+    "bun test test/live/live.test.ts   # the live suite alone (RFE_SKIP_LIVE=1 skips it; RFE_LIVE_KEEP=1 keeps scratch dirs)",
+    "bun test/live/demo.ts             # one live session with a readable transcript (npm run demo)",
+    "bun test/live/report.ts           # runs the live suite and regenerates this file",
+    "```",
+    "",
+    "## No network, no installs",
+    "",
+    "- opencode runs an `npm install @opencode-ai/plugin` in every config folder (`$XDG_CONFIG_HOME/opencode`, the " +
+      "project's `.opencode/`) unless `node_modules` exists there and `package-lock.json`'s root package lists every " +
+      "dependency of `package.json` plus `@opencode-ai/plugin` (`Npm.install` in the 1.18.33 bundle). The harness " +
+      "writes both files and symlinks `@opencode-ai/plugin` from this checkout's `node_modules`; scenario 1 and the " +
+      "loading tests assert that opencode left those folders untouched.",
+    "- An npm plugin spec is resolved by `Npm.add` in `$XDG_CACHE_HOME/opencode/packages/<spec>/`, where a spec " +
+      "without a version becomes `<name>@latest`; if `node_modules/<name>` exists there, nothing is installed. The " +
+      "harness `npm pack`s this checkout and installs the tarball there with `npm install --offline`.",
+    "- The bash scenarios find a fake `npm` first on `PATH`. The only sockets are on 127.0.0.1.",
+    "- What the seeding saves was measured once, by hand, on 2026-11-30 with the npm registry reachable: a run " +
+      "without it took 39 s instead of about 9 s, and opencode installed 29 packages into each config folder. " +
+      "Without any registry, opencode is reported to retry for about a minute; that was not re-measured.",
+    "",
+    "## Results",
+    "",
+    `Suite: ${summary || "(rendered from saved records)"}; ${suiteSeconds.toFixed(0)} s in all.`,
+    "",
+    "| scenario | result | seconds (opencode start) |",
+    "|---|---|---|",
+    ...records.map(
+      (r) =>
+        `| ${r.name} | ${r.ok ? "pass" : "**FAIL**"} | ${r.seconds.toFixed(1)}${r.startupSeconds ? ` (${r.startupSeconds.toFixed(1)})` : ""} |`,
+    ),
+    "",
+  )
+
+  const loadRecords = records.filter((r) => r.name.startsWith("load "))
+  for (const r of records.filter((x) => !x.name.startsWith("load "))) {
+    const key = r.name.split(" ")[0] ?? ""
+    const about = ABOUT[key]
+    push(`## ${about?.title ?? r.name}`, "")
+    if (about?.does) push(about.does, "")
+    push("What the endpoint received:", "", "```", ...r.digest, "```", "")
+    if (r.notes.length) push("Recorded during the run:", "", "```", ...r.notes.flatMap((n) => n.split("\n")), "```", "")
+    if (r.ok) push(about?.shows ?? "", "")
+    else
+      push("**This scenario failed.** The assertion and the opencode log lines:", "", "```", r.error ?? "", "```", "")
+  }
+  if (loadRecords.length) {
+    push(
+      "## Three ways to load the plugin",
+      "",
+      "Each loading test runs scenario 1. A judge request proves the plugin loaded; its `model` proves where the " +
+        "configuration came from.",
+      "",
+    )
+    for (const r of loadRecords) {
+      push(`### ${r.name}${r.ok ? "" : " (**FAILED**)"}`, "", LOAD_ABOUT[r.name] ?? "", "")
+      push("```", ...r.digest, ...r.notes, "```", "")
+      if (!r.ok) push("```", r.error ?? "", "```", "")
+    }
+  }
+  push(
+    "## What these runs do not show",
+    "",
+    "- The agent and the judge are scripted. The runs verify the plugin against opencode's runtime (hooks, events, " +
+      "injection, loading), not how a real model reacts to a note or how accurate a real judge is. Whether a real " +
+      "agent fixes its claim, rather than the scripted one that always does, is not tested.",
+    "- A real judge provider was not called: no https, no provider authentication, no real token counts or latency. " +
+      "`bun test/live/demo.ts` can route the judge to a real endpoint (`RFE_JUDGE_BASE_URL`, `RFE_JUDGE_API_KEY`, " +
+      "`RFE_JUDGE_MAIN_MODEL`); that path was exercised only against a second loopback server.",
+    "- The TUI was not run. Serve mode is what the TUI runs in process, so toasts and nudges should behave the same, " +
+      "but a toast was only observed as a `tui.toast.show` event on the server's event stream, never on screen.",
+    "- `opencode run` was checked for the documented behaviour (no injection, findings on stderr and as a log line, " +
+      "exit 0) with judges answering in milliseconds and in 3 s; a judge slower than `RFE_FLUSH_TIMEOUT_MS` (20 s) " +
+      "was not run live. The findings did not reliably reach the opencode log *file* in run mode (see scenario 10).",
+    "- The npm install path used a tarball from `npm pack` placed in opencode's package cache; opencode's own " +
+      "download of the package from a registry was not exercised (these runs never contact a registry).",
+    "- Only linux-x64 and opencode 1.18.33 were run. Secret redaction was checked for the five kinds of secret " +
+      "listed in scenario 6, not for every pattern the plugin knows.",
+    "",
+  )
+  mkdirSync(dirname(out), { recursive: true })
+  writeFileSync(out, lines.join("\n"))
+  console.log(`wrote ${out} (${records.length} scenarios, ${records.filter((r) => !r.ok).length} failed)`)
+  if (records.some((r) => !r.ok)) process.exitCode = 1
+}
+
+main()
