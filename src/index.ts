@@ -511,13 +511,18 @@ function dropSensitiveLines(text: string, startsMidway = false): string {
 
 interface SecretRule {
   name: string
-  /** A literal every match contains: a cheap `includes` skips the regex for most text. */
-  keyword: string
+  /**
+   * What every match contains: a literal (a cheap `includes`), or for the assignment rules one shared
+   * case-insensitive test of the secret-ish names, so ordinary text skips the regex.
+   */
+  keyword: string | RegExp
   re: RegExp
   /** Which part of the match is secret; the rest (an assignment's name, a URL's scheme) stays readable. */
   replace: (match: string, ...groups: string[]) => string
 }
 
+/** Every name the assignment rules look for contains one of these. */
+const ASSIGNMENT_NAMES = /key|token|secret|passw|pwd|credential/i
 const redactWhole = () => REDACTED
 /** Rejects kebab-case words and prose (`sk-ui-button-2xl`): a real key has a long random part. */
 const isKeyPart = (part: string) =>
@@ -588,7 +593,7 @@ const SECRET_RULES: readonly SecretRule[] = [
   {
     // Quoted assignments: api_key = "…", "password": "…", token: '…', client_secret => "…".
     name: "quoted-assignment",
-    keyword: "",
+    keyword: ASSIGNMENT_NAMES,
     // The name's tail is matched atomically (lookahead + backreference): no backtracking through it when no
     // assignment follows, which keeps "SECRET_TOKEN_SECRET_…" linear.
     re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:(?=([_.-][A-Za-z0-9_.-]{0,40}))\2)?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\3/gi,
@@ -598,7 +603,7 @@ const SECRET_RULES: readonly SecretRule[] = [
     // Dotenv style: API_KEY=abc1, DB_PASSWORD=…; the name shouts, and one of its _-parts is the keyword,
     // so MONKEY= or KEYBOARD_LAYOUT= are left alone.
     name: "env-assignment",
-    keyword: "",
+    keyword: ASSIGNMENT_NAMES,
     re: /\b((?:[A-Z0-9]+_){0,6}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)(?:_[A-Z0-9]+){0,6}\s{0,3}=\s{0,3})([^\s"'`#$]{4,512})/g,
     // TOKEN_EXPIRY_SECONDS=3600 is a setting, not a secret.
     replace: (m, lead = "", value = "") => (/^(?:\d+|true|false)$/i.test(value) ? m : `${lead}${REDACTED}`),
@@ -607,7 +612,7 @@ const SECRET_RULES: readonly SecretRule[] = [
     // Unquoted config values: `password: hunter2hunter2` (YAML), `aws_secret_access_key = …` (INI). Plain
     // words such as `password: string` stay: a secret has a digit or a symbol, or is long.
     name: "unquoted-assignment",
-    keyword: "",
+    keyword: ASSIGNMENT_NAMES,
     // The value stops at "=" (base64 padding aside), so "password=password=…" cannot rescan long runs.
     re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>=]{6,256}={0,2})(?=\s|$)/gim,
     replace: (m, lead = "", value = "") =>
@@ -658,9 +663,13 @@ function redactPrivateKeys(text: string): string {
 }
 
 function redactSecrets(text: string): string {
+  let hasNames: boolean | undefined
   let out = redactPrivateKeys(text)
   for (const rule of SECRET_RULES) {
-    if (rule.keyword && !out.includes(rule.keyword)) continue
+    if (typeof rule.keyword !== "string") {
+      hasNames ??= rule.keyword.test(out)
+      if (!hasNames) continue
+    } else if (!out.includes(rule.keyword)) continue
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
