@@ -2455,6 +2455,7 @@ const internal = {
   isOwnNudge,
   postJudge,
   judgeClaim,
+  newStats,
   cacheFileName,
   parseCacheLines,
   createVerdictCache,

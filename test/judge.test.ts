@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import type { JudgeSettings, JudgeStats, TokenLogLine } from "../src/index.ts"
+import type { JudgeSettings, TokenLogLine } from "../src/index.ts"
 import plugin from "../src/index.ts"
 import { createHost, type JudgeReply, judgeEnv, nextId, startJudge } from "./support/host.ts"
 
@@ -14,6 +14,7 @@ const {
   mapConcurrent,
   parseConfig,
   JudgeError,
+  newStats,
 } = plugin.internal
 
 const FACTS = {
@@ -25,21 +26,6 @@ const THREE = "Fredville is the capital city. Fredville has exactly three bridge
 
 const faithful = startJudge(() => ({ verdict: "faithful", source: "S1", reason: "stated in facts.txt" }))
 afterAll(() => faithful.stop())
-
-function newStats(): JudgeStats {
-  return {
-    requests: 0,
-    retries: 0,
-    callFailures: 0,
-    parseErrors: 0,
-    cacheHits: 0,
-    gateHits: 0,
-    claimsJudged: 0,
-    nudges: 0,
-    injectionFailures: 0,
-    staleDrops: 0,
-  }
-}
 
 function settings(baseURL: string, extra: Partial<JudgeSettings> = {}): JudgeSettings {
   return {
