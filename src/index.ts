@@ -35,6 +35,8 @@ import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 // ── Constants ────────────────────────────────────────────────────────────────────────────────────────────
 
 const PLUGIN_ID = "ragfaith"
+/** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
+const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
 const NUDGE_MARKER = "[ragfaith]"
 const REDACTED = "[REDACTED]"
 
@@ -2371,8 +2373,13 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
 
 // ── Plugin ───────────────────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * opencode's argv is `[bun, /$bunfs/root/src/index.js, <subcommand>, …]`, with global flags possibly first.
+ * The first known subcommand decides; the TUI (no subcommand) keeps its session alive like `serve`.
+ */
 function detectMode(argv: readonly string[]): "run" | "serve" {
-  return argv.slice(2, 4).includes("run") ? "run" : "serve"
+  const subcommand = argv.slice(2).find((arg) => OPENCODE_SUBCOMMANDS.has(arg))
+  return subcommand === "run" ? "run" : "serve"
 }
 
 function defaultDeps(input: PluginInput): Deps {

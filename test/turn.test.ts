@@ -402,3 +402,18 @@ describe("session lifecycle", () => {
     expect(plugin.id).toBe("ragfaith")
   })
 })
+
+describe("mode detection", () => {
+  const { detectMode } = plugin.internal
+  test.each([
+    [["bun", "/$bunfs/root/src/index.js", "run", "Read", "facts.txt"], "run"],
+    [["bun", "/$bunfs/root/src/index.js", "--print-logs", "run", "hello"], "run"],
+    [["bun", "/$bunfs/root/src/index.js", "--log-level", "DEBUG", "run", "hello"], "run"],
+    [["bun", "/$bunfs/root/src/index.js", "serve", "--port", "4096"], "serve"],
+    [["bun", "/$bunfs/root/src/index.js"], "serve"],
+    [["bun", "/$bunfs/root/src/index.js", "/home/me/project"], "serve"],
+    [["bun", "/$bunfs/root/src/index.js", "serve", "--hostname", "run"], "serve"],
+  ])("%j → %s", (argv, mode) => {
+    expect(detectMode(argv)).toBe(mode as "run" | "serve")
+  })
+})
