@@ -108,6 +108,8 @@ const NUDGE_REASON_CHARS = 160
 /** Shorter claims say too little for a verbatim match with a source to prove anything. */
 const VERBATIM_MIN_CHARS = 24
 const MIN_CLAIM_CHARS = 10
+/** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
+const DOC_PULL_SCAN_CHARS = 64_000
 
 const SENSITIVE_BASENAME_RE =
   /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.(?:json|ya?ml|toml|ini|txt|csv|xml|conf|cfg|env))?)$/
@@ -987,9 +989,12 @@ function parseImports(code: string, filePath: string | undefined): string[] {
 /** New imports of a write or edit: an edit that keeps an existing import does not newly use it. */
 function newImports(tool: string, args: Record<string, unknown>): string[] {
   const filePath = stringArg(args, "filePath", "file_path", "path")
-  const added = stringArg(args, "content", "newString", "new_string") ?? ""
+  // The check is awaited before the tool runs: a huge write is read only as far as its imports plausibly go.
+  const added = (stringArg(args, "content", "newString", "new_string") ?? "").slice(0, DOC_PULL_SCAN_CHARS)
   if (!added || !/^(?:write|edit|multiedit)$/i.test(tool)) return []
-  const before = new Set(parseImports(stringArg(args, "oldString", "old_string") ?? "", filePath))
+  const before = new Set(
+    parseImports((stringArg(args, "oldString", "old_string") ?? "").slice(0, DOC_PULL_SCAN_CHARS), filePath),
+  )
   return parseImports(added, filePath).filter((name) => !before.has(name))
 }
 
@@ -1955,7 +1960,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     const command = stringArg(args, "command", "cmd")
     const filePath = stringArg(args, "filePath", "file_path", "path")
     const uses: PackageUse[] = command
-      ? parseInstalls(command)
+      ? parseInstalls(command.slice(0, DOC_PULL_SCAN_CHARS))
       : newImports(input.tool, args)
           .filter((name) => !deps.isLocalModule(name, filePath))
           .map((name) => ({ name, major: undefined }))

@@ -436,3 +436,18 @@ describe("subagents", () => {
     ])
   })
 })
+
+describe("huge writes", () => {
+  test("only the head of a huge file is parsed: the awaited check stays bounded", async () => {
+    const host = createHost({
+      env: { RFE_JUDGE_PROVIDER: "local", RFE_JUDGE_BASE_URL: "http://127.0.0.1:9/v1", RFE_JUDGE_MAIN_MODEL: "m" },
+    })
+    const session = await host.createSession()
+    const body = "export const filler = 1\n".repeat(50_000)
+    const content = `import early from "early-pkg"\n${body}import late from "late-pkg"\n`
+    await host.toolCall(session, "msg_w", "write", { filePath: "/project/src/big.ts", content }, { output: "ok" })
+    expect(host.toasts.map((toast) => toast.message)).toEqual([
+      "ragfaith: doc-pull check: early-pkg used without fetched docs",
+    ])
+  })
+})
