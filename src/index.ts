@@ -1511,55 +1511,38 @@ async function postJudge(
         ...tokenFields(usage),
       })
     stats.requests++
-    let response: Response
+    let failure: JudgeError
+    let retryAfter: string | null = null
     try {
-      response = await deps.fetch(`${judge.baseURL}/chat/completions`, {
+      const response = await deps.fetch(`${judge.baseURL}/chat/completions`, {
         method: "POST",
         headers,
         body,
         signal: AbortSignal.timeout(judge.timeoutMs),
       })
-    } catch (error) {
-      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
-      logAttempt(timedOut ? "timeout" : "network_error")
-      if (attempt >= judge.maxAttempts) {
-        const detail = timedOut ? `timed out after ${judge.timeoutMs} ms` : `unreachable (${describeError(error)})`
-        throw new JudgeError(scrubError(`judge ${detail}`, judge.apiKey), undefined, true)
-      }
-      stats.retries++
-      await deps.sleep(retryDelay(attempt, null, deps.now(), deps.random))
-      continue
-    }
-    if (response.ok) {
-      try {
+      if (response.ok) {
         const answer = await readJudgeAnswer(response)
         logAttempt("ok", response.status, answer.usage)
         return answer.content
-      } catch (error) {
-        // The per-attempt timeout covers the body too: a judge that stalls mid-answer is retried like a silent one.
-        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
-        logAttempt(timedOut ? "timeout" : "bad_body", response.status)
-        if (error instanceof JudgeError) throw error
-        if (timedOut && attempt < judge.maxAttempts) {
-          stats.retries++
-          await deps.sleep(retryDelay(attempt, null, deps.now(), deps.random))
-          continue
-        }
-        throw new JudgeError(
-          scrubError(`judge answer unreadable (${describeError(error)})`, judge.apiKey),
-          200,
-          timedOut,
-        )
       }
+      const status = response.status
+      retryAfter = response.headers.get("retry-after")
+      await response.body?.cancel().catch(() => {})
+      logAttempt(`http_${status}`, status)
+      failure = new JudgeError(`judge answered HTTP ${status}`, status, RETRY_STATUS.has(status) || status >= 500)
+    } catch (error) {
+      if (error instanceof JudgeError) {
+        // An answer that is not a chat completion (HTML, no choices, too large) will not heal by retrying.
+        logAttempt("bad_body", error.status)
+        throw error
+      }
+      // Refused, reset, DNS, or the per-attempt timeout, which also covers a judge stalling mid-answer.
+      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+      logAttempt(timedOut ? "timeout" : "network_error")
+      const detail = timedOut ? `timed out after ${judge.timeoutMs} ms` : `unreachable (${describeError(error)})`
+      failure = new JudgeError(scrubError(`judge ${detail}`, judge.apiKey), undefined, true)
     }
-    const status = response.status
-    const retryAfter = response.headers.get("retry-after")
-    await response.body?.cancel().catch(() => {})
-    logAttempt(`http_${status}`, status)
-    const retryable = RETRY_STATUS.has(status) || status >= 500
-    if (!retryable || attempt >= judge.maxAttempts) {
-      throw new JudgeError(`judge answered HTTP ${status}`, status, retryable)
-    }
+    if (!failure.retryable || attempt >= judge.maxAttempts) throw failure
     stats.retries++
     await deps.sleep(retryDelay(attempt, retryAfter, deps.now(), deps.random))
   }
