@@ -81,6 +81,8 @@ const DEFAULTS = {
 } as const
 
 const JUDGE_MAX_TOKENS = 256
+/** Exactly as `buildJudgeBody` serialises it, so it can be taken out again for endpoints that reject it. */
+const REASONING_FIELD = ',"reasoning":{"exclude":true}'
 /** One retry with more room: reasoning models sometimes spend the first budget before the JSON. */
 const JUDGE_RETRY_MAX_TOKENS = 512
 /** ofetch/ky's retry set: timeouts, conflicts, rate limits and server-side failures. */
@@ -126,6 +128,11 @@ const DELIMITER_RE = /<(\/?)(sources?|claim)\b/gi
 export type Verdict = (typeof VERDICTS)[number]
 export type Strictness = "normal" | "strict"
 export type EvidenceScope = keyof typeof PREMISE_TOOLS_BY_SCOPE
+
+/** What the plugin learned about a judge endpoint while talking to it. */
+export interface JudgeCompat {
+  omitReasoning: boolean
+}
 
 export interface JudgeSettings {
   provider: string
@@ -1491,11 +1498,13 @@ function tokenFields(usage: Record<string, unknown> | undefined) {
 async function postJudge(
   judge: JudgeSettings,
   model: string,
-  body: string,
+  requestBody: string,
   deps: Pick<Deps, "fetch" | "now" | "sleep" | "random">,
   stats: JudgeStats,
   writeTokenLog: (line: TokenLogLine) => void,
+  compat: JudgeCompat = { omitReasoning: false },
 ): Promise<string> {
+  let body = compat.omitReasoning ? requestBody.replace(REASONING_FIELD, "") : requestBody
   const headers: Record<string, string> = { "content-type": "application/json" }
   if (judge.apiKey) headers.authorization = `Bearer ${judge.apiKey}`
   for (let attempt = 1; ; attempt++) {
@@ -1527,8 +1536,16 @@ async function postJudge(
       }
       const status = response.status
       retryAfter = response.headers.get("retry-after")
-      await response.body?.cancel().catch(() => {})
+      const answer = status === 400 ? await readAtMost(response, 4096).catch(() => "") : undefined
+      if (answer === undefined) await response.body?.cancel().catch(() => {})
       logAttempt(`http_${status}`, status)
+      // Strict OpenAI-style endpoints reject the unknown `reasoning` field: drop it, once, for this judge.
+      if (status === 400 && body.includes(REASONING_FIELD) && /reasoning/i.test(answer ?? "")) {
+        compat.omitReasoning = true
+        body = body.replace(REASONING_FIELD, "")
+        stats.retries++
+        continue
+      }
       failure = new JudgeError(`judge answered HTTP ${status}`, status, RETRY_STATUS.has(status) || status >= 500)
     } catch (error) {
       if (error instanceof JudgeError) {
@@ -1795,6 +1812,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
   const stats = newStats()
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const reportedFailures = new Set<string>()
+  const judgeCompat: JudgeCompat = { omitReasoning: false }
   let startupNotice = [...warnings, ...(config.judgeDisabled ? [config.judgeDisabled] : [])]
 
   const log = (level: "debug" | "info" | "warn" | "error", message: string, extra?: Record<string, unknown>) => {
@@ -2033,7 +2051,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     const sources = normalizeSources(premises)
     const sourceIds = new Set([...premises.map((premise) => premise.id), "P"])
     await cache.load(model)
-    const post = (body: string) => postJudge(config.judge, model, body, deps, stats, tokenLog)
+    const post = (body: string) => postJudge(config.judge, model, body, deps, stats, tokenLog, judgeCompat)
     let failure: JudgeError | undefined
     let unjudged = 0
     let answered = false

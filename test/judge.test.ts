@@ -803,3 +803,59 @@ describe("the API key stays secret", () => {
     expect(JSON.stringify([config.judgeDisabled, warnings])).not.toContain(KEY)
   })
 })
+
+describe("strict OpenAI-style endpoints", () => {
+  test("a 400 about the unknown `reasoning` field: the plugin drops it once and keeps judging", async () => {
+    const strict = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const body = (await req.json()) as Record<string, unknown>
+        bodies.push(body)
+        if ("reasoning" in body) {
+          return Response.json(
+            { error: { message: "Unrecognized request argument supplied: reasoning", type: "invalid_request_error" } },
+            { status: 400 },
+          )
+        }
+        const content = JSON.stringify({ verdict: "unfaithful", source: "S1", reason: "the file says 3" })
+        return Response.json({ choices: [{ message: { role: "assistant", content } }] })
+      },
+    })
+    const bodies: Array<Record<string, unknown>> = []
+    try {
+      const host = createHost({ env: judgeEnv(`http://127.0.0.1:${strict.port}/v1`, { RFE_JUDGE_CONCURRENCY: "1" }) })
+      const session = await host.createSession()
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville has 7 bridges. Fredville has 9 towers.")
+      await host.settle()
+      // One rejected request, then every request without the field.
+      expect(bodies.map((body) => "reasoning" in body)).toEqual([true, false, false])
+      expect(host.plugin.stats.callFailures).toBe(0)
+      expect(host.prompts).toHaveLength(1)
+      expect(host.toasts).toEqual([])
+    } finally {
+      strict.stop(true)
+    }
+  })
+
+  test("any other 400 still fails fast with one request", async () => {
+    let requests = 0
+    const strict = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        requests++
+        return Response.json({ error: { message: "model not found" } }, { status: 400 })
+      },
+    })
+    try {
+      const run = effects()
+      await expect(
+        postJudge(settings(`http://127.0.0.1:${strict.port}/v1`), "judge-main", BODY, run.deps, run.stats, () => {}),
+      ).rejects.toMatchObject({ status: 400, retryable: false })
+      expect(requests).toBe(1)
+    } finally {
+      strict.stop(true)
+    }
+  })
+})
