@@ -119,6 +119,9 @@ const SENSITIVE_BASENAME_RE =
 const MACHINE_TOOL_RE = /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
 const WEB_TOOL_RE = /web|fetch|search|http|browse|url|docs?\b|context7|exa|tavily/i
 const EDIT_TOOL_RE = /^(?:edit|write|multiedit|patch|apply_patch)$/i
+/** Shell commands that rewrite, move or delete the files they name. */
+const SHELL_WRITE_RE =
+  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
 const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
 const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 const DELIMITER_RE = /<(\/?)(sources?|claim)\b/gi
@@ -852,6 +855,31 @@ function editedPaths(tool: string, args: Record<string, unknown>, directory: str
   return (direct ? [direct] : patchedPaths(args)).map((path) => resolvePath(path, directory))
 }
 
+/**
+ * Whether a shell command may have changed a file it names: in-place editors, moves, removals, checkouts,
+ * or a redirect into it. Over-retiring only costs evidence; keeping a stale premise costs wrong verdicts.
+ */
+function shellWrittenPaths(command: string, paths: readonly string[], directory: string): Set<string> {
+  const written = new Set<string>()
+  const text = normalizePath(command.slice(0, DOC_PULL_SCAN_CHARS))
+  const rewrites = SHELL_WRITE_RE.test(text)
+  if (!rewrites && !text.includes(">")) return written
+  const dir = normalizePath(directory)
+  for (const path of paths) {
+    const named = [path, displayPath(path, dir)].some(
+      (spelling) =>
+        text.includes(spelling) &&
+        (rewrites || new RegExp(`>>?\\s*['"]?(?:\\./)?${escapeRegExp(spelling)}`).test(text)),
+    )
+    if (named) written.add(path)
+  }
+  return written
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+}
+
 /** One spelling per file: patches name files relative to the project, reads use absolute paths. */
 function resolvePath(path: string, directory: string): string {
   const absolute = /^(?:[\\/]|[A-Za-z]:[\\/]|~)/.test(path.trim())
@@ -1018,7 +1046,7 @@ function mentionsWord(text: string, word: string): boolean {
 /** The major versions the fetched docs speak of for a package: `pkg@3`, `/v3/`, `pkg 3.x`, `version 3`. */
 function docMajors(name: string, docs: string): Set<number> {
   const majors = new Set<number>()
-  const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+  const escaped = escapeRegExp(name)
   const near = new RegExp(`${escaped}(?:@|\\s+v?|/v)(\\d{1,4})(?:[.x/\\s]|$)`, "gi")
   for (const match of docs.matchAll(near)) majors.add(Number(match[1]))
   return majors
@@ -1931,6 +1959,12 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
     recordProcess(state, describeToolCall(call, host.directory))
     for (const path of editedPaths(call.tool, call.args, host.directory))
       retirePremises(state, (premise) => premise.path === path)
+    const command = stringArg(call.args, "command", "cmd")
+    if (command) {
+      const paths = state.premises.flatMap((premise) => (premise.path ? [premise.path] : []))
+      const written = shellWrittenPaths(command, paths, host.directory)
+      if (written.size) retirePremises(state, (premise) => premise.path !== undefined && written.has(premise.path))
+    }
     if (!config.premiseTools.test(call.tool) || touchesSensitivePath(call.tool, call.args)) return
     const raw = typeof result.output === "string" ? result.output : ""
     if (!raw.trim()) return

@@ -626,6 +626,26 @@ describe("stale evidence", () => {
     expect(s.log().at(-1)).toBe(record)
   })
 
+  test.each([
+    ["sed -i 's/8080/9090/' src/config.ts", true],
+    ["sed -e 's/a/b/' -i /project/src/config.ts", true],
+    ["echo 'export const port = 1' > src/config.ts", true],
+    ["cat header.ts >> ./src/config.ts", true],
+    ["git checkout -- src/config.ts", true],
+    ["mv src/config.ts src/settings.ts", true],
+    ["rm -f src/config.ts", true],
+    ["perl -pi -e 's/a/b/' src/config.ts", true],
+    ["cat src/config.ts", false],
+    ["grep port src/config.ts 2>&1", false],
+    ["sed -i 's/a/b/' src/other.ts", false],
+    ["npm run format", false],
+  ])("a shell command `%s` retires what was read from src/config.ts: %p", async (command, retired) => {
+    const s = await session({ RFE_EVIDENCE_SCOPE: "all" })
+    await readConfig(s)
+    await s.call("bash", { command, description: "x" }, { output: "", metadata: { exit: 0 } })
+    expect(s.premises().some((p) => p.ref === "src/config.ts:1-1")).toBe(!retired)
+  })
+
   test("path spelling does not matter: case and Windows separators", async () => {
     const s = await session()
     await readConfig(s, "C:\\Work\\Proj\\Config.ts")
