@@ -1428,10 +1428,6 @@ function buildNudge(flagged: readonly FlaggedClaim[], strict: boolean): string {
   ].join("\n")
 }
 
-function isOwnNudge(text: string): boolean {
-  return text.startsWith(NUDGE_MARKER)
-}
-
 // ── Judge client ─────────────────────────────────────────────────────────────────────────────────────────
 
 export interface JudgeStats {
@@ -1767,7 +1763,6 @@ interface ReplyState {
   finish: string | undefined
   /** Final text per part, in arrival order; the reply is their concatenation. */
   texts: Map<string, string>
-  judged: boolean
 }
 
 interface SessionState {
@@ -2262,8 +2257,8 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
   const onIdle = (sessionID: string) => {
     const state = sessions.get(sessionID)
     const reply = state?.reply
-    if (!state || !reply || reply.judged || reply.finish !== "stop") return
-    reply.judged = true
+    if (!state || !reply || reply.finish !== "stop") return
+    // The ledger remembers claimed replies: a second idle for the same turn (or a second instance) stops here.
     if (!deps.ledger.claimReply(reply.id)) return
     const task = judgeTurn(state, reply)
       .catch((error) =>
@@ -2312,7 +2307,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
               state.userMessages.delete(state.userMessages.keys().next().value as string)
           }
         } else if (info.role === "assistant") {
-          if (state.reply?.id !== id) state.reply = { id, finish: undefined, texts: new Map(), judged: false }
+          if (state.reply?.id !== id) state.reply = { id, finish: undefined, texts: new Map() }
           if (typeof info.finish === "string") state.reply.finish = info.finish
           if (typeof info.providerID === "string" && typeof info.modelID === "string") {
             state.activeModel = `${info.providerID}/${info.modelID}`
@@ -2383,7 +2378,7 @@ function createHooks(host: HookContext, config: Config, warnings: readonly strin
         if (!state || typeof output?.text !== "string") return
         if (state.reply?.id !== input.messageID) {
           if (state.userMessages.has(input.messageID)) return
-          state.reply = { id: input.messageID, finish: undefined, texts: new Map(), judged: false }
+          state.reply = { id: input.messageID, finish: undefined, texts: new Map() }
         }
         state.reply.texts.set(input.partID, output.text)
       }),
@@ -2422,6 +2417,17 @@ function detectMode(argv: readonly string[]): "run" | "serve" {
   return subcommand === "run" ? "run" : "serve"
 }
 
+/** The cache's and the token log's disk access: a missing file reads as undefined, never as an error. */
+const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir"> = {
+  readText: (path) =>
+    readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined
+      throw error
+    }),
+  appendText: (path, text) => appendFile(path, text, "utf8"),
+  ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
+}
+
 function defaultDeps(input: PluginInput): Deps {
   return {
     // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
@@ -2430,13 +2436,7 @@ function defaultDeps(input: PluginInput): Deps {
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
-    readText: (path) =>
-      readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return undefined
-        throw error
-      }),
-    appendText: (path, text) => appendFile(path, text, "utf8"),
-    ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
+    ...fileDeps,
     writeStderr: (text) => {
       process.stderr.write(text)
     },
@@ -2499,10 +2499,10 @@ const internal = {
   scrubError,
   mapConcurrent,
   buildNudge,
-  isOwnNudge,
   postJudge,
   judgeClaim,
   newStats,
+  fileDeps,
   cacheFileName,
   parseCacheLines,
   createVerdictCache,

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { createHash } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { CacheRecord, Deps, TokenLogLine } from "../src/index.ts"
@@ -39,23 +38,19 @@ function tempDir(): string {
 /** The real file system behind the plugin's deps, with every call recorded. */
 function realFs() {
   const calls = { reads: [] as string[], appends: [] as string[], dirs: [] as string[] }
+  const real = plugin.internal.fileDeps
   const deps: Pick<Deps, "readText" | "appendText" | "ensureDir"> = {
-    readText: async (path) => {
+    readText: (path) => {
       calls.reads.push(path)
-      try {
-        return await readFile(path, "utf8")
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined
-        throw error
-      }
+      return real.readText(path)
     },
     appendText: (path, text) => {
       calls.appends.push(path)
-      return appendFile(path, text, "utf8")
+      return real.appendText(path, text)
     },
     ensureDir: (path) => {
       calls.dirs.push(path)
-      return mkdir(path, { recursive: true }).then(() => {})
+      return real.ensureDir(path)
     },
   }
   return { calls, deps }

@@ -10,10 +10,9 @@
 
 import { afterAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { CacheRecord, Deps, HostClient } from "../src/index.ts"
+import type { CacheRecord, HostClient } from "../src/index.ts"
 import plugin from "../src/index.ts"
 import { createHost, type HostOptions, type JudgeReply, judgeEnv, nextId, startJudge } from "./support/host.ts"
 
@@ -169,15 +168,8 @@ function hugeAnswer(bytes: number): string {
   return `${head.slice(0, -2)}${"x".repeat(bytes - head.length)}"}`
 }
 
-const realFs: Pick<Deps, "readText" | "appendText" | "ensureDir"> = {
-  readText: (path) =>
-    readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined
-      throw error
-    }),
-  appendText: (path, text) => appendFile(path, text, "utf8"),
-  ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
-}
+/** The plugin's own file-system effects, as `server()` wires them. */
+const realFs = plugin.internal.fileDeps
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "ragfaith-faults-"))
