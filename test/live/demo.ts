@@ -13,8 +13,10 @@ import { join } from "node:path"
 import {
   type AgentScript,
   agentContext,
+  assistantTexts,
   cleanupAll,
   type Endpoint,
+  FACTS,
   JUDGE_KEY,
   type JudgeReply,
   type JudgeRule,
@@ -23,18 +25,11 @@ import {
   makeScratch,
   nudgesIn,
   type RecordedRequest,
-  type StoredMessage,
   startEndpoint,
   startOpencode,
 } from "./harness.ts"
 
 const FILE = "facts.txt"
-const FACTS = `${[
-  "Freedonia survey notes, 2024 edition.",
-  "The capital of Freedonia is Marxburg.",
-  "Freedonia has 3 bridges over the river Zeppo.",
-  "The national bird of Freedonia is the grey heron.",
-].join("\n")}\n`
 const PROMPT = `Read ${FILE} and tell me about Freedonia`
 const REPLY =
   "Marxburg serves as the capital city of Freedonia. Seven bridges span the Zeppo river in Freedonia. " +
@@ -116,17 +111,6 @@ const printVerdicts = (judged: RecordedRequest[]) => {
   }
 }
 
-const replyTexts = (messages: StoredMessage[]) =>
-  messages
-    .filter((m) => m.info.role === "assistant")
-    .map((m) =>
-      m.parts
-        .filter((p) => p.type === "text")
-        .map((p) => p.text ?? "")
-        .join(""),
-    )
-    .filter(Boolean)
-
 // ── Run ─────────────────────────────────────────────────────────────────────
 
 const realJudge = ["RFE_JUDGE_BASE_URL", "RFE_JUDGE_API_KEY", "RFE_JUDGE_MAIN_MODEL"].every((k) => process.env[k])
@@ -187,7 +171,7 @@ const main = async () => {
         : "(no judge request was made)",
     )
 
-    const replies = replyTexts(messages)
+    const replies = assistantTexts(messages)
     say("ASSISTANT (reply)", replies[0] ?? "(none)")
 
     // judge requests answer the agent reply that came just before them

@@ -826,35 +826,47 @@ export const readLogs = (scratch: Scratch): string => {
     .join("\n")
 }
 
+/** The real CLI in the scratch project, in its own process group, its output collected as it arrives. */
+const spawnOpencode = (scratch: Scratch, args: string[], env: Record<string, string> = {}) => {
+  const child = spawn(OPENCODE_BIN, args, {
+    cwd: scratch.project,
+    env: {
+      PATH: `${scratch.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      LANG: "C.UTF-8",
+      TERM: "dumb",
+      ...scratch.env,
+      ...env,
+    },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  const out = { stdout: "", stderr: "" }
+  child.stdout?.on("data", (d) => {
+    out.stdout += String(d)
+  })
+  child.stderr?.on("data", (d) => {
+    out.stderr += String(d)
+  })
+  running.add(child)
+  return { child, out }
+}
+
+/** The Freedonia notes most scenarios and the demo read. */
+export const FACTS = `${[
+  "Freedonia survey notes, 2024 edition.",
+  "The capital of Freedonia is Marxburg.",
+  "Freedonia has 3 bridges over the river Zeppo.",
+  "The national bird of Freedonia is the grey heron.",
+].join("\n")}\n`
+
 export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> => {
   const scratch = opts.scratch ?? makeScratch()
   const keep = opts.keep ?? process.env.RFE_LIVE_KEEP === "1"
   writeProject(scratch, opts)
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const env: Record<string, string> = {
-    PATH: `${scratch.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-    ...scratch.env,
-    ...opts.env,
-  }
   const t0 = Date.now()
-  const child = spawn(OPENCODE_BIN, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], {
-    cwd: scratch.project,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  let stdout = ""
-  let stderr = ""
-  child.stdout?.on("data", (d) => {
-    stdout += String(d)
-  })
-  child.stderr?.on("data", (d) => {
-    stderr += String(d)
-  })
-  running.add(child)
+  const { child, out } = spawnOpencode(scratch, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], opts.env)
 
   const events: OcEvent[] = []
   const status = new Map<string, string>()
@@ -885,10 +897,10 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
   for (;;) {
     if (child.exitCode !== null) {
       await stop()
-      throw new Error(`opencode serve exited with ${child.exitCode}\nstdout: ${stdout}\nstderr: ${stderr}`)
+      throw new Error(`opencode serve exited with ${child.exitCode}\nstdout: ${out.stdout}\nstderr: ${out.stderr}`)
     }
     // The first request that reaches a freshly listening server can hang, so wait for the banner and time out.
-    if (stdout.includes("listening on")) {
+    if (out.stdout.includes("listening on")) {
       bannerMs ||= Date.now() - t0
       try {
         const res = await fetch(`${url}/global/health`, { signal: AbortSignal.timeout(3000) })
@@ -899,7 +911,7 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`opencode serve did not start in time\nstdout: ${stdout}\nstderr: ${stderr}`)
+      throw new Error(`opencode serve did not start in time\nstdout: ${out.stdout}\nstderr: ${out.stderr}`)
     }
     await sleep(100)
   }
@@ -1110,29 +1122,9 @@ export const runCli = (
 ): Promise<CliResult> =>
   new Promise((done) => {
     const t0 = Date.now()
-    const child = spawn(OPENCODE_BIN, args, {
-      cwd: scratch.project,
-      env: {
-        PATH: `${scratch.bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-        LANG: "C.UTF-8",
-        TERM: "dumb",
-        ...scratch.env,
-        ...env,
-      },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout?.on("data", (d) => {
-      stdout += String(d)
-    })
-    child.stderr?.on("data", (d) => {
-      stderr += String(d)
-    })
-    running.add(child)
+    const { child, out } = spawnOpencode(scratch, args, env)
     const timer = setTimeout(() => {
-      stderr += `\n[harness] timed out after ${timeoutMs} ms`
+      out.stderr += `\n[harness] timed out after ${timeoutMs} ms`
       void killGroup(child)
     }, timeoutMs)
     child.once("exit", (code, signal) => {
@@ -1142,7 +1134,7 @@ export const runCli = (
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL")
       } catch {}
-      done({ code, signal, stdout, stderr, ms: Date.now() - t0, exitedAt: Date.now() })
+      done({ code, signal, stdout: out.stdout, stderr: out.stderr, ms: Date.now() - t0, exitedAt: Date.now() })
     })
   })
 

@@ -14,6 +14,7 @@ import {
   digest,
   type Endpoint,
   exportSession,
+  FACTS,
   freePort,
   installFakeNpm,
   isNudgePart,
@@ -45,13 +46,6 @@ const SKIP = process.env.RFE_SKIP_LIVE === "1"
 const TIMEOUT = 90_000
 
 // ── Fixtures ────────────────────────────────────────────────────────────────
-
-const FACTS = `${[
-  "Freedonia survey notes, 2024 edition.",
-  "The capital of Freedonia is Marxburg.",
-  "Freedonia has 3 bridges over the river Zeppo.",
-  "The national bird of Freedonia is the grey heron.",
-].join("\n")}\n`
 
 // Paraphrases, so no claim is found word for word in the source (that would skip the judge).
 const GOOD_REPLY = "Marxburg serves as the capital city of Freedonia. Three bridges span the Zeppo river in Freedonia."
