@@ -705,7 +705,8 @@ async function benchCost() {
       const context = renderContext(premises, state?.processLog ?? [])
       const prompt = pickPrompt(premises)
       const sources = normalizeSources(premises)
-      const body = (claim: string) => buildJudgeBody(JUDGE_MODEL, prompt, context, redactSecrets(claim), 256)
+      const body = (claim: string) =>
+        buildJudgeBody({ model: JUDGE_MODEL, prompt, context, claim: redactSecrets(claim), maxTokens: 256 })
       // (a) a naive judge: every [.!?]-split sentence, each against every raw tool output in full.
       const naiveContext = `<sources>\n${entry.sources
         .map((source, i) => `<source id="S${i + 1}">\n${source.output}\n</source>`)
@@ -715,7 +716,15 @@ async function benchCost() {
         .map((s) => s.trim())
         .filter(Boolean)
       const naive = sentences.map((s) =>
-        utf8Bytes(buildJudgeBody(JUDGE_MODEL, JUDGE_PROMPTS.machine, naiveContext, s, 256)),
+        utf8Bytes(
+          buildJudgeBody({
+            model: JUDGE_MODEL,
+            prompt: JUDGE_PROMPTS.machine,
+            context: naiveContext,
+            claim: s,
+            maxTokens: 256,
+          }),
+        ),
       )
       // (b) the claim filter, (c) plus the verbatim gate: what the plugin sends.
       const { claims } = splitClaims(entry.reply, DEFAULTS.maxClaims)

@@ -7,7 +7,6 @@ const {
   postJudge,
   parseVerdict,
   retryDelay,
-  buildJudgeBody,
   JUDGE_PROMPTS,
   normalizeModelId,
   selectJudgeModel,
@@ -60,7 +59,14 @@ function effects(random = 0.5, now = Date.parse("2026-10-21T07:28:00Z")) {
   }
 }
 
-const BODY = buildJudgeBody("judge-main", "system prompt", "<sources>\n</sources>", "A claim.", 256)
+/** A minimal judge request, as the plugin builds one per claim. */
+const REQUEST = {
+  model: "judge-main",
+  prompt: "system prompt",
+  context: "<sources>\n</sources>",
+  claim: "A claim.",
+  maxTokens: 256,
+}
 
 /** A port nothing listens on: a server is started and stopped, so a connection is refused at once. */
 function closedPort(): number {
@@ -276,7 +282,7 @@ describe("backoff", () => {
     try {
       const run = effects()
       const error = await captureError(
-        postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, (line) => run.log.push(line)),
+        postJudge(settings(judge.url), REQUEST, run.deps, run.stats, (line) => run.log.push(line)),
       )
       expect(error.status).toBe(status)
       expect(error.retryable).toBe(true)
@@ -299,7 +305,7 @@ describe("backoff", () => {
     const judge = startJudge((_claim, _request, index) => (index < 2 ? { status: 503 } : { verdict: "faithful" }))
     try {
       const run = effects()
-      const content = await postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, () => {})
+      const content = await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
       expect(JSON.parse(content)).toEqual({ verdict: "faithful" })
       expect(judge.requests).toHaveLength(3)
       expect(run.sleeps).toEqual([375, 750])
@@ -312,9 +318,7 @@ describe("backoff", () => {
     const judge = startJudge(() => ({ status: 500 }))
     try {
       const run = effects()
-      await captureError(
-        postJudge(settings(judge.url, { maxAttempts }), "judge-main", BODY, run.deps, run.stats, () => {}),
-      )
+      await captureError(postJudge(settings(judge.url, { maxAttempts }), REQUEST, run.deps, run.stats, () => {}))
       expect(judge.requests).toHaveLength(maxAttempts)
       expect(run.sleeps).toHaveLength(maxAttempts - 1)
     } finally {
@@ -326,9 +330,7 @@ describe("backoff", () => {
     const run = effects()
     const url = `http://127.0.0.1:${closedPort()}/v1`
     const error = await captureError(
-      postJudge(settings(url, { maxAttempts: 3 }), "judge-main", BODY, run.deps, run.stats, (line) =>
-        run.log.push(line),
-      ),
+      postJudge(settings(url, { maxAttempts: 3 }), REQUEST, run.deps, run.stats, (line) => run.log.push(line)),
     )
     expect(error.status).toBeUndefined()
     expect(error.retryable).toBe(true)
@@ -356,7 +358,7 @@ describe("backoff", () => {
     )
     try {
       const run = effects(0.5, NOW)
-      await postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, () => {})
+      await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
       expect(run.sleeps).toEqual([delay])
       expect(judge.requests).toHaveLength(2)
     } finally {
@@ -368,9 +370,7 @@ describe("backoff", () => {
     const judge = startJudge(() => ({ status, body: '{"error":"nope"}' }))
     try {
       const run = effects()
-      const error = await captureError(
-        postJudge(settings(judge.url), "judge-main", BODY, run.deps, run.stats, () => {}),
-      )
+      const error = await captureError(postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {}))
       expect(error.status).toBe(status)
       expect(error.retryable).toBe(false)
       expect(error.message).toBe(`judge answered HTTP ${status}`)
@@ -433,8 +433,7 @@ describe("the per-attempt timeout covers the body", () => {
       const error = await captureError(
         postJudge(
           settings(`http://127.0.0.1:${server.port}/v1`, { timeoutMs: 100, maxAttempts: 2 }),
-          "judge-main",
-          BODY,
+          REQUEST,
           run.deps,
           run.stats,
           (line) => run.log.push(line),
@@ -770,13 +769,12 @@ describe("the API key stays secret", () => {
     const run = effects()
     const base = `http://127.0.0.1:${closedPort()}/${KEY}/v1?key=${KEY}`
     const refused = await captureError(
-      postJudge(settings(base, { apiKey: KEY, maxAttempts: 1 }), "judge-main", BODY, run.deps, run.stats, () => {}),
+      postJudge(settings(base, { apiKey: KEY, maxAttempts: 1 }), REQUEST, run.deps, run.stats, () => {}),
     )
     const echoing = await captureError(
       postJudge(
         settings(base, { apiKey: KEY, maxAttempts: 1 }),
-        "judge-main",
-        BODY,
+        REQUEST,
         {
           ...run.deps,
           fetch: async (url) => {
@@ -851,7 +849,7 @@ describe("strict OpenAI-style endpoints", () => {
     try {
       const run = effects()
       await expect(
-        postJudge(settings(`http://127.0.0.1:${strict.port}/v1`), "judge-main", BODY, run.deps, run.stats, () => {}),
+        postJudge(settings(`http://127.0.0.1:${strict.port}/v1`), REQUEST, run.deps, run.stats, () => {}),
       ).rejects.toMatchObject({ status: 400, retryable: false })
       expect(requests).toBe(1)
     } finally {

@@ -80,7 +80,7 @@ async function session(env: Env = {}) {
 }
 
 /** Everything the session keeps that could reach the judge, as one string. */
-const everything = (s: { premises: () => Premise[]; log: () => string[] }) =>
+const everything = (s: { premises: () => readonly Premise[]; log: () => string[] }) =>
   JSON.stringify({ premises: s.premises(), log: s.log() })
 
 // ── capture scope ──

@@ -103,7 +103,7 @@ export function createHost(opts: HostOptions = {}) {
     writeStderr: (text) => {
       stderr.push(text)
     },
-    isLocalModule: () => false,
+    fileExists: () => false,
     mode: opts.mode ?? "serve",
     ledger: opts.ledger ?? createLedger(),
     ...opts.deps,
