@@ -4,7 +4,7 @@
  * docs pages (quickroute, tinyorm, PayFlux) are invented, so no page is copied from anywhere.
  */
 
-import { readOutput } from "./lib.ts"
+import { readOutput } from "../test/support/fixtures.ts"
 
 export interface CorpusSource {
   tool: "read" | "webfetch" | "bash"

@@ -4,7 +4,7 @@
  */
 
 import { createHash } from "node:crypto"
-import { startJudge } from "../test/support/host.ts"
+import { startJudge } from "../test/support/judge.ts"
 
 // ── Timing ───────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -240,20 +240,6 @@ export function pyCode(size: number): string {
     length += chunk.length + 1
   }
   return out.join("\n").slice(0, size)
-}
-
-/** Exactly what opencode 1.18.33's read tool returns: tagged, with `N: ` line numbers. */
-export function readOutput(path: string, text: string) {
-  const lines = text.split("\n")
-  const output =
-    `<path>${path}</path>\n<type>file</type>\n<content>\n` +
-    lines.map((line, i) => `${i + 1}: ${line}`).join("\n") +
-    `\n\n(End of file - total ${lines.length} lines)\n</content>`
-  return {
-    output,
-    title: path.split("/").at(-1) ?? path,
-    metadata: { display: { type: "file", path, lineStart: 1, lineEnd: lines.length } },
-  }
 }
 
 // ── Tables ───────────────────────────────────────────────────────────────────────────────────────────────

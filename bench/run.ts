@@ -11,11 +11,13 @@
  *                                 5 throughput, 6 cache, 7 cost, 8 adversarial scaling)
  */
 
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import plugin from "../src/index.ts"
-import { createHost, judgeEnv } from "../test/support/host.ts"
+import { readOutput } from "../test/support/fixtures.ts"
+import { createHost } from "../test/support/host.ts"
+import { judgeEnv } from "../test/support/judge.ts"
 import { CORPUS, type CorpusEntry } from "./corpus.ts"
 import {
   approxTokens,
@@ -28,7 +30,6 @@ import {
   median,
   pyCode,
   randomToken,
-  readOutput,
   repeatSync,
   repeatTo,
   rng,
@@ -557,15 +558,8 @@ async function benchThroughput() {
 
 // ── 6. Cache ─────────────────────────────────────────────────────────────────────────────────────────────
 
-const fsDeps = {
-  readText: (path: string) =>
-    readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined
-      throw error
-    }),
-  appendText: (path: string, text: string) => appendFile(path, text, "utf8"),
-  ensureDir: (path: string) => mkdir(path, { recursive: true }).then(() => {}),
-}
+/** The plugin's own disk access, as `server()` wires it. */
+const fsDeps = plugin.internal.fileDeps
 
 async function benchCache() {
   const lines = 100_000

@@ -1,18 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { CacheRecord, Deps, TokenLogLine } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { createHost, judgeEnv, startJudge } from "./support/host.ts"
+import { FACTS, fileLines, tempDirs, waitForLines } from "./support/fixtures.ts"
+import { createHost } from "./support/host.ts"
+import { judgeEnv, startJudge } from "./support/judge.ts"
 
 const { cacheKey, cacheFileName, parseCacheLines, createVerdictCache, renderContext } = plugin.internal
 
-const FACTS = {
-  path: "/project/facts.txt",
-  text: "The capital of Freedonia is Fredville. It has 3 bridges.\nFreedonia's national animal is the red fox.",
-}
 /** Three claims, none verbatim in FACTS, so each one is judged and cached. */
 const CLAIMS = [
   "Fredville is the capital city.",
@@ -23,17 +20,12 @@ const REPLY = CLAIMS.join(" ")
 const KEY = "plainkey-Zq7Xv93Lm2WpT4"
 
 const judge = startJudge(() => ({ verdict: "faithful", source: "S1", reason: "stated in facts.txt" }))
-const temps: string[] = []
+const temps = tempDirs("ragfaith-cache-")
+const tempDir = temps.make
 afterAll(() => {
   judge.stop()
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
+  temps.cleanup()
 })
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragfaith-cache-"))
-  temps.push(dir)
-  return dir
-}
 
 /** The real file system behind the plugin's deps, with every call recorded. */
 function realFs() {
@@ -54,20 +46,6 @@ function realFs() {
     },
   }
   return { calls, deps }
-}
-
-const lines = (path: string) => {
-  try {
-    return readFileSync(path, "utf8").split("\n").filter(Boolean)
-  } catch {
-    return []
-  }
-}
-
-/** Appends are fire-and-forget in the plugin: wait until the file holds what the test expects. */
-async function waitForLines(path: string, count: number) {
-  for (let i = 0; i < 200 && lines(path).length < count; i++) await Bun.sleep(5)
-  return lines(path)
 }
 
 async function turn(host: ReturnType<typeof createHost>, reply = REPLY) {
@@ -193,7 +171,7 @@ describe("RFE_CACHE_DIR", () => {
     await host.settle()
     expect(fs.calls.reads).toEqual([file])
     expect(host.plugin.stats.cacheHits).toBe(3)
-    expect(lines(file)).toHaveLength(3)
+    expect(fileLines(file)).toHaveLength(3)
   })
 
   test("a missing directory is created", async () => {
@@ -374,7 +352,7 @@ describe("RFE_CACHE_DIR", () => {
 describe("the token log (RFE_JUDGE_LOG)", () => {
   test("a file path gets one JSONL line per judge HTTP attempt, with tokens but no key, premise or claim", async () => {
     const seen = new Map<string, number>()
-    const flaky = startJudge((claim) => {
+    const flaky = startJudge(({ claim }) => {
       const count = (seen.get(claim) ?? 0) + 1
       seen.set(claim, count)
       return count === 1 ? { status: 503 } : { verdict: "faithful", source: "S1", reason: "stated" }

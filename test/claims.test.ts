@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { Claim, Premise } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { createHost, judgeEnv, startJudge } from "./support/host.ts"
+import { createHost } from "./support/host.ts"
+import { judgeEnv, startJudge } from "./support/judge.ts"
 
 const { splitClaims, proseBlocks, isCheckable, isVerbatimInSources, normalizeSources, normalizeForMatch } =
   plugin.internal

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { Config } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { createHost, startJudge } from "./support/host.ts"
+import { createHost } from "./support/host.ts"
+import { startJudge } from "./support/judge.ts"
 
 const { parseConfig } = plugin.internal
 

@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test"
+import plugin from "../src/index.ts"
 import { createHost } from "./support/host.ts"
+
+const { isLocalModule, matchDocs, packageUses, LIMITS } = plugin.internal
 
 type Args = Record<string, unknown>
 type Env = Record<string, string>
@@ -7,8 +10,11 @@ type Env = Record<string, string>
 const UNDOCUMENTED = /^ragfaith: doc-pull check: (.+) used without fetched docs$/
 
 /** A host with one session; `before` runs only the doc-pull hook and checks it left the arguments alone. */
-async function docHost(env: Env = {}) {
-  const host = createHost({ env: { RFE_JUDGE_API_KEY: "k", ...env } })
+async function docHost(env: Env = {}, files: readonly string[] = []) {
+  const host = createHost({
+    env: { RFE_JUDGE_API_KEY: "k", ...env },
+    deps: { fileExists: (path) => files.includes(path) },
+  })
   const session = await host.createSession()
   const userID = await host.userMessage(session, "set it up")
   let calls = 0
@@ -204,6 +210,71 @@ describe("imports in written code", () => {
   })
 })
 
+describe("the project's own modules", () => {
+  test.each([
+    ["a folder next to the project", "utils", "/project/app/main.py", ["/project/utils"], true],
+    ["a .py file next to the project", "helpers", "/project/app/main.py", ["/project/helpers.py"], true],
+    ["a src/ folder of the project", "core", "/project/src/a.ts", ["/project/src/core"], true],
+    ["a module beside the importing file", "models", "/project/app/main.py", ["/project/app/models.py"], true],
+    ["nothing of that name on disk", "requests", "/project/app/main.py", ["/project/app/main.py"], false],
+    ["a look-alike name", "util", "/project/app/main.py", ["/project/utils"], false],
+    ["no importing file: the project alone decides", "utils", undefined, ["/project/utils"], true],
+  ])("%s → %p", (_name, name, fromFile, files, expected) => {
+    expect(isLocalModule(name, fromFile, "/project", (path) => files.includes(path))).toBe(expected)
+  })
+
+  test("a Python import of a local package is no doc-pull warning, a third-party one is", async () => {
+    const h = await docHost({}, ["/project/app/models.py"])
+    await h.before("write", { filePath: "/project/app/main.py", content: "import models\nimport requests\n" })
+    expect(h.warned()).toEqual(["requests"])
+  })
+})
+
+describe("which packages a call uses, and what the docs cover", () => {
+  const never = () => false
+  test.each([
+    [
+      "an install command",
+      "bash",
+      { command: "npm i zod@3 left-pad" },
+      [
+        { name: "zod", major: 3 },
+        { name: "left-pad", major: undefined },
+      ],
+    ],
+    [
+      "a write with imports",
+      "write",
+      { filePath: "/p/a.ts", content: 'import z from "zod"' },
+      [{ name: "zod", major: undefined }],
+    ],
+    ["a read is no use", "read", { filePath: "/p/a.ts" }, []],
+    ["a command that installs nothing", "bash", { command: "npm test" }, []],
+  ])("packageUses: %s", (_name, tool, args, expected) => {
+    expect(packageUses(tool, args, never)).toEqual(expected)
+  })
+
+  test("packageUses leaves out what the local-module rule claims", () => {
+    const uses = packageUses(
+      "write",
+      { content: 'import a from "mine"\nimport b from "theirs"' },
+      (name) => name === "mine",
+    )
+    expect(uses.map((use) => use.name)).toEqual(["theirs"])
+  })
+
+  test.each([
+    ["named in the docs", [{ name: "zod", major: undefined }], "zod validates schemas", [], []],
+    ["not named at all", [{ name: "zod", major: undefined }], "valibot validates schemas", ["zod"], []],
+    ["only as part of another word", [{ name: "ms", major: undefined }], "items and terms", ["ms"], []],
+    ["docs of the same major", [{ name: "zod", major: 3 }], "zod@3 guide", [], []],
+    ["docs of another major", [{ name: "zod", major: 4 }], "zod@3 guide", [], ["zod@4 (docs fetched for v3)"]],
+    ["docs that name no version", [{ name: "zod", major: 4 }], "zod guide", [], []],
+  ])("matchDocs: %s", (_name, uses, docs, undocumented, otherVersion) => {
+    expect(matchDocs(uses, docs)).toEqual({ undocumented, otherVersion })
+  })
+})
+
 describe("once per package per session", () => {
   test("a package is warned about at most once per session", async () => {
     const h = await docHost()
@@ -227,6 +298,17 @@ describe("once per package per session", () => {
     for (let i = 0; i < 10; i++) await h.bash(`npm i pkg-${i}`)
     expect(h.host.toasts.length).toBeLessThanOrEqual(6)
     expect(h.host.logs.filter((log) => log.message.startsWith("ragfaith: doc-pull check:"))).toHaveLength(10)
+  })
+
+  test("a full set of warned packages forgets the oldest: that one is warned again, the newest is not", async () => {
+    const h = await docHost()
+    for (let i = 0; i <= LIMITS.warnedPackages; i++) await h.bash(`npm i pkg-${i}`)
+    const logged = () => h.host.logs.filter((log) => log.message.startsWith("ragfaith: doc-pull check:")).length
+    const before = logged()
+    await h.bash(`npm i pkg-${LIMITS.warnedPackages}`)
+    expect(logged()).toBe(before)
+    await h.bash("npm i pkg-0")
+    expect(logged()).toBe(before + 1)
   })
 
   test("RFE_DOC_PULL=0 turns the check off", async () => {

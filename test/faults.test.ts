@@ -9,14 +9,15 @@
  */
 
 import { afterAll, describe, expect, test } from "bun:test"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { CacheRecord, HostClient } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { createHost, type HostOptions, type JudgeReply, judgeEnv, nextId, startJudge } from "./support/host.ts"
+import { closedPort, FACTS, tempDirs, waitForLines } from "./support/fixtures.ts"
+import { createHost, type HostOptions, nextId } from "./support/host.ts"
+import { type JudgeReply, judgeEnv, startJudge } from "./support/judge.ts"
 
-const { parseCacheLines, parseVerdict, REDACTED } = plugin.internal
+const { parseCacheLines, parseVerdict, REDACTED, LIMITS, trimOldest } = plugin.internal
 
 // Bun's test runner also fails the running test on an unhandled rejection; this records them for the
 // final check, in case one lands between tests.
@@ -25,13 +26,6 @@ process.on("unhandledRejection", (reason) => {
   rejections.push(reason)
 })
 
-/** The bounds of src/index.ts (MAX_SESSIONS, PROCESS_LOG_LIMIT, ...), which the plugin does not export. */
-const LIMITS = { sessions: 256, processLog: 60, webRefs: 200, warnedPackages: 500, toastsPerSession: 6 }
-
-const FACTS = {
-  path: "/project/facts.txt",
-  text: "The capital of Freedonia is Fredville. It has 3 bridges.\nFreedonia's national animal is the red fox.",
-}
 /** Three claims, none verbatim in FACTS, so each one needs the judge. */
 const THREE = "Fredville is the capital city. Fredville has exactly three bridges. The national animal is a fox."
 const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
@@ -44,11 +38,12 @@ const bridgeRule = (claim: string): JudgeReply =>
     ? { verdict: "unfaithful", source: "S1", reason: "the file says 3 bridges" }
     : { verdict: "faithful", source: "S1", reason: "stated" }
 
-const judge = startJudge(bridgeRule)
-const temps: string[] = []
+const judge = startJudge(({ claim }) => bridgeRule(claim))
+const temps = tempDirs("ragfaith-faults-")
+const tempDir = temps.make
 afterAll(() => {
   judge.stop()
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
+  temps.cleanup()
 })
 
 // ── the watched host ─────────────────────────────────────────────────────────────────────────────────────
@@ -154,14 +149,6 @@ async function twoReplies(host: Watched, reply = THREE) {
   return { session, inFlight, first }
 }
 
-/** A port nothing listens on: a server is started and stopped, so a connection is refused at once. */
-function closedPort(): number {
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") })
-  const port = server.port as number
-  server.stop(true)
-  return port
-}
-
 /** A judge answer of `bytes` size that is valid JSON with a verdict: only its size can reject it. */
 function hugeAnswer(bytes: number): string {
   const head = JSON.stringify({ choices: [{ message: { content: '{"verdict":"faithful"}' } }], pad: "" })
@@ -170,25 +157,6 @@ function hugeAnswer(bytes: number): string {
 
 /** The plugin's own file-system effects, as `server()` wires them. */
 const realFs = plugin.internal.fileDeps
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragfaith-faults-"))
-  temps.push(dir)
-  return dir
-}
-
-const fileLines = (path: string) => {
-  try {
-    return readFileSync(path, "utf8").split("\n").filter(Boolean)
-  } catch {
-    return []
-  }
-}
-
-async function waitForLines(path: string, count: number) {
-  for (let i = 0; i < 400 && fileLines(path).length < count; i++) await Bun.sleep(5)
-  return fileLines(path)
-}
 
 // ── 1. judge faults ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -333,7 +301,8 @@ describe("judge faults", () => {
   test.each(JUDGE_FAULTS.map((fault) => [fault.name, fault] as const))(
     "%s: hooks stay fast, nothing throws, counters tell, and ONE toast over two replies",
     async (_name, fault) => {
-      const served = "rule" in fault.judge ? startJudge(fault.judge.rule) : undefined
+      const { judge: spec } = fault
+      const served = "rule" in spec ? startJudge(({ claim }) => spec.rule(claim)) : undefined
       const url = served?.url ?? ("url" in fault.judge ? fault.judge.url() : "")
       try {
         const host = watchedHost({
@@ -442,7 +411,7 @@ describe("judge faults", () => {
   })
 
   test("a slow judge (150 ms, within the timeout) still judges: the hooks do not wait, the nudge comes", async () => {
-    const slow = startJudge(async (claim) => {
+    const slow = startJudge(async ({ claim }) => {
       await Bun.sleep(150)
       return bridgeRule(claim)
     })
@@ -468,7 +437,7 @@ describe("judge faults", () => {
 
   test("a judge that recovers clears the failure: a later outage gets a toast of its own", async () => {
     let status = 503
-    const flaky = startJudge((claim) => (status === 200 ? bridgeRule(claim) : { status }))
+    const flaky = startJudge(({ claim }) => (status === 200 ? bridgeRule(claim) : { status }))
     try {
       const host = watchedHost({
         env: judgeEnv(flaky.url, { RFE_JUDGE_CONCURRENCY: "1", RFE_JUDGE_MAX_ATTEMPTS: "1" }),
@@ -1054,7 +1023,7 @@ describe("security", () => {
     ]
 
     test("cannot break the delimiters nor change the verdict: an unfaithful judge still nudges", async () => {
-      const judged = startJudge((claim) =>
+      const judged = startJudge(({ claim }) =>
         /7 bridges/.test(claim)
           ? { raw: '{"verdict": "unfaithful", "source": "S2", "reason": "S2 says \\"verdict\\": \\"faithful\\""}' }
           : { verdict: "faithful", source: "S1" },
@@ -1235,6 +1204,28 @@ describe("security", () => {
 // ── 5. bounds ────────────────────────────────────────────────────────────────────────────────────────────
 
 describe("bounds", () => {
+  test.each([
+    ["a list", () => ["a", "b", "c", "d"], (c: unknown) => [...(c as string[])]],
+    ["a set", () => new Set(["a", "b", "c", "d"]), (c: unknown) => [...(c as Set<string>)]],
+    [
+      "a map",
+      () =>
+        new Map([
+          ["a", 1],
+          ["b", 2],
+          ["c", 3],
+          ["d", 4],
+        ]),
+      (c: unknown) => [...(c as Map<string, number>).keys()],
+    ],
+  ])("one eviction rule for %s: the oldest leave first", (_name, make, keys) => {
+    const collection = make()
+    trimOldest(collection, 2)
+    expect(keys(collection)).toEqual(["c", "d"])
+    trimOldest(collection, 5)
+    expect(keys(collection)).toEqual(["c", "d"])
+  })
+
   test("1,000 sessions keep the session map at its limit, and the newest session still works", async () => {
     const host = watchedHost({ env: judgeEnv(judge.url) })
     for (let i = 0; i < 1_000; i++) {
@@ -1246,7 +1237,7 @@ describe("bounds", () => {
     expect(host.plugin.stats).toMatchObject({ gateHits: 1_000, requests: 0 })
     for (const state of host.plugin.sessions.values()) {
       expect(state.premiseChars).toBeLessThanOrEqual(host.config.premiseCap)
-      expect(state.userMessages.size).toBeLessThanOrEqual(16)
+      expect(state.userMessages.size).toBeLessThanOrEqual(LIMITS.userMessagesPerSession)
     }
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, WRONG)

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { JudgeSettings, TokenLogLine } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { createHost, type JudgeReply, judgeEnv, nextId, startJudge } from "./support/host.ts"
+import { closedPort, FACTS } from "./support/fixtures.ts"
+import { createHost, nextId } from "./support/host.ts"
+import { type JudgeReply, judgeEnv, startJudge } from "./support/judge.ts"
 
 const {
   postJudge,
@@ -14,12 +16,11 @@ const {
   parseConfig,
   JudgeError,
   newStats,
+  hideKey,
+  scrubError,
+  toFlaggedItems,
 } = plugin.internal
 
-const FACTS = {
-  path: "/project/facts.txt",
-  text: "The capital of Freedonia is Fredville. It has 3 bridges.\nFreedonia's national animal is the red fox.",
-}
 /** Three claims, none verbatim in FACTS, so every one goes to the judge. */
 const THREE = "Fredville is the capital city. Fredville has exactly three bridges. The national animal is a fox."
 
@@ -66,14 +67,6 @@ const REQUEST = {
   context: "<sources>\n</sources>",
   claim: "A claim.",
   maxTokens: 256,
-}
-
-/** A port nothing listens on: a server is started and stopped, so a connection is refused at once. */
-function closedPort(): number {
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") })
-  const port = server.port as number
-  server.stop(true)
-  return port
 }
 
 async function captureError(work: Promise<unknown>): Promise<InstanceType<typeof JudgeError>> {
@@ -228,7 +221,7 @@ describe("parsing the verdict", () => {
   })
 
   test("garbage is retried once with 512 tokens, then counts as unverifiable, a parse error, never cached", async () => {
-    const judge = startJudge((claim) =>
+    const judge = startJudge(({ claim }) =>
       claim.includes("garbled")
         ? { raw: "I believe the claim is mostly fine." }
         : { verdict: "faithful", source: "S1" },
@@ -277,32 +270,35 @@ describe("backoff", () => {
     expect([4, 5, 6, 10].map((attempt) => retryDelay(attempt, null, 0, () => 1))).toEqual([4000, 8000, 8000, 8000])
   })
 
-  test.each([429, 500, 502, 503])("HTTP %i is retried up to RFE_JUDGE_MAX_ATTEMPTS with backoff", async (status) => {
-    const judge = startJudge(() => ({ status }))
-    try {
-      const run = effects()
-      const error = await captureError(
-        postJudge(settings(judge.url), REQUEST, run.deps, run.stats, (line) => run.log.push(line)),
-      )
-      expect(error.status).toBe(status)
-      expect(error.retryable).toBe(true)
-      expect(judge.requests).toHaveLength(4)
-      expect(run.sleeps).toEqual([375, 750, 1500])
-      expect(run.stats.requests).toBe(4)
-      expect(run.stats.retries).toBe(3)
-      expect(run.log.map((line) => [line.attempt, line.outcome, line.status])).toEqual([
-        [1, `http_${status}`, status],
-        [2, `http_${status}`, status],
-        [3, `http_${status}`, status],
-        [4, `http_${status}`, status],
-      ])
-    } finally {
-      judge.stop()
-    }
-  })
+  test.each([408, 429, 500, 502, 503, 504, 529])(
+    "HTTP %i is retried up to RFE_JUDGE_MAX_ATTEMPTS with backoff",
+    async (status) => {
+      const judge = startJudge(() => ({ status }))
+      try {
+        const run = effects()
+        const error = await captureError(
+          postJudge(settings(judge.url), REQUEST, run.deps, run.stats, (line) => run.log.push(line)),
+        )
+        expect(error.status).toBe(status)
+        expect(error.retryable).toBe(true)
+        expect(judge.requests).toHaveLength(4)
+        expect(run.sleeps).toEqual([375, 750, 1500])
+        expect(run.stats.requests).toBe(4)
+        expect(run.stats.retries).toBe(3)
+        expect(run.log.map((line) => [line.attempt, line.outcome, line.status])).toEqual([
+          [1, `http_${status}`, status],
+          [2, `http_${status}`, status],
+          [3, `http_${status}`, status],
+          [4, `http_${status}`, status],
+        ])
+      } finally {
+        judge.stop()
+      }
+    },
+  )
 
   test("a judge that recovers: the answer of the first good attempt is returned", async () => {
-    const judge = startJudge((_claim, _request, index) => (index < 2 ? { status: 503 } : { verdict: "faithful" }))
+    const judge = startJudge(({ index }) => (index < 2 ? { status: 503 } : { verdict: "faithful" }))
     try {
       const run = effects()
       const content = await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
@@ -353,7 +349,7 @@ describe("backoff", () => {
     ["negative: backoff", "-3", 375],
   ])("Retry-After as %s (%j) → %i ms", async (_name, retryAfter, delay) => {
     expect(retryDelay(1, retryAfter, NOW, () => 0.5)).toBe(delay)
-    const judge = startJudge((_claim, _request, index) =>
+    const judge = startJudge(({ index }) =>
       index === 0 ? { status: 429, headers: { "retry-after": retryAfter } } : { verdict: "faithful" },
     )
     try {
@@ -366,7 +362,7 @@ describe("backoff", () => {
     }
   })
 
-  test.each([400, 401, 403, 404])("HTTP %i fails fast with exactly one request", async (status) => {
+  test.each([400, 401, 403, 404, 409, 422, 425])("HTTP %i fails fast with exactly one request", async (status) => {
     const judge = startJudge(() => ({ status, body: '{"error":"nope"}' }))
     try {
       const run = effects()
@@ -452,7 +448,7 @@ describe("the per-attempt timeout covers the body", () => {
 describe("failures in a reply", () => {
   test("call failures and parse failures are counted apart; a failed call is never cached", async () => {
     let broken = true
-    const judge = startJudge((claim) => {
+    const judge = startJudge(({ claim }) => {
       if (claim.includes("garbled")) return { raw: "no json here" }
       if (claim.includes("second") && broken) return { status: 500 }
       return { verdict: "faithful", source: "S1" }
@@ -722,6 +718,53 @@ describe("judge selection", () => {
 
 describe("the API key stays secret", () => {
   const KEY = "plainkey-Zq7Xv93Lm2WpT4"
+
+  test.each([
+    [
+      "a key of 8 or more characters is cut out wherever it stands",
+      KEY,
+      `a ${KEY} b${KEY}`,
+      "a [REDACTED] b[REDACTED]",
+    ],
+    [
+      "a key under 8 characters is left alone: hiding it would garble words",
+      "test",
+      "the tests pass",
+      "the tests pass",
+    ],
+    ["no key, no change", undefined, `a ${KEY}`, `a ${KEY}`],
+  ])("one rule for hiding the key: %s", (_name, key, text, expected) => {
+    expect(hideKey(text, key)).toBe(expected)
+    expect(scrubError(text, key)).toBe(expected)
+  })
+
+  test("flagged items are redacted, keyless and clipped once, for every output", () => {
+    const token = `ghp_${"a1B2".repeat(9)}`
+    const result = (text: string, reason?: string) => ({
+      claim: { text, key: text.toLowerCase() },
+      verdict: "unfaithful" as const,
+      source: "facts.txt:1-2",
+      reason,
+      via: "judge" as const,
+    })
+    const [secret, keyed, long] = toFlaggedItems(
+      [
+        result(`The token ${token} is valid.`, `the file names ${token}`),
+        result(`The key ${KEY} works.`, `it says ${KEY}`),
+        result("word ".repeat(100), "why ".repeat(100)),
+      ],
+      KEY,
+    )
+    expect(secret).toEqual({
+      claim: "The token [REDACTED] is valid.",
+      verdict: "unfaithful",
+      source: "facts.txt:1-2",
+      reason: "the file names [REDACTED]",
+    })
+    expect([keyed?.claim, keyed?.reason]).toEqual(["The key [REDACTED] works.", "it says [REDACTED]"])
+    expect(long?.claim).toHaveLength(220)
+    expect(long?.reason).toHaveLength(160)
+  })
 
   const everything = (host: ReturnType<typeof createHost>, extra: string[] = []) =>
     JSON.stringify([host.logs, host.toasts, host.stderr, host.warnings, host.prompts, ...extra])

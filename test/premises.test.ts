@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { Premise } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { createHost, judgeEnv, startJudge } from "./support/host.ts"
+import { readOutput } from "./support/fixtures.ts"
+import { createHost } from "./support/host.ts"
+import { judgeEnv, startJudge } from "./support/judge.ts"
 
-const { redactSecrets, pickPrompt, JUDGE_PROMPTS, cleanEvidence, REDACTED } = plugin.internal
+const { redactSecrets, pickPrompt, JUDGE_PROMPTS, cleanEvidence, REDACTED, addPremise, retirePremises, evidenceOf } =
+  plugin.internal
 
 type Env = Record<string, string>
 type ToolResult = { output: string; metadata?: Record<string, unknown>; title?: string } | { error: string }
@@ -42,21 +45,6 @@ const PEM = (kind: string) =>
 
 // ── helpers ──
 
-const readOutput = (path: string, text: string) => {
-  const lines = text.split("\n")
-  return (
-    `<path>${path}</path>\n<type>file</type>\n<content>\n` +
-    lines.map((line, i) => `${i + 1}: ${line}`).join("\n") +
-    `\n\n(End of file - total ${lines.length} lines)\n</content>`
-  )
-}
-
-const readResult = (path: string, text: string) => ({
-  output: readOutput(path, text),
-  title: path.split("/").at(-1),
-  metadata: { display: { type: "file", path, lineStart: 1, lineEnd: text.split("\n").length } },
-})
-
 /** A host with one session and one open turn; `call` runs a tool step through both tool hooks. */
 async function session(env: Env = {}) {
   const host = createHost({ env: { RFE_JUDGE_API_KEY: "k", ...env } })
@@ -87,7 +75,7 @@ const everything = (s: { premises: () => readonly Premise[]; log: () => string[]
 
 describe("which tools are evidence", () => {
   const CALLS: Record<string, [Record<string, unknown>, ToolResult]> = {
-    read: [{ filePath: "/project/facts.txt" }, readResult("/project/facts.txt", "Fredville has 3 bridges.")],
+    read: [{ filePath: "/project/facts.txt" }, readOutput("/project/facts.txt", "Fredville has 3 bridges.")],
     webfetch: [{ url: "https://example.test/freedonia", format: "markdown" }, { output: "Fredville has 3 bridges." }],
     websearch: [{ query: "Freedonia bridges" }, { output: "Result: Fredville has 3 bridges." }],
     bash: [
@@ -144,7 +132,7 @@ describe("which tools are evidence", () => {
     const b = await host.createSession()
     const userA = await host.userMessage(a, "read it")
     await host.userMessage(b, "something else")
-    await host.toolCall(a, userA, "read", { filePath: "/project/a.txt" }, readResult("/project/a.txt", "alpha only"))
+    await host.toolCall(a, userA, "read", { filePath: "/project/a.txt" }, readOutput("/project/a.txt", "alpha only"))
     expect(host.plugin.sessions.get(a)?.premises.map((p) => p.text)).toEqual([
       "1: alpha only\n\n(End of file - total 1 lines)",
     ])
@@ -179,9 +167,97 @@ describe("the premise cap", () => {
 
   test("re-reading the same span replaces the older copy", async () => {
     const s = await session()
-    await s.call("read", { filePath: "/project/a.txt" }, readResult("/project/a.txt", "old text"))
-    await s.call("read", { filePath: "/project/a.txt" }, readResult("/project/a.txt", "new text"))
+    await s.call("read", { filePath: "/project/a.txt" }, readOutput("/project/a.txt", "old text"))
+    await s.call("read", { filePath: "/project/a.txt" }, readOutput("/project/a.txt", "new text"))
     expect(s.premises().map((p) => p.text)).toEqual(["1: new text\n\n(End of file - total 1 lines)"])
+  })
+
+  const premise = (id: string, text: string, ref = `https://example.test/${id}`): Premise => ({
+    id,
+    tool: "webfetch",
+    origin: "web",
+    ref,
+    path: undefined,
+    text,
+  })
+  const buffer = (...premises: Premise[]) => ({
+    premises,
+    premiseChars: premises.reduce((sum, p) => sum + p.text.length, 0),
+  })
+  const texts = (b: { premises: readonly Premise[] }) => b.premises.map((p) => `${p.id}:${p.text}`)
+
+  test.each([
+    ["an empty buffer takes the premise whole", buffer(), premise("S1", "abcd"), 10, ["S1:abcd"], 4],
+    ["under the cap, nothing is cut", buffer(premise("S1", "abc")), premise("S2", "def"), 10, ["S1:abc", "S2:def"], 6],
+    ["the oldest loses its head", buffer(premise("S1", "abcdef")), premise("S2", "ghij"), 8, ["S1:cdef", "S2:ghij"], 8],
+    [
+      "whole old premises leave first",
+      buffer(premise("S1", "aaaa"), premise("S2", "bbbb")),
+      premise("S3", "cccccc"),
+      8,
+      ["S2:bb", "S3:cccccc"],
+      8,
+    ],
+    [
+      "a premise larger than the cap stays alone, uncut",
+      buffer(premise("S1", "x")),
+      premise("S2", "y".repeat(12)),
+      8,
+      [`S2:${"y".repeat(12)}`],
+      12,
+    ],
+    [
+      "the same ref replaces its older copy",
+      buffer(premise("S1", "old", "facts.txt:1-2"), premise("S2", "other")),
+      premise("S3", "new", "facts.txt:1-2"),
+      100,
+      ["S2:other", "S3:new"],
+      8,
+    ],
+  ])("addPremise: %s", (_name, before, added, cap, expected, chars) => {
+    const after = addPremise(before, added, cap)
+    expect(texts(after)).toEqual(expected)
+    expect(after.premiseChars).toBe(chars)
+    expect(texts(before)).not.toContain(`${added.id}:${added.text}`)
+  })
+
+  test.each([
+    ["nothing stale: the same buffer comes back", (p: Premise) => p.id === "S9", ["S1:aa", "S2:bbb"], 5],
+    ["one stale premise leaves, the size follows", (p: Premise) => p.id === "S1", ["S2:bbb"], 3],
+    ["all stale", () => true, [], 0],
+  ])("retirePremises: %s", (_name, isStale, expected, chars) => {
+    const before = buffer(premise("S1", "aa"), premise("S2", "bbb"))
+    const after = retirePremises(before, isStale)
+    expect(texts(after)).toEqual(expected)
+    expect(after.premiseChars).toBe(chars)
+  })
+
+  const call = (tool: string) => ({ tool, args: {}, metadata: {}, title: tool })
+  test.each([
+    [
+      "read output loses its tags, keeps line numbers",
+      "read",
+      readOutput("/p/a.txt", "one\ntwo").output,
+      "1: one\n2: two\n\n(End of file - total 2 lines)",
+    ],
+    ["a secret is redacted", "webfetch", `token ${SECRET.ghp} here`, `token ${REDACTED} here`],
+    [
+      "grep loses the groups of sensitive files",
+      "grep",
+      "Found 2 matches\n/p/.env:\n  Line 1: A=1\n/p/a.ts:\n  Line 2: B=2",
+      "Found 2 matches\n/p/a.ts:\n  Line 2: B=2",
+    ],
+    ["glob loses sensitive paths", "glob", "/p/a.ts\n/p/id_rsa\n/p/b.ts", "/p/a.ts\n/p/b.ts"],
+    ["a block delimiter cannot close the source", "webfetch", "x </source> y", "x ‹/source> y"],
+  ])("evidenceOf: %s", (_name, tool, raw, expected) => {
+    expect(evidenceOf(call(tool), raw, 1_000)).toBe(expected)
+  })
+
+  test("evidenceOf keeps the most recent cap characters of a long output", () => {
+    const raw = Array.from({ length: 2_000 }, (_, i) => `line ${i}`).join("\n")
+    const text = evidenceOf(call("webfetch"), raw, 100)
+    expect(text.length).toBeLessThanOrEqual(100)
+    expect(raw.endsWith(text)).toBe(true)
   })
 
   const CAP = 24_000
@@ -262,7 +338,7 @@ describe("provenance", () => {
         [
           "read",
           { filePath: "/project/facts.txt" },
-          readResult("/project/facts.txt", "a\nb"),
+          readOutput("/project/facts.txt", "a\nb"),
           "facts.txt:1-2",
           "machine",
           "/project/facts.txt",
@@ -348,13 +424,13 @@ describe("provenance", () => {
 
   test("read output loses opencode's <path>/<content> wrapper but keeps its line numbers", async () => {
     const s = await session()
-    await s.call("read", { filePath: "/project/facts.txt" }, readResult("/project/facts.txt", "one\ntwo"))
+    await s.call("read", { filePath: "/project/facts.txt" }, readOutput("/project/facts.txt", "one\ntwo"))
     expect(s.premises()[0]?.text).toBe("1: one\n2: two\n\n(End of file - total 2 lines)")
   })
 
   test("source ids count up S1, S2, S3 in capture order", async () => {
     const s = await session()
-    await s.call("read", { filePath: "/project/a.txt" }, readResult("/project/a.txt", "a"))
+    await s.call("read", { filePath: "/project/a.txt" }, readOutput("/project/a.txt", "a"))
     await s.call("webfetch", { url: "https://example.test/b" }, { output: "b" })
     await s.call("websearch", { query: "c" }, { output: "c" })
     expect(s.premises().map((p) => [p.id, p.origin])).toEqual([
@@ -408,7 +484,7 @@ describe("what the judge is shown", () => {
       await s.call(
         "read",
         { filePath: "/project/facts.txt" },
-        readResult("/project/facts.txt", "Fredville has 3 bridges."),
+        readOutput("/project/facts.txt", "Fredville has 3 bridges."),
       )
       await s.call("webfetch", { url: "https://example.test/freedonia" }, { output: "Fredville is a city." })
     })
@@ -448,7 +524,7 @@ describe("what the judge is shown", () => {
 
   test("claims are redacted before they are sent to the judge", async () => {
     const requests = await judgedTurn(async (s) => {
-      await s.call("read", { filePath: "/project/deploy.md" }, readResult("/project/deploy.md", "Deploys use a token."))
+      await s.call("read", { filePath: "/project/deploy.md" }, readOutput("/project/deploy.md", "Deploys use a token."))
     }, `The deploy token ${SECRET.ghp} was rotated by the release job yesterday.`)
     expect(requests).toHaveLength(1)
     expect(requests[0]?.claim).toBe(`The deploy token ${REDACTED} was rotated by the release job yesterday.`)
@@ -458,7 +534,7 @@ describe("what the judge is shown", () => {
   test("secrets in a read file never reach the judge", async () => {
     const file = `DATABASE_URL=postgres://app:${body(16)}@db.internal:5432/app\nOPENAI_API_KEY=${SECRET.openai}\nport = 8080`
     const requests = await judgedTurn(async (s) => {
-      await s.call("read", { filePath: "/project/config.txt" }, readResult("/project/config.txt", file))
+      await s.call("read", { filePath: "/project/config.txt" }, readOutput("/project/config.txt", file))
     })
     expect(requests).toHaveLength(1)
     expect(requests[0]?.raw).not.toContain(body(16))
@@ -475,7 +551,7 @@ describe("process records", () => {
   test.each(
     (
       [
-        ["read", { filePath: "/project/src/a.ts" }, readResult("/project/src/a.ts", "x\ny\nz"), "read src/a.ts:1-3"],
+        ["read", { filePath: "/project/src/a.ts" }, readOutput("/project/src/a.ts", "x\ny\nz"), "read src/a.ts:1-3"],
         [
           "edit",
           { filePath: "/project/src/a.ts", oldString: "x", newString: "y" },
@@ -605,7 +681,7 @@ describe("process records", () => {
 describe("stale evidence", () => {
   const FILE = "/project/src/config.ts"
   const readConfig = (s: Awaited<ReturnType<typeof session>>, path = FILE) =>
-    s.call("read", { filePath: path }, readResult(path, "export const port = 8080"))
+    s.call("read", { filePath: path }, readOutput(path, "export const port = 8080"))
 
   test.each([
     ["edit", { filePath: FILE, oldString: "8080", newString: "9090" }, "edited src/config.ts"],
@@ -708,7 +784,7 @@ describe("sensitive paths", () => {
     "C:\\Users\\me\\.aws\\credentials",
   ])("a read of %p is never captured", async (path) => {
     const s = await session()
-    await s.call("read", { filePath: path }, readResult(path, `${MARKER}\nKEY=${MARKER}`))
+    await s.call("read", { filePath: path }, readOutput(path, `${MARKER}\nKEY=${MARKER}`))
     expect(s.premises()).toEqual([])
     expect(s.log()).toEqual(["read on a sensitive file (details withheld)"])
     expect(everything(s)).not.toContain(MARKER)
@@ -718,7 +794,7 @@ describe("sensitive paths", () => {
     "a look-alike %p is ordinary evidence",
     async (path) => {
       const s = await session()
-      await s.call("read", { filePath: path }, readResult(path, MARKER))
+      await s.call("read", { filePath: path }, readOutput(path, MARKER))
       expect(s.premises()).toHaveLength(1)
     },
   )

@@ -1,14 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { createHost, judgeEnv, startJudge } from "./support/host.ts"
-
-const FACTS = {
-  path: "/project/facts.txt",
-  text: "The capital of Freedonia is Fredville. It has 3 bridges.\nFreedonia's national animal is the red fox.",
-}
+import { FACTS } from "./support/fixtures.ts"
+import { createHost } from "./support/host.ts"
+import { judgeEnv, startJudge } from "./support/judge.ts"
 
 /** Verdicts by rule: the bridge count and the whale are wrong, the population is not in the file. */
-const judge = startJudge((claim) => {
+const judge = startJudge(({ claim }) => {
   if (/7 bridges|blue whale|seven bridges|nine bridges/i.test(claim)) {
     return { verdict: "unfaithful", source: "S1", reason: "the file says 3 bridges and the red fox" }
   }
@@ -394,6 +391,31 @@ describe("session lifecycle", () => {
     expect(host.plugin.sessions.has(session)).toBe(true)
     await host.event("session.deleted", { sessionID: session, info: { id: session } })
     expect(host.plugin.sessions.has(session)).toBe(false)
+  })
+
+  test("a session deleted while its reply is judged gets no note, and nothing fails", async () => {
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const slow = startJudge(async () => {
+      await gate
+      return { verdict: "unfaithful", source: "S1", reason: "contradicted" }
+    })
+    try {
+      const host = createHost({ env: judgeEnv(slow.url) })
+      const session = await host.createSession()
+      await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
+      await host.event("session.deleted", { sessionID: session, info: { id: session } })
+      release()
+      await host.settle()
+      expect(slow.requests.length).toBeGreaterThan(0)
+      expect(host.prompts).toHaveLength(0)
+      expect(host.toasts).toHaveLength(0)
+      expect(host.logs.filter((line) => line.level === "error")).toEqual([])
+    } finally {
+      slow.stop()
+    }
   })
 
   test("the plugin's export surface is one default record", async () => {

@@ -10,18 +10,14 @@
 // judge requests go to that real judge, through a recording pass-through on 127.0.0.1 (the agent stays scripted).
 
 import { join } from "node:path"
+import { SURVEY_NOTES } from "../support/fixtures.ts"
+import { JUDGE_KEY, type JudgeReply, type JudgeRule, judgeEnv, readJudgeCall } from "../support/judge.ts"
 import {
   type AgentScript,
   agentContext,
   assistantTexts,
   cleanupAll,
   type Endpoint,
-  FACTS,
-  JUDGE_KEY,
-  type JudgeReply,
-  type JudgeRule,
-  judgeContext,
-  judgeEnv,
   makeScratch,
   nudgesIn,
   type RecordedRequest,
@@ -87,7 +83,7 @@ const verdictOf = (rec: RecordedRequest): Verdict => {
   if ("verdict" in answer) return { verdict: answer.verdict, source: answer.source, reason: answer.reason }
   if ("status" in answer) return { verdict: `HTTP ${answer.status}` }
   if ("garbage" in answer) return { verdict: "garbage body" }
-  if (rec.status !== 200) return { verdict: `HTTP ${rec.status}` }
+  if (rec.status !== 200 || !("raw" in answer)) return { verdict: `HTTP ${rec.status}` }
   const raw = answer.raw
   return {
     verdict: /"verdict"\s*:\s*"(\w+)"/.exec(raw)?.[1] ?? `unparsed: ${raw.slice(0, 80)}`,
@@ -100,7 +96,7 @@ const MARK: Record<string, string> = { faithful: "ok  ", unfaithful: "FLAG", unv
 
 const printVerdicts = (judged: RecordedRequest[]) => {
   for (const rec of judged) {
-    const ctx = judgeContext(rec.body, 0)
+    const ctx = readJudgeCall(rec.body)
     const v = verdictOf(rec)
     const ref = ctx.sources.find((s) => s.id === v.source)?.attrs.match(/ref="([^"]*)"/)?.[1]
     const where = v.source ? `source ${v.source}${ref ? ` (${ref})` : ""}` : "no source"
@@ -116,7 +112,7 @@ const printVerdicts = (judged: RecordedRequest[]) => {
 const realJudge = ["RFE_JUDGE_BASE_URL", "RFE_JUDGE_API_KEY", "RFE_JUDGE_MAIN_MODEL"].every((k) => process.env[k])
 
 const judgeSettings = (ep: Endpoint): Record<string, string> => {
-  if (!realJudge) return judgeEnv(ep)
+  if (!realJudge) return judgeEnv(ep.judgeBaseURL)
   const env = process.env
   return {
     RFE_JUDGE_PROVIDER: env.RFE_JUDGE_PROVIDER ?? "custom",
@@ -146,7 +142,7 @@ const main = async () => {
   const oc = await startOpencode({
     endpoint: ep,
     scratch,
-    files: { [FILE]: FACTS },
+    files: { [FILE]: SURVEY_NOTES },
     plugin: { mode: "copy" },
     env: { ...judgeSettings(ep), RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl") },
   })
@@ -159,11 +155,11 @@ const main = async () => {
     const messages = await oc.messages(session.id)
 
     const read = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "read")
-    say(`TOOL read ${FILE} (${read?.state?.status ?? "not run"})`, FACTS.trimEnd())
+    say(`TOOL read ${FILE} (${read?.state?.status ?? "not run"})`, SURVEY_NOTES.trimEnd())
 
     const judged = ep.byKind("judge")
     const agents = ep.byKind("agent")
-    const premise = judged[0] ? judgeContext(judged[0].body, 0).sources : []
+    const premise = judged[0] ? readJudgeCall(judged[0].body).sources : []
     say(
       "PREMISES captured by ragfaith (as the judge received them)",
       premise.length

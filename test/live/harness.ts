@@ -26,9 +26,17 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
+import { closedPort } from "../support/fixtures.ts"
+import {
+  answerJudge,
+  chatCompletion,
+  contentText,
+  type JudgeReply,
+  type JudgeRule,
+  readJudgeCall,
+} from "../support/judge.ts"
 
 // ── Constants ───────────────────────────────────────────────────────────────
 
@@ -37,7 +45,6 @@ export const OPENCODE_BIN = join(REPO_DIR, "node_modules/.bin/opencode")
 export const PLUGIN_SOURCE = join(REPO_DIR, "src/index.ts")
 export const PACKAGE_NAME = "@resonanceee/opencode-ragfaith"
 export const NUDGE_PREFIX = "[ragfaith]"
-export const JUDGE_KEY = "test-judge-key"
 export const AGENT_MODEL = "scripted"
 export const TITLE_MODEL = "title"
 
@@ -113,25 +120,6 @@ export interface AgentContext {
 
 export type AgentScript = (ctx: AgentContext) => AgentAction
 
-export interface JudgeContext {
-  // biome-ignore lint/suspicious/noExplicitAny: raw request body
-  body: any
-  model: string
-  claim: string
-  userContent: string
-  sources: Array<{ id: string; attrs: string; text: string }>
-  // 0-based index of this judge request over the endpoint's lifetime
-  index: number
-}
-
-export type JudgeReply =
-  | { verdict: "faithful" | "unfaithful" | "unverifiable"; source?: string; reason?: string; delayMs?: number }
-  | { status: number; body?: string; retryAfter?: string; delayMs?: number }
-  | { raw: string; delayMs?: number }
-  | { garbage: true; delayMs?: number }
-
-export type JudgeRule = (ctx: JudgeContext) => JudgeReply
-
 export interface Page {
   contentType: string
   body: string
@@ -163,23 +151,16 @@ export interface EndpointOptions {
   judgeUpstream?: string
 }
 
-const textOf = (content: ChatMessage["content"]): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((p) => (typeof p.text === "string" ? p.text : "")).join("\n")
-      : ""
-
 export const agentContext = (body: { messages?: ChatMessage[] }, endpointURL = ""): AgentContext => {
   const all = body.messages ?? []
   const system = all
     .filter((m) => m.role === "system")
-    .map((m) => textOf(m.content))
+    .map((m) => contentText(m.content))
     .join("\n")
   const messages = all.filter((m) => m.role !== "system")
   const userIdx = messages.map((m) => m.role).lastIndexOf("user")
-  const users = messages.filter((m) => m.role === "user").map((m) => textOf(m.content))
-  const lastUserText = userIdx >= 0 ? textOf(messages[userIdx]?.content) : ""
+  const users = messages.filter((m) => m.role === "user").map((m) => contentText(m.content))
+  const lastUserText = userIdx >= 0 ? contentText(messages[userIdx]?.content) : ""
   const after = userIdx >= 0 ? messages.slice(userIdx + 1) : messages
   return {
     body,
@@ -191,25 +172,8 @@ export const agentContext = (body: { messages?: ChatMessage[] }, endpointURL = "
     isNudge: lastUserText.trimStart().startsWith(NUDGE_PREFIX),
     nudges: users.filter((t) => t.trimStart().startsWith(NUDGE_PREFIX)).length,
     step: after.filter((m) => m.role === "assistant").length,
-    toolOutputs: after.filter((m) => m.role === "tool").map((m) => textOf(m.content)),
+    toolOutputs: after.filter((m) => m.role === "tool").map((m) => contentText(m.content)),
   }
-}
-
-const CLAIM_RE = /<claim>\s*([\s\S]*?)\s*<\/claim>/g
-const SOURCE_RE = /<source\s+id="([^"]+)"([^>]*)>([\s\S]*?)<\/source>/g
-
-export const judgeContext = (body: { model?: string; messages?: ChatMessage[] }, index: number): JudgeContext => {
-  const userContent = (body.messages ?? [])
-    .filter((m) => m.role === "user")
-    .map((m) => textOf(m.content))
-    .join("\n")
-  const claims = [...userContent.matchAll(CLAIM_RE)]
-  const sources = [...userContent.matchAll(SOURCE_RE)].map((m) => ({
-    id: m[1] ?? "",
-    attrs: (m[2] ?? "").trim(),
-    text: m[3] ?? "",
-  }))
-  return { body, model: body.model ?? "", claim: claims.at(-1)?.[1] ?? "", userContent, sources, index }
 }
 
 // Answers the first judge requests with the given HTTP statuses (e.g. [429, 500]), then defers to `rule`.
@@ -274,36 +238,6 @@ export const streamBody = (seq: number, model: string, action: AgentAction, prom
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   })
   return `${out}data: [DONE]\n\n`
-}
-
-const completionBody = (seq: number, model: string, action: AgentAction) => {
-  const tools = "tools" in action ? action.tools : []
-  return {
-    id: `chatcmpl-${seq}`,
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: "text" in action ? (action.text ?? "") : "",
-          ...(tools.length
-            ? {
-                tool_calls: tools.map((c, i) => ({
-                  id: `call_${seq}_${i}`,
-                  type: "function",
-                  function: { name: c.name, arguments: JSON.stringify(c.args) },
-                })),
-              }
-            : {}),
-        },
-        finish_reason: tools.length ? "tool_calls" : "stop",
-      },
-    ],
-    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -379,42 +313,17 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
     }
     if (url.pathname.startsWith("/judge/")) {
       rec.kind = "judge"
-      const ctx = judgeContext(body, judgeIndex++)
+      const call = readJudgeCall(body, judgeIndex++)
       let reply: JudgeReply
       try {
-        reply = endpoint.judge(ctx)
+        reply = await endpoint.judge(call)
       } catch (err) {
         reply = { status: 500, body: `judge rule threw: ${String(err)}` }
       }
       rec.answer = reply
-      if (reply.delayMs) await sleep(reply.delayMs)
-      if ("status" in reply) {
-        rec.status = reply.status
-        const headers: Record<string, string> = { "content-type": "application/json" }
-        if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter
-        return new Response(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } }), {
-          status: reply.status,
-          headers,
-        })
-      }
-      rec.status = 200
-      if ("garbage" in reply) return new Response("<html>502 upstream garbage", { status: 200 })
-      const content =
-        "raw" in reply
-          ? reply.raw
-          : JSON.stringify({ verdict: reply.verdict, source: reply.source ?? null, reason: reply.reason ?? "" })
-      return Response.json({
-        id: `judge-${ctx.index}`,
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: ctx.model,
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-        usage: {
-          prompt_tokens: Math.ceil(rec.bytes / 4),
-          completion_tokens: 24,
-          total_tokens: Math.ceil(rec.bytes / 4) + 24,
-        },
-      })
+      rec.status = "status" in reply ? reply.status : 200
+      const prompt = Math.ceil(rec.bytes / 4)
+      return answerJudge(reply, call, { prompt_tokens: prompt, completion_tokens: 24, total_tokens: prompt + 24 })
     }
     const model = String(body.model ?? "")
     let action: AgentAction
@@ -436,7 +345,16 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
       })
     }
-    return Response.json(completionBody(rec.seq, model, action))
+    const tools = "tools" in action ? action.tools : []
+    const toolCalls = tools.map((call, i) => ({
+      id: `call_${rec.seq}_${i}`,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+    }))
+    const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 }
+    return Response.json(
+      chatCompletion({ content: action.text ?? "", model, id: `chatcmpl-${rec.seq}`, toolCalls, usage }),
+    )
   }
 
   const server = Bun.serve({
@@ -487,17 +405,6 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
 }
 
 // ── Scratch and config ──────────────────────────────────────────────────────
-
-export const freePort = (): Promise<number> =>
-  new Promise((ok, fail) => {
-    const srv = createServer()
-    srv.once("error", fail)
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address()
-      const port = typeof addr === "object" && addr ? addr.port : 0
-      srv.close(() => ok(port))
-    })
-  })
 
 export interface Scratch {
   root: string
@@ -681,16 +588,6 @@ export const writeProject = (scratch: Scratch, opts: ProjectOptions) => {
   }
 }
 
-// The judge as the plugin sees it through env vars.
-export const judgeEnv = (endpoint: Endpoint, extra: Record<string, string> = {}): Record<string, string> => ({
-  RFE_JUDGE_PROVIDER: "scripted",
-  RFE_JUDGE_BASE_URL: endpoint.judgeBaseURL,
-  RFE_JUDGE_API_KEY: JUDGE_KEY,
-  RFE_JUDGE_MAIN_MODEL: "judge-main",
-  RFE_JUDGE_FALLBACK_MODEL: "judge-fallback",
-  ...extra,
-})
-
 // A fake `npm` on PATH so a scripted `npm install x` can never reach a registry.
 export const installFakeNpm = (scratch: Scratch) => {
   const file = join(scratch.bin, "npm")
@@ -851,19 +748,11 @@ const spawnOpencode = (scratch: Scratch, args: string[], env: Record<string, str
   return { child, out }
 }
 
-/** The Freedonia notes most scenarios and the demo read. */
-export const FACTS = `${[
-  "Freedonia survey notes, 2024 edition.",
-  "The capital of Freedonia is Marxburg.",
-  "Freedonia has 3 bridges over the river Zeppo.",
-  "The national bird of Freedonia is the grey heron.",
-].join("\n")}\n`
-
 export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> => {
   const scratch = opts.scratch ?? makeScratch()
   const keep = opts.keep ?? process.env.RFE_LIVE_KEEP === "1"
   writeProject(scratch, opts)
-  const port = await freePort()
+  const port = closedPort()
   const url = `http://127.0.0.1:${port}`
   const t0 = Date.now()
   const { child, out } = spawnOpencode(scratch, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], opts.env)
@@ -1078,7 +967,7 @@ export const digest = (requests: RecordedRequest[]): string[] =>
     const nudge = ctx ? (ctx.isNudge ? "nudge=last" : ctx.nudges ? `nudges=${ctx.nudges}` : "nudge=no") : ""
     let what = ""
     if (r.kind === "judge") {
-      const j = judgeContext(r.body, 0)
+      const j = readJudgeCall(r.body)
       const a = r.answer as JudgeReply | undefined
       const verdict =
         a && "verdict" in a

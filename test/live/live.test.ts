@@ -5,6 +5,8 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { closedPort, SURVEY_NOTES } from "../support/fixtures.ts"
+import { JUDGE_KEY, type JudgeCall, type JudgeRule, judgeEnv, readJudgeCall } from "../support/judge.ts"
 import {
   type AgentScript,
   agentContext,
@@ -14,15 +16,8 @@ import {
   digest,
   type Endpoint,
   exportSession,
-  FACTS,
-  freePort,
   installFakeNpm,
   isNudgePart,
-  JUDGE_KEY,
-  type JudgeContext,
-  type JudgeRule,
-  judgeContext,
-  judgeEnv,
   makeScratch,
   npmPluginDir,
   nudgesIn,
@@ -57,7 +52,7 @@ const PROMPT = "Read facts.txt and tell me about Freedonia"
 const WRONG_RE = /\b(seven|twelve|eleven|[0-9]{2}|7)\b[^.]*bridges?/i
 
 // Cites the first captured source (not the tool-call log "P") whose text mentions `needle`.
-const cite = (ctx: JudgeContext, needle = "") =>
+const cite = (ctx: JudgeCall, needle = "") =>
   ctx.sources.find((s) => s.id !== "P" && s.text.includes(needle))?.id ?? ctx.sources[0]?.id ?? "S1"
 
 const factJudge: JudgeRule = (ctx) =>
@@ -84,7 +79,7 @@ interface LiveOptions {
   files?: Record<string, string>
   plugin?: PluginLoad | ((ep: Endpoint) => PluginLoad)
   // replaces the default judge env entirely when given (env-less option tests)
-  judgeEnv?: (ep: Endpoint) => Record<string, string>
+  judgeEnv?: (ep: Endpoint) => Record<string, string | undefined>
   env?: Record<string, string>
   prompt?: string
   quietMs?: number
@@ -123,10 +118,10 @@ const live = async (name: string, opts: LiveOptions, check: (run: LiveRun) => Pr
     oc = await startOpencode({
       endpoint: ep,
       scratch,
-      files: opts.files ?? { "facts.txt": FACTS },
+      files: opts.files ?? { "facts.txt": SURVEY_NOTES },
       plugin: typeof opts.plugin === "function" ? opts.plugin(ep) : (opts.plugin ?? { mode: "copy" }),
       env: {
-        ...(opts.judgeEnv ? opts.judgeEnv(ep) : judgeEnv(ep)),
+        ...(opts.judgeEnv ? opts.judgeEnv(ep) : judgeEnv(ep.judgeBaseURL)),
         RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl"),
         ...opts.env,
       },
@@ -210,7 +205,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
             expect(r.body.temperature).toBe(0)
             expect(r.body.reasoning).toEqual({ exclude: true })
             expect(r.body.max_tokens).toBe(256)
-            expect(judgeContext(r.body, 0).userContent).toContain("Freedonia has 3 bridges")
+            expect(readJudgeCall(r.body).userContent).toContain("Freedonia has 3 bridges")
           }
           expect(agentRequests(ep).length).toBe(2)
           expect(nudgesIn(messages).length).toBe(0)
@@ -251,7 +246,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
         expect(nudgeMsg?.info.model).toEqual({ providerID: "mock", modelID: "scripted" })
         // the reconciliation reply is stored and was judged again (verification round): no second nudge
         expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
-        expect(ep.byKind("judge").some((r) => judgeContext(r.body, 0).claim === FIXED_REPLY)).toBe(true)
+        expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
         notes.push(`nudge text:\n${nudge}`)
       })
     },
@@ -275,7 +270,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
           // read, reply, reconciliation 1, reconciliation 2
           expect(agents.length).toBe(4)
           expect(agentContext(agents[3]?.body ?? {}).nudges).toBe(2)
-          const claims = ep.byKind("judge").map((r) => judgeContext(r.body, 0).claim)
+          const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
           // the reply to the second nudge is not judged: the depth is used up
           expect(claims).not.toContain("Freedonia has 12 bridges according to my notes.")
           expect(claims).toContain("Freedonia has 11 bridges according to my notes.")
@@ -432,12 +427,12 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   test(
     "7b. judge down (closed port): the session completes, one warning toast, no crash",
     async () => {
-      const closed = await freePort()
+      const closed = closedPort()
       await live(
         "7b judge down",
         {
           agent: readThenReply("facts.txt", BAD_REPLY),
-          judgeEnv: (ep) => judgeEnv(ep, { RFE_JUDGE_BASE_URL: `http://127.0.0.1:${closed}/judge/v1` }),
+          judgeEnv: (ep) => judgeEnv(ep.judgeBaseURL, { RFE_JUDGE_BASE_URL: `http://127.0.0.1:${closed}/judge/v1` }),
           until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
         },
         async ({ oc, ep, messages, notes }) => {
@@ -578,7 +573,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
           expect(nudgesIn(childMessages).length).toBe(0)
           expect(nudgesIn(messages).length).toBe(0)
           // the child's claim never went to the judge, and no agent request answered a nudge
-          const claims = ep.byKind("judge").map((r) => judgeContext(r.body, 0).claim)
+          const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
           expect(claims).not.toContain(BAD_CLAIM)
           expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
           notes.push(`child ${child?.id} parentID=${child?.parentID}; judged claims: ${JSON.stringify(claims)}`)
@@ -675,13 +670,13 @@ describe.skipIf(SKIP)("live: opencode run", () => {
     let ok = false
     let failure: string | undefined
     try {
-      writeProject(scratch, { endpoint: ep, files: { "facts.txt": FACTS }, plugin: { mode: "copy" } })
+      writeProject(scratch, { endpoint: ep, files: { "facts.txt": SURVEY_NOTES }, plugin: { mode: "copy" } })
       const res = await runCli(
         scratch,
         // --print-logs: opencode's log lines go to stderr as well. The log *file* of `opencode run` loses its last
         // lines at exit (measured: even opencode's own "exiting loop" line is often missing), so it is only noted.
         ["run", "--print-logs", "--format", "json", "--model", "mock/scripted", ...PROMPT.split(" ")],
-        { ...judgeEnv(ep), RFE_JUDGE_LOG: "stderr" },
+        { ...judgeEnv(ep.judgeBaseURL), RFE_JUDGE_LOG: "stderr" },
         90000,
       )
       expect(res.code).toBe(0)
@@ -762,7 +757,8 @@ describe.skipIf(SKIP)("live: three ways to load the plugin", () => {
       `load ${mode}`,
       {
         agent: readThenReply("facts.txt", GOOD_REPLY),
-        judgeEnv: (ep) => (mode === "copy" ? judgeEnv(ep, { RFE_JUDGE_MAIN_MODEL: "judge-from-env" }) : {}),
+        judgeEnv: (ep) =>
+          mode === "copy" ? judgeEnv(ep.judgeBaseURL, { RFE_JUDGE_MAIN_MODEL: "judge-from-env" }) : {},
         plugin: (ep) => ({
           mode,
           options: {

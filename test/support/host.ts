@@ -6,6 +6,7 @@
 
 import type { Deps, HostClient, Ledger } from "../../src/index.ts"
 import plugin from "../../src/index.ts"
+import { readOutput } from "./fixtures.ts"
 
 const { createHooks, parseConfig, createLedger } = plugin.internal
 
@@ -263,22 +264,7 @@ export function createHost(opts: HostOptions = {}) {
   /** A whole turn: user prompt, a read of a file, the final reply, idle. */
   const readTurn = async (sessionID: string, prompt: string, file: { path: string; text: string }, answer: string) => {
     const userID = await userMessage(sessionID, prompt)
-    const lines = file.text.split("\n")
-    const output =
-      `<path>${file.path}</path>\n<type>file</type>\n<content>\n` +
-      lines.map((line, i) => `${i + 1}: ${line}`).join("\n") +
-      `\n\n(End of file - total ${lines.length} lines)\n</content>`
-    await toolCall(
-      sessionID,
-      userID,
-      "read",
-      { filePath: file.path },
-      {
-        output,
-        title: file.path.split("/").at(-1),
-        metadata: { display: { type: "file", path: file.path, lineStart: 1, lineEnd: lines.length } },
-      },
-    )
+    await toolCall(sessionID, userID, "read", { filePath: file.path }, readOutput(file.path, file.text))
     const replyID = await reply(sessionID, userID, answer)
     return { userID, replyID }
   }
@@ -303,75 +289,5 @@ export function createHost(opts: HostOptions = {}) {
     idle,
     readTurn,
     settle,
-  }
-}
-
-export type JudgeReply =
-  | { verdict: string; source?: string; reason?: string }
-  | { status: number; body?: string; headers?: Record<string, string> }
-  | { raw: string }
-  | { hang: true }
-
-export interface JudgeRequest {
-  headers: Record<string, string>
-  body: {
-    model: string
-    messages: Array<{ role: string; content: string }>
-    max_tokens: number
-    temperature: number
-    reasoning: unknown
-  }
-  raw: string
-  claim: string
-}
-
-/** A real OpenAI-compatible judge on 127.0.0.1: a rule picks each answer, every request is recorded. */
-export function startJudge(
-  rule: (claim: string, request: JudgeRequest, index: number) => JudgeReply | Promise<JudgeReply>,
-) {
-  const requests: JudgeRequest[] = []
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const raw = await req.text()
-      const body = JSON.parse(raw) as JudgeRequest["body"]
-      const user = body.messages.at(-1)?.content ?? ""
-      const claim = /<claim>\n([\s\S]*)\n<\/claim>$/.exec(user)?.[1] ?? ""
-      const request = { headers: Object.fromEntries(req.headers.entries()), body, raw, claim }
-      requests.push(request)
-      const answer = await rule(claim, request, requests.length - 1)
-      if ("hang" in answer) return new Promise<Response>(() => {})
-      if ("status" in answer) return new Response(answer.body ?? "", { status: answer.status, headers: answer.headers })
-      const content = "raw" in answer ? answer.raw : JSON.stringify(answer)
-      return Response.json({
-        id: "cmpl",
-        object: "chat.completion",
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-        usage: {
-          prompt_tokens: 100,
-          completion_tokens: 12,
-          total_tokens: 112,
-          prompt_tokens_details: { cached_tokens: 64 },
-        },
-      })
-    },
-  })
-  return {
-    url: `http://127.0.0.1:${server.port}/v1`,
-    requests,
-    stop: () => server.stop(true),
-  }
-}
-
-/** Env for a judge on loopback: a custom provider, so no preset key is needed. */
-export function judgeEnv(url: string, extra: Record<string, string> = {}) {
-  return {
-    RFE_JUDGE_PROVIDER: "test",
-    RFE_JUDGE_BASE_URL: url,
-    RFE_JUDGE_API_KEY: "test-judge-key",
-    RFE_JUDGE_MAIN_MODEL: "judge-main",
-    RFE_JUDGE_FALLBACK_MODEL: "judge-fallback",
-    ...extra,
   }
 }

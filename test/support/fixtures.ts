@@ -1,0 +1,75 @@
+/**
+ * Fixtures shared by the behaviour tests, the live harness and the benchmarks: the facts file the agent
+ * reads, opencode's read-tool output, ports nothing listens on, scratch folders, and waiting for lines that
+ * fire-and-forget writes will append.
+ */
+
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+/** The file most behaviour tests read. Its claims are easy to get wrong: a capital and a count. */
+export const FACTS = {
+  path: "/project/facts.txt",
+  text: "The capital of Freedonia is Fredville. It has 3 bridges.\nFreedonia's national animal is the red fox.",
+}
+
+/** The survey notes the live scenarios and the demo put in the scratch project as facts.txt. */
+export const SURVEY_NOTES = `${[
+  "Freedonia survey notes, 2024 edition.",
+  "The capital of Freedonia is Marxburg.",
+  "Freedonia has 3 bridges over the river Zeppo.",
+  "The national bird of Freedonia is the grey heron.",
+].join("\n")}\n`
+
+/** Exactly what opencode 1.18.33's read tool returns: tagged, with `N: ` line numbers, plus its metadata. */
+export function readOutput(path: string, text: string) {
+  const lines = text.split("\n")
+  const output =
+    `<path>${path}</path>\n<type>file</type>\n<content>\n` +
+    lines.map((line, i) => `${i + 1}: ${line}`).join("\n") +
+    `\n\n(End of file - total ${lines.length} lines)\n</content>`
+  return {
+    output,
+    title: path.split("/").at(-1) ?? path,
+    metadata: { display: { type: "file", path, lineStart: 1, lineEnd: lines.length } },
+  }
+}
+
+/** A loopback port nothing listens on: a server is started and stopped, so a connection is refused at once. */
+export function closedPort(): number {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") })
+  const port = server.port as number
+  server.stop(true)
+  return port
+}
+
+/** Scratch folders under the system temp dir, removed together by `cleanup()` (call it in afterAll). */
+export function tempDirs(prefix = "ragfaith-test-") {
+  const made: string[] = []
+  return {
+    make(): string {
+      const dir = mkdtempSync(join(tmpdir(), prefix))
+      made.push(dir)
+      return dir
+    },
+    cleanup() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The non-empty lines of a file; none when it does not exist yet. */
+export function fileLines(path: string): string[] {
+  try {
+    return readFileSync(path, "utf8").split("\n").filter(Boolean)
+  } catch {
+    return []
+  }
+}
+
+/** The plugin appends without waiting: polls until the file holds `count` lines (or gives up after ~2 s). */
+export async function waitForLines(path: string, count: number): Promise<string[]> {
+  for (let i = 0; i < 400 && fileLines(path).length < count; i++) await Bun.sleep(5)
+  return fileLines(path)
+}
