@@ -500,7 +500,12 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
   const { judge, judgeDisabled } = parseJudgeSettings(read, asRecord(options.judge), env)
   const strictness = read.oneOf<Strictness>("RFE_STRICTNESS", "strictness", ["normal", "strict"], DEFAULTS.strictness)
   const flagged = parseFlagVerdicts(pickSetting(env, "RFE_FLAG_VERDICTS", options, "flagVerdicts"), warnings)
-  const evidenceScope = read.oneOf<EvidenceScope>("RFE_EVIDENCE_SCOPE", "evidenceScope", ["web", "all"], "web")
+  const evidenceScope = read.oneOf<EvidenceScope>(
+    "RFE_EVIDENCE_SCOPE",
+    "evidenceScope",
+    ["web", "all"],
+    DEFAULTS.evidenceScope,
+  )
   const config: Config = {
     judge,
     judgeDisabled,
@@ -2912,28 +2917,18 @@ async function server(input: PluginInput, options?: PluginOptions): Promise<Hook
 const internal = {
   LIMITS,
   DEFAULTS,
-  NUDGE_MARKER,
   REDACTED,
   JUDGE_PROMPTS,
   JudgeError,
   parseConfig,
-  isSensitivePath,
-  mentionsSensitivePath,
-  touchesSensitivePath,
   dropSensitiveLines,
   redactSecrets,
   cleanEvidence,
-  describeSource,
-  describeToolCall,
-  editedPaths,
-  originOf,
   evidenceOf,
   addPremise,
   retirePremises,
   parseInstalls,
   parseImports,
-  newImports,
-  docMajors,
   isLocalModule,
   packageUses,
   matchDocs,
@@ -2955,7 +2950,6 @@ const internal = {
   hideKey,
   mapConcurrent,
   toFlaggedItems,
-  buildNudge,
   postJudge,
   newStats,
   fileDeps,

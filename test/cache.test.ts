@@ -6,7 +6,7 @@ import type { CacheRecord, Deps, TokenLogLine } from "../src/index.ts"
 import plugin from "../src/index.ts"
 import { FACTS, fileLines, tempDirs, waitForLines } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
-import { judgeEnv, startJudge } from "./support/judge.ts"
+import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
 
 const { cacheKey, cacheFileName, parseCacheLines, createVerdictCache, renderContext } = plugin.internal
 
@@ -352,62 +352,62 @@ describe("RFE_CACHE_DIR", () => {
 describe("the token log (RFE_JUDGE_LOG)", () => {
   test("a file path gets one JSONL line per judge HTTP attempt, with tokens but no key, premise or claim", async () => {
     const seen = new Map<string, number>()
-    const flaky = startJudge(({ claim }) => {
-      const count = (seen.get(claim) ?? 0) + 1
-      seen.set(claim, count)
-      return count === 1 ? { status: 503 } : { verdict: "faithful", source: "S1", reason: "stated" }
-    })
-    try {
-      const path = join(tempDir(), "tokens.jsonl")
-      const host = createHost({
-        env: judgeEnv(flaky.url, { RFE_JUDGE_LOG: path, RFE_JUDGE_API_KEY: KEY }),
-        deps: realFs().deps,
-      })
-      await turn(host)
-      expect(flaky.requests).toHaveLength(6)
-      const written = await waitForLines(path, 6)
-      expect(written).toHaveLength(6)
-      const entries = written.map((line) => JSON.parse(line) as TokenLogLine)
-      const failed = entries.filter((entry) => entry.outcome === "http_503")
-      const ok = entries.filter((entry) => entry.outcome === "ok")
-      expect([failed.length, ok.length]).toEqual([3, 3])
-      for (const entry of failed) {
-        expect(Object.keys(entry)).toEqual(["time", "model", "attempt", "outcome", "status", "latency_ms"])
-        expect(entry).toMatchObject({ model: "judge-main", attempt: 1, status: 503 })
-      }
-      for (const entry of ok) {
-        expect(Object.keys(entry)).toEqual([
-          "time",
-          "model",
-          "attempt",
-          "outcome",
-          "status",
-          "latency_ms",
-          "prompt_tokens",
-          "completion_tokens",
-          "total_tokens",
-          "cached_tokens",
-        ])
-        expect(entry).toMatchObject({
-          model: "judge-main",
-          attempt: 2,
-          status: 200,
-          prompt_tokens: 100,
-          completion_tokens: 12,
-          total_tokens: 112,
-          cached_tokens: 64,
+    await withJudge(
+      ({ claim }) => {
+        const count = (seen.get(claim) ?? 0) + 1
+        seen.set(claim, count)
+        return count === 1 ? { status: 503 } : { verdict: "faithful", source: "S1", reason: "stated" }
+      },
+      async (flaky) => {
+        const path = join(tempDir(), "tokens.jsonl")
+        const host = createHost({
+          env: judgeEnv(flaky.url, { RFE_JUDGE_LOG: path, RFE_JUDGE_API_KEY: KEY }),
+          deps: realFs().deps,
         })
-      }
-      for (const entry of entries) {
-        expect(new Date(entry.time).toISOString()).toBe(entry.time)
-        expect(entry.latency_ms).toBeGreaterThanOrEqual(0)
-      }
-      const text = readFileSync(path, "utf8")
-      for (const secret of [KEY, "Fredville", "Freedonia", "fox", "stated"]) expect(text).not.toContain(secret)
-      expect(host.stderr).toEqual([])
-    } finally {
-      flaky.stop()
-    }
+        await turn(host)
+        expect(flaky.requests).toHaveLength(6)
+        const written = await waitForLines(path, 6)
+        expect(written).toHaveLength(6)
+        const entries = written.map((line) => JSON.parse(line) as TokenLogLine)
+        const failed = entries.filter((entry) => entry.outcome === "http_503")
+        const ok = entries.filter((entry) => entry.outcome === "ok")
+        expect([failed.length, ok.length]).toEqual([3, 3])
+        for (const entry of failed) {
+          expect(Object.keys(entry)).toEqual(["time", "model", "attempt", "outcome", "status", "latency_ms"])
+          expect(entry).toMatchObject({ model: "judge-main", attempt: 1, status: 503 })
+        }
+        for (const entry of ok) {
+          expect(Object.keys(entry)).toEqual([
+            "time",
+            "model",
+            "attempt",
+            "outcome",
+            "status",
+            "latency_ms",
+            "prompt_tokens",
+            "completion_tokens",
+            "total_tokens",
+            "cached_tokens",
+          ])
+          expect(entry).toMatchObject({
+            model: "judge-main",
+            attempt: 2,
+            status: 200,
+            prompt_tokens: 100,
+            completion_tokens: 12,
+            total_tokens: 112,
+            cached_tokens: 64,
+          })
+        }
+        for (const entry of entries) {
+          expect(new Date(entry.time).toISOString()).toBe(entry.time)
+          expect(entry.latency_ms).toBeGreaterThanOrEqual(0)
+        }
+        const text = readFileSync(path, "utf8")
+        for (const secret of [KEY, "Fredville", "Freedonia", "fox", "stated"]) expect(text).not.toContain(secret)
+        expect(host.stderr).toEqual([])
+      },
+    )
   })
 
   test.each([
@@ -426,28 +426,18 @@ describe("the token log (RFE_JUDGE_LOG)", () => {
     ],
     ["no usage at all", undefined, { outcome: "ok" }, false],
   ])("cached_tokens only when the provider reports them: %s", async (_name, usage, expected, hasCached) => {
-    const server = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: () =>
-        Response.json({
-          choices: [{ message: { role: "assistant", content: '{"verdict":"faithful","source":"S1"}' } }],
-          ...(usage ? { usage } : {}),
-        }),
-    })
-    try {
-      const host = createHost({
-        env: judgeEnv(`http://127.0.0.1:${server.port}/v1`, { RFE_JUDGE_LOG: "stderr" }),
-      })
-      await turn(host, "Fredville is the capital city.")
-      expect(host.stderr).toHaveLength(1)
-      const entry = JSON.parse(host.stderr[0] ?? "") as TokenLogLine
-      expect(entry).toMatchObject(expected)
-      expect("cached_tokens" in entry).toBe(hasCached)
-      expect("prompt_tokens" in entry).toBe(usage !== undefined)
-    } finally {
-      server.stop(true)
-    }
+    await withJudge(
+      () => ({ verdict: "faithful", source: "S1", usage: usage ?? null }),
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_LOG: "stderr" }) })
+        await turn(host, "Fredville is the capital city.")
+        expect(host.stderr).toHaveLength(1)
+        const entry = JSON.parse(host.stderr[0] ?? "") as TokenLogLine
+        expect(entry).toMatchObject(expected)
+        expect("cached_tokens" in entry).toBe(hasCached)
+        expect("prompt_tokens" in entry).toBe(usage !== undefined)
+      },
+    )
   })
 
   test('"stderr" writes the lines to the injected writeStderr', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { Config } from "../src/index.ts"
 import plugin from "../src/index.ts"
+import { HOOK_KEYS } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { startJudge } from "./support/judge.ts"
 
@@ -678,15 +679,7 @@ describe("the judge endpoint in behaviour", () => {
     const host = await turn({}, { fetch: spy.fetch })
     expect(spy.urls).toEqual([])
     expect(host.config.judgeDisabled).toContain("SYNTHETIC_API_KEY")
-    expect(Object.keys(host.plugin.hooks).sort()).toEqual([
-      "chat.message",
-      "chat.params",
-      "dispose",
-      "event",
-      "experimental.text.complete",
-      "tool.execute.after",
-      "tool.execute.before",
-    ])
+    expect(Object.keys(host.plugin.hooks).sort()).toEqual(HOOK_KEYS)
   })
 
   test("server() without any judge key still loads and returns its hooks", async () => {

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { JudgeSettings, TokenLogLine } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { closedPort, FACTS } from "./support/fixtures.ts"
+import { closedPort, distinctClaims, FACTS } from "./support/fixtures.ts"
 import { createHost, nextId } from "./support/host.ts"
-import { type JudgeReply, judgeEnv, startJudge } from "./support/judge.ts"
+import { type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "./support/judge.ts"
 
 const {
   postJudge,
@@ -221,39 +221,38 @@ describe("parsing the verdict", () => {
   })
 
   test("garbage is retried once with 512 tokens, then counts as unverifiable, a parse error, never cached", async () => {
-    const judge = startJudge(({ claim }) =>
-      claim.includes("garbled")
-        ? { raw: "I believe the claim is mostly fine." }
-        : { verdict: "faithful", source: "S1" },
-    )
-    try {
-      const host = createHost({ env: judgeEnv(judge.url, { RFE_STRICTNESS: "strict" }), reconcile: () => undefined })
-      const session = await host.createSession()
-      const reply = "The garbled bridge count is twelve. Fredville is the capital city."
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
-      await host.settle()
-      const garbled = judge.requests.filter((request) => request.claim.includes("garbled"))
-      expect(garbled.map((request) => request.body.max_tokens)).toEqual([256, 512])
-      // The retry differs from the first request in the budget only.
-      expect(garbled[1]?.raw).toBe(garbled[0]?.raw.replace('"max_tokens":256', '"max_tokens":512'))
-      expect(judge.requests).toHaveLength(3)
-      expect(host.plugin.stats.parseErrors).toBe(1)
-      expect(host.plugin.stats.callFailures).toBe(0)
-      // Strict mode flags the parse fallback as unverifiable.
-      expect(host.prompts).toHaveLength(1)
-      expect(host.prompts[0]?.text).toContain("The garbled bridge count is twelve.")
+    await withJudge(
+      ({ claim }) =>
+        claim.includes("garbled")
+          ? { raw: "I believe the claim is mostly fine." }
+          : { verdict: "faithful", source: "S1" },
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url, { RFE_STRICTNESS: "strict" }), reconcile: () => undefined })
+        const session = await host.createSession()
+        const reply = "The garbled bridge count is twelve. Fredville is the capital city."
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+        await host.settle()
+        const garbled = judge.requests.filter((request) => request.claim.includes("garbled"))
+        expect(garbled.map((request) => request.body.max_tokens)).toEqual([256, 512])
+        // The retry differs from the first request in the budget only.
+        expect(garbled[1]?.raw).toBe(garbled[0]?.raw.replace('"max_tokens":256', '"max_tokens":512'))
+        expect(judge.requests).toHaveLength(3)
+        expect(host.plugin.stats.parseErrors).toBe(1)
+        expect(host.plugin.stats.callFailures).toBe(0)
+        // Strict mode flags the parse fallback as unverifiable.
+        expect(host.prompts).toHaveLength(1)
+        expect(host.prompts[0]?.text).toContain("The garbled bridge count is twelve.")
 
-      // The same reply again with the same context: the faithful verdict is cached, the parse failure is not.
-      const again = await host.userMessage(session, "Say that again")
-      await host.reply(session, again, reply)
-      await host.settle()
-      expect(judge.requests).toHaveLength(5)
-      expect(judge.requests.slice(3).every((request) => request.claim.includes("garbled"))).toBe(true)
-      expect(host.plugin.stats.cacheHits).toBe(1)
-      expect(host.plugin.stats.parseErrors).toBe(2)
-    } finally {
-      judge.stop()
-    }
+        // The same reply again with the same context: the faithful verdict is cached, the parse failure is not.
+        const again = await host.userMessage(session, "Say that again")
+        await host.reply(session, again, reply)
+        await host.settle()
+        expect(judge.requests).toHaveLength(5)
+        expect(judge.requests.slice(3).every((request) => request.claim.includes("garbled"))).toBe(true)
+        expect(host.plugin.stats.cacheHits).toBe(1)
+        expect(host.plugin.stats.parseErrors).toBe(2)
+      },
+    )
   })
 })
 
@@ -273,53 +272,53 @@ describe("backoff", () => {
   test.each([408, 429, 500, 502, 503, 504, 529])(
     "HTTP %i is retried up to RFE_JUDGE_MAX_ATTEMPTS with backoff",
     async (status) => {
-      const judge = startJudge(() => ({ status }))
-      try {
-        const run = effects()
-        const error = await captureError(
-          postJudge(settings(judge.url), REQUEST, run.deps, run.stats, (line) => run.log.push(line)),
-        )
-        expect(error.status).toBe(status)
-        expect(error.retryable).toBe(true)
-        expect(judge.requests).toHaveLength(4)
-        expect(run.sleeps).toEqual([375, 750, 1500])
-        expect(run.stats.requests).toBe(4)
-        expect(run.stats.retries).toBe(3)
-        expect(run.log.map((line) => [line.attempt, line.outcome, line.status])).toEqual([
-          [1, `http_${status}`, status],
-          [2, `http_${status}`, status],
-          [3, `http_${status}`, status],
-          [4, `http_${status}`, status],
-        ])
-      } finally {
-        judge.stop()
-      }
+      await withJudge(
+        () => ({ status }),
+        async (judge) => {
+          const run = effects()
+          const error = await captureError(
+            postJudge(settings(judge.url), REQUEST, run.deps, run.stats, (line) => run.log.push(line)),
+          )
+          expect(error.status).toBe(status)
+          expect(error.retryable).toBe(true)
+          expect(judge.requests).toHaveLength(4)
+          expect(run.sleeps).toEqual([375, 750, 1500])
+          expect(run.stats.requests).toBe(4)
+          expect(run.stats.retries).toBe(3)
+          expect(run.log.map((line) => [line.attempt, line.outcome, line.status])).toEqual([
+            [1, `http_${status}`, status],
+            [2, `http_${status}`, status],
+            [3, `http_${status}`, status],
+            [4, `http_${status}`, status],
+          ])
+        },
+      )
     },
   )
 
   test("a judge that recovers: the answer of the first good attempt is returned", async () => {
-    const judge = startJudge(({ index }) => (index < 2 ? { status: 503 } : { verdict: "faithful" }))
-    try {
-      const run = effects()
-      const content = await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
-      expect(JSON.parse(content)).toEqual({ verdict: "faithful" })
-      expect(judge.requests).toHaveLength(3)
-      expect(run.sleeps).toEqual([375, 750])
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      ({ index }) => (index < 2 ? { status: 503 } : { verdict: "faithful" }),
+      async (judge) => {
+        const run = effects()
+        const content = await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
+        expect(JSON.parse(content)).toEqual({ verdict: "faithful" })
+        expect(judge.requests).toHaveLength(3)
+        expect(run.sleeps).toEqual([375, 750])
+      },
+    )
   })
 
   test.each([1, 2, 6])("RFE_JUDGE_MAX_ATTEMPTS=%i bounds the attempts", async (maxAttempts) => {
-    const judge = startJudge(() => ({ status: 500 }))
-    try {
-      const run = effects()
-      await captureError(postJudge(settings(judge.url, { maxAttempts }), REQUEST, run.deps, run.stats, () => {}))
-      expect(judge.requests).toHaveLength(maxAttempts)
-      expect(run.sleeps).toHaveLength(maxAttempts - 1)
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      () => ({ status: 500 }),
+      async (judge) => {
+        const run = effects()
+        await captureError(postJudge(settings(judge.url, { maxAttempts }), REQUEST, run.deps, run.stats, () => {}))
+        expect(judge.requests).toHaveLength(maxAttempts)
+        expect(run.sleeps).toHaveLength(maxAttempts - 1)
+      },
+    )
   })
 
   test("a network error (closed port) is retried with the same schedule", async () => {
@@ -349,198 +348,192 @@ describe("backoff", () => {
     ["negative: backoff", "-3", 375],
   ])("Retry-After as %s (%j) → %i ms", async (_name, retryAfter, delay) => {
     expect(retryDelay(1, retryAfter, NOW, () => 0.5)).toBe(delay)
-    const judge = startJudge(({ index }) =>
-      index === 0 ? { status: 429, headers: { "retry-after": retryAfter } } : { verdict: "faithful" },
+    await withJudge(
+      ({ index }) => (index === 0 ? { status: 429, headers: { "retry-after": retryAfter } } : { verdict: "faithful" }),
+      async (judge) => {
+        const run = effects(0.5, NOW)
+        await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
+        expect(run.sleeps).toEqual([delay])
+        expect(judge.requests).toHaveLength(2)
+      },
     )
-    try {
-      const run = effects(0.5, NOW)
-      await postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {})
-      expect(run.sleeps).toEqual([delay])
-      expect(judge.requests).toHaveLength(2)
-    } finally {
-      judge.stop()
-    }
   })
 
   test.each([400, 401, 403, 404, 409, 422, 425])("HTTP %i fails fast with exactly one request", async (status) => {
-    const judge = startJudge(() => ({ status, body: '{"error":"nope"}' }))
-    try {
-      const run = effects()
-      const error = await captureError(postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {}))
-      expect(error.status).toBe(status)
-      expect(error.retryable).toBe(false)
-      expect(error.message).toBe(`judge answered HTTP ${status}`)
-      expect(judge.requests).toHaveLength(1)
-      expect(run.sleeps).toEqual([])
-      expect(run.stats.retries).toBe(0)
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      () => ({ status, body: '{"error":"nope"}' }),
+      async (judge) => {
+        const run = effects()
+        const error = await captureError(postJudge(settings(judge.url), REQUEST, run.deps, run.stats, () => {}))
+        expect(error.status).toBe(status)
+        expect(error.retryable).toBe(false)
+        expect(error.message).toBe(`judge answered HTTP ${status}`)
+        expect(judge.requests).toHaveLength(1)
+        expect(run.sleeps).toEqual([])
+        expect(run.stats.retries).toBe(0)
+      },
+    )
   })
 
   test("a judge that never answers times out per attempt (RFE_JUDGE_TIMEOUT_MS=200), counted as a call failure", async () => {
-    const judge = startJudge(() => ({ hang: true }))
-    try {
-      const host = createHost({
-        env: judgeEnv(judge.url, { RFE_JUDGE_TIMEOUT_MS: "200", RFE_JUDGE_MAX_ATTEMPTS: "2", RFE_JUDGE_LOG: "stderr" }),
-      })
-      const session = await host.createSession()
-      const started = performance.now()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville is the capital city.")
-      await host.settle()
-      const elapsed = performance.now() - started
-      expect(judge.requests).toHaveLength(2)
-      expect(elapsed).toBeGreaterThanOrEqual(380)
-      expect(elapsed).toBeLessThan(2_000)
-      expect(host.sleeps).toEqual([375])
-      expect(host.plugin.stats.callFailures).toBe(1)
-      expect(host.plugin.stats.parseErrors).toBe(0)
-      const outcomes = host.stderr.map((line) => (JSON.parse(line) as TokenLogLine).outcome)
-      expect(outcomes).toEqual(["timeout", "timeout"])
-      const warning = host.logs.find((line) => line.message.includes("not judged"))
-      expect(warning?.message).toBe(
-        "ragfaith: judge timed out after 200 ms; 1 claim(s) of the last reply were not judged",
-      )
-      expect(host.toasts).toHaveLength(1)
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      () => ({ hang: true }),
+      async (judge) => {
+        const host = createHost({
+          env: judgeEnv(judge.url, {
+            RFE_JUDGE_TIMEOUT_MS: "200",
+            RFE_JUDGE_MAX_ATTEMPTS: "2",
+            RFE_JUDGE_LOG: "stderr",
+          }),
+        })
+        const session = await host.createSession()
+        const started = performance.now()
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville is the capital city.")
+        await host.settle()
+        const elapsed = performance.now() - started
+        expect(judge.requests).toHaveLength(2)
+        expect(elapsed).toBeGreaterThanOrEqual(380)
+        expect(elapsed).toBeLessThan(2_000)
+        expect(host.sleeps).toEqual([375])
+        expect(host.plugin.stats.callFailures).toBe(1)
+        expect(host.plugin.stats.parseErrors).toBe(0)
+        const outcomes = host.stderr.map((line) => (JSON.parse(line) as TokenLogLine).outcome)
+        expect(outcomes).toEqual(["timeout", "timeout"])
+        const warning = host.logs.find((line) => line.message.includes("not judged"))
+        expect(warning?.message).toBe(
+          "ragfaith: judge timed out after 200 ms; 1 claim(s) of the last reply were not judged",
+        )
+        expect(host.toasts).toHaveLength(1)
+      },
+    )
   })
 })
 
 describe("the per-attempt timeout covers the body", () => {
   test("a judge that stalls after the headers times out per attempt and is retried like a silent one", async () => {
-    let count = 0
-    const server = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: () => {
-        count++
-        const stalled = new ReadableStream({
+    const stalled = () =>
+      new Response(
+        new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode('{"choices":'))
           },
-        })
-        return new Response(stalled, { headers: { "content-type": "application/json" } })
-      },
-    })
-    try {
-      const run = effects()
-      const error = await captureError(
-        postJudge(
-          settings(`http://127.0.0.1:${server.port}/v1`, { timeoutMs: 100, maxAttempts: 2 }),
-          REQUEST,
-          run.deps,
-          run.stats,
-          (line) => run.log.push(line),
-        ),
+        }),
+        { headers: { "content-type": "application/json" } },
       )
-      expect(count).toBe(2)
-      expect(run.sleeps).toEqual([375])
-      expect(run.log.map((line) => line.outcome)).toEqual(["timeout", "timeout"])
-      expect(error.retryable).toBe(true)
-    } finally {
-      server.stop(true)
-    }
+    await withJudge(
+      () => ({ http: stalled }),
+      async (judge) => {
+        const run = effects()
+        const error = await captureError(
+          postJudge(settings(judge.url, { timeoutMs: 100, maxAttempts: 2 }), REQUEST, run.deps, run.stats, (line) =>
+            run.log.push(line),
+          ),
+        )
+        expect(judge.requests.length).toBe(2)
+        expect(run.sleeps).toEqual([375])
+        expect(run.log.map((line) => line.outcome)).toEqual(["timeout", "timeout"])
+        expect(error.retryable).toBe(true)
+      },
+    )
   })
 })
 
 describe("failures in a reply", () => {
   test("call failures and parse failures are counted apart; a failed call is never cached", async () => {
     let broken = true
-    const judge = startJudge(({ claim }) => {
-      if (claim.includes("garbled")) return { raw: "no json here" }
-      if (claim.includes("second") && broken) return { status: 500 }
-      return { verdict: "faithful", source: "S1" }
-    })
-    try {
-      const host = createHost({
-        env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1", RFE_JUDGE_MAX_ATTEMPTS: "2" }),
-      })
-      const session = await host.createSession()
-      const reply = "The garbled claim comes first. The second claim fails. The third claim is never sent."
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
-      await host.settle()
-      expect(judge.requests.map((request) => request.claim)).toEqual([
-        "The garbled claim comes first.",
-        "The garbled claim comes first.",
-        "The second claim fails.",
-        "The second claim fails.",
-      ])
-      expect(host.plugin.stats.parseErrors).toBe(1)
-      expect(host.plugin.stats.callFailures).toBe(1)
-      expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
-        "ragfaith: judge answered HTTP 500; 2 claim(s) of the last reply were not judged",
-      ])
+    await withJudge(
+      ({ claim }) => {
+        if (claim.includes("garbled")) return { raw: "no json here" }
+        if (claim.includes("second") && broken) return { status: 500 }
+        return { verdict: "faithful", source: "S1" }
+      },
+      async (judge) => {
+        const host = createHost({
+          env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1", RFE_JUDGE_MAX_ATTEMPTS: "2" }),
+        })
+        const session = await host.createSession()
+        const reply = "The garbled claim comes first. The second claim fails. The third claim is never sent."
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+        await host.settle()
+        expect(judge.requests.map((request) => request.claim)).toEqual([
+          "The garbled claim comes first.",
+          "The garbled claim comes first.",
+          "The second claim fails.",
+          "The second claim fails.",
+        ])
+        expect(host.plugin.stats.parseErrors).toBe(1)
+        expect(host.plugin.stats.callFailures).toBe(1)
+        expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
+          "ragfaith: judge answered HTTP 500; 2 claim(s) of the last reply were not judged",
+        ])
 
-      // The judge works again: nothing of the failed reply was cached, so every claim is asked for.
-      broken = false
-      const again = await host.userMessage(session, "Once more")
-      await host.reply(session, again, reply)
-      await host.settle()
-      expect(judge.requests.slice(4).map((request) => request.claim)).toEqual([
-        "The garbled claim comes first.",
-        "The garbled claim comes first.",
-        "The second claim fails.",
-        "The third claim is never sent.",
-      ])
-      expect(host.plugin.stats.cacheHits).toBe(0)
-      expect(host.plugin.stats.parseErrors).toBe(2)
-      expect(host.plugin.stats.callFailures).toBe(1)
-    } finally {
-      judge.stop()
-    }
+        // The judge works again: nothing of the failed reply was cached, so every claim is asked for.
+        broken = false
+        const again = await host.userMessage(session, "Once more")
+        await host.reply(session, again, reply)
+        await host.settle()
+        expect(judge.requests.slice(4).map((request) => request.claim)).toEqual([
+          "The garbled claim comes first.",
+          "The garbled claim comes first.",
+          "The second claim fails.",
+          "The third claim is never sent.",
+        ])
+        expect(host.plugin.stats.cacheHits).toBe(0)
+        expect(host.plugin.stats.parseErrors).toBe(2)
+        expect(host.plugin.stats.callFailures).toBe(1)
+      },
+    )
   })
 
   test("after one claim fails for good the rest of the reply is not sent, and the user gets one toast", async () => {
-    const judge = startJudge(() => ({ status: 401 }))
-    try {
-      const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1" }) })
-      const session = await host.createSession()
-      const reply = Array.from({ length: 5 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
-      await host.settle()
-      expect(judge.requests).toHaveLength(1)
-      expect(host.sleeps).toEqual([])
-      expect(host.plugin.stats.callFailures).toBe(1)
-      expect(host.toasts).toHaveLength(1)
-      expect(host.toasts[0]?.message).toBe(
-        "ragfaith: the faithfulness judge is not working (judge answered HTTP 401); replies go unchecked",
-      )
-      expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
-        "ragfaith: judge answered HTTP 401; 5 claim(s) of the last reply were not judged",
-      ])
+    await withJudge(
+      () => ({ status: 401 }),
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1" }) })
+        const session = await host.createSession()
+        const reply = distinctClaims(5)
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
+        await host.settle()
+        expect(judge.requests).toHaveLength(1)
+        expect(host.sleeps).toEqual([])
+        expect(host.plugin.stats.callFailures).toBe(1)
+        expect(host.toasts).toHaveLength(1)
+        expect(host.toasts[0]?.message).toBe(
+          "ragfaith: the faithfulness judge is not working (judge answered HTTP 401); replies go unchecked",
+        )
+        expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
+          "ragfaith: judge answered HTTP 401; 5 claim(s) of the last reply were not judged",
+        ])
 
-      // The next reply fails the same way: logged again, but no second toast.
-      const next = await host.userMessage(session, "And now?")
-      await host.reply(session, next, "Fredville has a large harbour in the south.")
-      await host.settle()
-      expect(judge.requests).toHaveLength(2)
-      expect(host.toasts).toHaveLength(1)
-      expect(host.logs.filter((line) => line.message.includes("not judged"))).toHaveLength(2)
-    } finally {
-      judge.stop()
-    }
+        // The next reply fails the same way: logged again, but no second toast.
+        const next = await host.userMessage(session, "And now?")
+        await host.reply(session, next, "Fredville has a large harbour in the south.")
+        await host.settle()
+        expect(judge.requests).toHaveLength(2)
+        expect(host.toasts).toHaveLength(1)
+        expect(host.logs.filter((line) => line.message.includes("not judged"))).toHaveLength(2)
+      },
+    )
   })
 
   test("with the default concurrency, a failing judge still leads to one toast for the whole reply", async () => {
-    const judge = startJudge(() => ({ status: 403 }))
-    try {
-      const host = createHost({ env: judgeEnv(judge.url) })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
-      await host.settle()
-      expect(judge.requests.length).toBeLessThanOrEqual(3)
-      expect(host.toasts).toHaveLength(1)
-      expect(host.prompts).toHaveLength(0)
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      () => ({ status: 403 }),
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url) })
+        const session = await host.createSession()
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+        await host.settle()
+        expect(judge.requests.length).toBeLessThanOrEqual(3)
+        expect(host.toasts).toHaveLength(1)
+        expect(host.prompts).toHaveLength(0)
+      },
+    )
   })
 })
 
 describe("concurrency", () => {
-  const TEN = Array.from({ length: 10 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
+  const TEN = distinctClaims(10)
 
   test.each([
     ["RFE_JUDGE_CONCURRENCY=3", { RFE_JUDGE_CONCURRENCY: "3" }, 3],
@@ -548,23 +541,23 @@ describe("concurrency", () => {
   ])("%s: a 10-claim reply has exactly that many requests in flight at most", async (_name, extra, limit) => {
     let inFlight = 0
     let peak = 0
-    const judge = startJudge(async () => {
-      inFlight++
-      peak = Math.max(peak, inFlight)
-      await Bun.sleep(50)
-      inFlight--
-      return { verdict: "faithful", source: "S1" }
-    })
-    try {
-      const host = createHost({ env: judgeEnv(judge.url, extra) })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, TEN)
-      await host.settle()
-      expect(judge.requests).toHaveLength(10)
-      expect(peak).toBe(limit)
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      async () => {
+        inFlight++
+        peak = Math.max(peak, inFlight)
+        await Bun.sleep(50)
+        inFlight--
+        return { verdict: "faithful", source: "S1" }
+      },
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url, extra) })
+        const session = await host.createSession()
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, TEN)
+        await host.settle()
+        expect(judge.requests).toHaveLength(10)
+        expect(peak).toBe(limit)
+      },
+    )
   })
 
   test("mapConcurrent keeps the input order", async () => {
@@ -773,18 +766,18 @@ describe("the API key stays secret", () => {
     ["HTTP 401", { status: 401 }],
     ["HTTP 500 with the key echoed in the body", { status: 500, body: KEY }],
   ] as Array<[string, JudgeReply]>)("%s: no log line, toast or error holds the key", async (_name, reply) => {
-    const judge = startJudge(() => reply)
-    try {
-      const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_LOG: "stderr" }) })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
-      await host.settle()
-      expect(judge.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
-      expect(host.toasts.length).toBeGreaterThan(0)
-      expect(everything(host)).not.toContain(KEY)
-    } finally {
-      judge.stop()
-    }
+    await withJudge(
+      () => reply,
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_LOG: "stderr" }) })
+        const session = await host.createSession()
+        await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
+        await host.settle()
+        expect(judge.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+        expect(host.toasts.length).toBeGreaterThan(0)
+        expect(everything(host)).not.toContain(KEY)
+      },
+    )
   })
 
   test("a base URL holding the key, and a fetch error that echoes the URL", async () => {
@@ -846,57 +839,43 @@ describe("the API key stays secret", () => {
 })
 
 describe("strict OpenAI-style endpoints", () => {
-  test("a 400 about the unknown `reasoning` field: the plugin drops it once and keeps judging", async () => {
-    const strict = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      async fetch(req) {
-        const body = (await req.json()) as Record<string, unknown>
-        bodies.push(body)
-        if ("reasoning" in body) {
-          return Response.json(
-            { error: { message: "Unrecognized request argument supplied: reasoning", type: "invalid_request_error" } },
-            { status: 400 },
-          )
+  /** Rejects the unknown `reasoning` field with a 400, as strict OpenAI-style endpoints do. */
+  const rejectsReasoning = ({ body }: JudgeCall): JudgeReply =>
+    "reasoning" in body
+      ? {
+          status: 400,
+          body: JSON.stringify({
+            error: { message: "Unrecognized request argument supplied: reasoning", type: "invalid_request_error" },
+          }),
         }
-        const content = JSON.stringify({ verdict: "unfaithful", source: "S1", reason: "the file says 3" })
-        return Response.json({ choices: [{ message: { role: "assistant", content } }] })
-      },
-    })
-    const bodies: Array<Record<string, unknown>> = []
-    try {
-      const host = createHost({ env: judgeEnv(`http://127.0.0.1:${strict.port}/v1`, { RFE_JUDGE_CONCURRENCY: "1" }) })
+      : { verdict: "unfaithful", source: "S1", reason: "the file says 3" }
+
+  test("a 400 about the unknown `reasoning` field: the plugin drops it once and keeps judging", async () => {
+    await withJudge(rejectsReasoning, async (strict) => {
+      const host = createHost({ env: judgeEnv(strict.url, { RFE_JUDGE_CONCURRENCY: "1" }) })
       const session = await host.createSession()
       await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville has 7 bridges. Fredville has 9 towers.")
       await host.settle()
+      const bodies = strict.requests.map((request) => request.body)
       // One rejected request, then every request without the field.
       expect(bodies.map((body) => "reasoning" in body)).toEqual([true, false, false])
       expect(host.plugin.stats.callFailures).toBe(0)
       expect(host.prompts).toHaveLength(1)
       expect(host.toasts).toEqual([])
-    } finally {
-      strict.stop(true)
-    }
+    })
   })
 
   test("any other 400 still fails fast with one request", async () => {
-    let requests = 0
-    const strict = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: () => {
-        requests++
-        return Response.json({ error: { message: "model not found" } }, { status: 400 })
+    await withJudge(
+      () => ({ status: 400, body: JSON.stringify({ error: { message: "model not found" } }) }),
+      async (strict) => {
+        const run = effects()
+        await expect(postJudge(settings(strict.url), REQUEST, run.deps, run.stats, () => {})).rejects.toMatchObject({
+          status: 400,
+          retryable: false,
+        })
+        expect(strict.requests.length).toBe(1)
       },
-    })
-    try {
-      const run = effects()
-      await expect(
-        postJudge(settings(`http://127.0.0.1:${strict.port}/v1`), REQUEST, run.deps, run.stats, () => {}),
-      ).rejects.toMatchObject({ status: 400, retryable: false })
-      expect(requests).toBe(1)
-    } finally {
-      strict.stop(true)
-    }
+    )
   })
 })

@@ -3,18 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import plugin from "../src/index.ts"
+import { HOOK_KEYS } from "./support/fixtures.ts"
 
 const ROOT = join(import.meta.dir, "..")
 const SOURCE = join(ROOT, "src", "index.ts")
-const HOOK_KEYS = [
-  "chat.message",
-  "chat.params",
-  "dispose",
-  "event",
-  "experimental.text.complete",
-  "tool.execute.after",
-  "tool.execute.before",
-]
 
 type Logged = { level: string; message: string }
 

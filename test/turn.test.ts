@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
 import { FACTS } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
-import { judgeEnv, startJudge } from "./support/judge.ts"
+import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
 
 /** Verdicts by rule: the bridge count and the whale are wrong, the population is not in the file. */
 const judge = startJudge(({ claim }) => {
@@ -12,7 +12,25 @@ const judge = startJudge(({ claim }) => {
   if (/population|founded/i.test(claim)) return { verdict: "unverifiable", source: "", reason: "not in the sources" }
   return { verdict: "faithful", source: "S1", reason: "stated in facts.txt" }
 })
-afterAll(() => judge.stop())
+/** A judge that flags every claim: only the cascade bounds stop the notes. */
+const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
+afterAll(() => {
+  judge.stop()
+  always.stop()
+})
+
+/** A judge that flags every claim, but only answers once `release()` is called. */
+function heldJudge() {
+  let release: () => void = () => {}
+  const gate = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const rule = async () => {
+    await gate
+    return { verdict: "unfaithful", source: "S1", reason: "contradicted" }
+  }
+  return { rule, release }
+}
 
 const FAITHFUL = "Fredville is the capital city of Freedonia. The national animal of Freedonia is the red fox."
 const TWO_WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges. Its national animal is the blue whale."
@@ -152,59 +170,42 @@ describe("verdict flag sets", () => {
 
 describe("the cascade", () => {
   test("an always-unfaithful judge yields exactly RFE_NUDGE_DEPTH nudges, then silence", async () => {
-    const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
-    try {
-      const host = createHost({
-        env: judgeEnv(always.url),
-        reconcile: (_nudge, round) =>
-          `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
-      })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
-      await host.settle()
-      expect(host.prompts).toHaveLength(2)
-      // The third reply (answer to the second nudge) is not judged at all.
-      const claims = always.requests.map((request) => request.claim)
-      expect(claims.some((claim) => claim.includes("12 bridges"))).toBe(false)
-      expect(claims.some((claim) => claim.includes("11 bridges"))).toBe(true)
-    } finally {
-      always.stop()
-    }
+    const before = always.requests.length
+    const host = createHost({
+      env: judgeEnv(always.url),
+      reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
+    await host.settle()
+    expect(host.prompts).toHaveLength(2)
+    // The third reply (answer to the second nudge) is not judged at all.
+    const claims = always.requests.slice(before).map((request) => request.claim)
+    expect(claims.some((claim) => claim.includes("12 bridges"))).toBe(false)
+    expect(claims.some((claim) => claim.includes("11 bridges"))).toBe(true)
   })
 
   test("RFE_NUDGE_DEPTH=1 stops after one nudge", async () => {
-    const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
-    try {
-      const host = createHost({
-        env: judgeEnv(always.url, { RFE_NUDGE_DEPTH: "1" }),
-        reconcile: (_nudge, round) =>
-          `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
-      })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
-      await host.settle()
-      expect(host.prompts).toHaveLength(1)
-    } finally {
-      always.stop()
-    }
+    const host = createHost({
+      env: judgeEnv(always.url, { RFE_NUDGE_DEPTH: "1" }),
+      reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
+    await host.settle()
+    expect(host.prompts).toHaveLength(1)
   })
 
   test("joining mid-session with no user message seen, the cascade is still bounded", async () => {
-    const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
-    try {
-      const host = createHost({
-        env: judgeEnv(always.url),
-        reconcile: (_nudge, round) =>
-          `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
-      })
-      const session = await host.createSession()
-      await host.toolCall(session, "msg_before_plugin", "read", { filePath: FACTS.path }, { output: FACTS.text })
-      await host.reply(session, "msg_before_plugin", TWO_WRONG)
-      await host.settle()
-      expect(host.prompts).toHaveLength(2)
-    } finally {
-      always.stop()
-    }
+    const host = createHost({
+      env: judgeEnv(always.url),
+      reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
+    })
+    const session = await host.createSession()
+    await host.toolCall(session, "msg_before_plugin", "read", { filePath: FACTS.path }, { output: FACTS.text })
+    await host.reply(session, "msg_before_plugin", TWO_WRONG)
+    await host.settle()
+    expect(host.prompts).toHaveLength(2)
   })
 
   test("a claim already nudged in this turn never fires the cascade again", async () => {
@@ -230,32 +231,27 @@ describe("the cascade", () => {
   })
 
   test("a real user message resets the depth; a synthetic one does not", async () => {
-    const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
-    try {
-      let round = 0
-      const host = createHost({
-        env: judgeEnv(always.url),
-        reconcile: () => `Reconciled answer ${++round}: Fredville has ${round + 20} bridges in total.`,
-      })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
-      await host.settle()
-      expect(host.prompts).toHaveLength(2)
+    let round = 0
+    const host = createHost({
+      env: judgeEnv(always.url),
+      reconcile: () => `Reconciled answer ${++round}: Fredville has ${round + 20} bridges in total.`,
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
+    await host.settle()
+    expect(host.prompts).toHaveLength(2)
 
-      // A synthetic message from elsewhere (another plugin) does not open a new turn: still capped.
-      const synthetic = await host.userMessage(session, "[other-plugin] continue", true)
-      await host.reply(session, synthetic, "Fredville has 40 bridges and a large harbour.")
-      await host.settle()
-      expect(host.prompts).toHaveLength(2)
+    // A synthetic message from elsewhere (another plugin) does not open a new turn: still capped.
+    const synthetic = await host.userMessage(session, "[other-plugin] continue", true)
+    await host.reply(session, synthetic, "Fredville has 40 bridges and a large harbour.")
+    await host.settle()
+    expect(host.prompts).toHaveLength(2)
 
-      // A real user message does.
-      const real = await host.userMessage(session, "And the bridges?")
-      await host.reply(session, real, "Fredville has 50 bridges and a large harbour.")
-      await host.settle()
-      expect(host.prompts).toHaveLength(4)
-    } finally {
-      always.stop()
-    }
+    // A real user message does.
+    const real = await host.userMessage(session, "And the bridges?")
+    await host.reply(session, real, "Fredville has 50 bridges and a large harbour.")
+    await host.settle()
+    expect(host.prompts).toHaveLength(4)
   })
 })
 
@@ -281,40 +277,28 @@ describe("exactly once", () => {
   })
 
   test("user messages re-emitted after idle (with summary) do not reset the turn", async () => {
-    const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
-    try {
-      let round = 0
-      const host = createHost({
-        env: judgeEnv(always.url),
-        reconcile: () => `Reconciled answer ${++round}: Fredville has ${round + 30} bridges in total.`,
-      })
-      const session = await host.createSession()
-      const { userID } = await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
-      await host.settle()
-      await host.event("message.updated", {
-        sessionID: session,
-        info: { id: userID, role: "user", sessionID: session, agent: "build", summary: { diffs: [] } },
-      })
-      await host.idle(session)
-      await host.settle()
-      expect(host.prompts).toHaveLength(2)
-    } finally {
-      always.stop()
-    }
+    let round = 0
+    const host = createHost({
+      env: judgeEnv(always.url),
+      reconcile: () => `Reconciled answer ${++round}: Fredville has ${round + 30} bridges in total.`,
+    })
+    const session = await host.createSession()
+    const { userID } = await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
+    await host.settle()
+    await host.event("message.updated", {
+      sessionID: session,
+      info: { id: userID, role: "user", sessionID: session, agent: "build", summary: { diffs: [] } },
+    })
+    await host.idle(session)
+    await host.settle()
+    expect(host.prompts).toHaveLength(2)
   })
 })
 
 describe("staleness and failures", () => {
   test("a verdict that arrives after a new real user message is dropped", async () => {
-    let release: () => void = () => {}
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const slow = startJudge(async () => {
-      await gate
-      return { verdict: "unfaithful", source: "S1", reason: "contradicted" }
-    })
-    try {
+    const { rule, release } = heldJudge()
+    await withJudge(rule, async (slow) => {
       const host = createHost({ env: judgeEnv(slow.url) })
       const session = await host.createSession()
       await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -323,9 +307,7 @@ describe("staleness and failures", () => {
       await host.settle()
       expect(host.prompts).toHaveLength(0)
       expect(host.plugin.stats.staleDrops).toBe(1)
-    } finally {
-      slow.stop()
-    }
+    })
   })
 
   test("an injection that resolves with { error } leads to one warning toast and one log line", async () => {
@@ -394,15 +376,8 @@ describe("session lifecycle", () => {
   })
 
   test("a session deleted while its reply is judged gets no note, and nothing fails", async () => {
-    let release: () => void = () => {}
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const slow = startJudge(async () => {
-      await gate
-      return { verdict: "unfaithful", source: "S1", reason: "contradicted" }
-    })
-    try {
+    const { rule, release } = heldJudge()
+    await withJudge(rule, async (slow) => {
       const host = createHost({ env: judgeEnv(slow.url) })
       const session = await host.createSession()
       await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -413,9 +388,7 @@ describe("session lifecycle", () => {
       expect(host.prompts).toHaveLength(0)
       expect(host.toasts).toHaveLength(0)
       expect(host.logs.filter((line) => line.level === "error")).toEqual([])
-    } finally {
-      slow.stop()
-    }
+    })
   })
 
   test("the plugin's export surface is one default record", async () => {

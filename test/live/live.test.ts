@@ -105,71 +105,96 @@ const relevantLog = (oc: Opencode | undefined) =>
     .slice(-40)
     .join("\n")
 
-const live = async (name: string, opts: LiveOptions, check: (run: LiveRun) => Promise<void> | void) => {
+/** Runs one scenario and records it for the report (RFE_LIVE_REPORT), whether it passes or fails. */
+const recorded = async (
+  name: string,
+  ep: Endpoint,
+  notes: string[],
+  startupMs: () => number,
+  run: () => Promise<void>,
+) => {
   const t0 = Date.now()
-  const ep = startEndpoint({ agent: opts.agent, judge: opts.judge ?? factJudge, pages: opts.pages })
-  const scratch = makeScratch()
-  opts.setup?.(scratch)
-  const notes: string[] = []
-  let oc: Opencode | undefined
-  let ok = false
   let failure: string | undefined
   try {
-    oc = await startOpencode({
-      endpoint: ep,
-      scratch,
-      files: opts.files ?? { "facts.txt": SURVEY_NOTES },
-      plugin: typeof opts.plugin === "function" ? opts.plugin(ep) : (opts.plugin ?? { mode: "copy" }),
-      env: {
-        ...(opts.judgeEnv ? opts.judgeEnv(ep) : judgeEnv(ep.judgeBaseURL)),
-        RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl"),
-        ...opts.env,
-      },
-    })
-    const session = await oc.createSession()
-    const res = await oc.prompt(session.id, opts.prompt ?? PROMPT)
-    expect(res.status).toBe(200)
-    opts.afterPrompt?.()
-    await oc.waitQuiet({ quietMs: opts.quietMs ?? 2000 })
-    const until = opts.until
-    if (until) {
-      const current = oc
-      await oc.waitFor(() => until(current), 30000, "the scenario's condition")
-      await oc.waitQuiet({ quietMs: 500 })
-    }
-    const messages = await oc.messages(session.id)
-    await check({ oc, ep, sessionID: session.id, messages, scratch, notes })
-    // whatever the scenario, the plugin never failed to load and no hook failed (guard logs "ragfaith: <hook> failed")
-    const current = oc
-    expect(
-      current
-        .logs()
-        .split("\n")
-        .filter((l) => l.includes("level=ERROR") && /ragfaith:|plugin/i.test(l)),
-    ).toEqual([])
-    ok = true
+    await run()
   } catch (error) {
-    const log = relevantLog(oc)
-    const trail = digest(ep.requests).join("\n")
-    if (error instanceof Error) {
-      error.message += `\n--- endpoint requests ---\n${trail}\n--- opencode log (ragfaith/errors) ---\n${log}`
-    }
     failure = error instanceof Error ? error.message : String(error)
     throw error
   } finally {
     records.push({
       name,
-      ok,
+      ok: failure === undefined,
       seconds: (Date.now() - t0) / 1000,
-      startupSeconds: (oc?.startupMs ?? 0) / 1000,
+      startupSeconds: startupMs() / 1000,
       digest: digest(ep.requests),
       notes,
       ...(failure ? { error: failure.slice(0, 4000) } : {}),
     })
-    await oc?.stop()
-    await ep.stop()
   }
 }
+
+const live = async (name: string, opts: LiveOptions, check: (run: LiveRun) => Promise<void> | void) => {
+  const ep = startEndpoint({ agent: opts.agent, judge: opts.judge ?? factJudge, pages: opts.pages })
+  const scratch = makeScratch()
+  opts.setup?.(scratch)
+  const notes: string[] = []
+  let oc: Opencode | undefined
+  await recorded(
+    name,
+    ep,
+    notes,
+    () => oc?.startupMs ?? 0,
+    async () => {
+      try {
+        oc = await startOpencode({
+          endpoint: ep,
+          scratch,
+          files: opts.files ?? { "facts.txt": SURVEY_NOTES },
+          plugin: typeof opts.plugin === "function" ? opts.plugin(ep) : (opts.plugin ?? { mode: "copy" }),
+          env: {
+            ...(opts.judgeEnv ? opts.judgeEnv(ep) : judgeEnv(ep.judgeBaseURL)),
+            RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl"),
+            ...opts.env,
+          },
+        })
+        const session = await oc.createSession()
+        const res = await oc.prompt(session.id, opts.prompt ?? PROMPT)
+        expect(res.status).toBe(200)
+        opts.afterPrompt?.()
+        await oc.waitQuiet({ quietMs: opts.quietMs ?? 2000 })
+        const until = opts.until
+        if (until) {
+          const current = oc
+          await oc.waitFor(() => until(current), 30000, "the scenario's condition")
+          await oc.waitQuiet({ quietMs: 500 })
+        }
+        const messages = await oc.messages(session.id)
+        await check({ oc, ep, sessionID: session.id, messages, scratch, notes })
+        // whatever the scenario, the plugin never failed to load and no hook failed (guard logs "ragfaith: <hook> failed")
+        const current = oc
+        expect(
+          current
+            .logs()
+            .split("\n")
+            .filter((l) => l.includes("level=ERROR") && /ragfaith:|plugin/i.test(l)),
+        ).toEqual([])
+      } catch (error) {
+        if (error instanceof Error) {
+          const trail = digest(ep.requests).join("\n")
+          error.message += `\n--- endpoint requests ---\n${trail}\n--- opencode log (ragfaith/errors) ---\n${relevantLog(oc)}`
+        }
+        throw error
+      } finally {
+        await oc?.stop()
+        await ep.stop()
+      }
+    },
+  )
+}
+
+/** One live scenario as one test, with the suite's timeout. */
+const scenario = (title: string, name: string, opts: LiveOptions, check: (run: LiveRun) => Promise<void> | void) =>
+  test(title, () => live(name, opts, check), TIMEOUT)
 
 const judgeBodies = (ep: Endpoint) => ep.byKind("judge").map((r) => JSON.stringify(r.body))
 const agentRequests = (ep: Endpoint) => ep.byKind("agent")
@@ -190,95 +215,84 @@ afterAll(async () => {
 // ── Scenarios ───────────────────────────────────────────────────────────────
 
 describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
-  test(
+  scenario(
     "1. faithful reply after a read: judge calls, no nudge, no extra agent turn",
-    async () => {
-      await live(
-        "1 faithful",
-        { agent: readThenReply("facts.txt", GOOD_REPLY) },
-        ({ ep, messages, scratch, notes }) => {
-          const judged = ep.byKind("judge")
-          expect(judged.length).toBeGreaterThanOrEqual(1)
-          for (const r of judged) {
-            expect(r.authorization).toBe(`Bearer ${JUDGE_KEY}`)
-            expect(r.body.model).toBe("judge-main")
-            expect(r.body.temperature).toBe(0)
-            expect(r.body.reasoning).toEqual({ exclude: true })
-            expect(r.body.max_tokens).toBe(256)
-            expect(readJudgeCall(r.body).userContent).toContain("Freedonia has 3 bridges")
-          }
-          expect(agentRequests(ep).length).toBe(2)
-          expect(nudgesIn(messages).length).toBe(0)
-          // the token log: one line per judge request, with no claim text
-          const logFile = join(scratch.root, "judge-log.jsonl")
-          const lines = existsSync(logFile) ? readFileSync(logFile, "utf8").trim().split("\n").filter(Boolean) : []
-          expect(lines.length).toBe(judged.length)
-          for (const line of lines) expect(line).not.toContain("Marxburg")
-          // opencode never ran its own dependency install: the seeded config folders are untouched
-          expect(seedIntact(scratch)).toBe(true)
-          notes.push(`judge requests: ${judged.length}; token log lines: ${lines.length}; first: ${lines[0] ?? ""}`)
-        },
-      )
+    "1 faithful",
+    { agent: readThenReply("facts.txt", GOOD_REPLY) },
+    ({ ep, messages, scratch, notes }) => {
+      const judged = ep.byKind("judge")
+      expect(judged.length).toBeGreaterThanOrEqual(1)
+      for (const r of judged) {
+        expect(r.authorization).toBe(`Bearer ${JUDGE_KEY}`)
+        expect(r.body.model).toBe("judge-main")
+        expect(r.body.temperature).toBe(0)
+        expect(r.body.reasoning).toEqual({ exclude: true })
+        expect(r.body.max_tokens).toBe(256)
+        expect(readJudgeCall(r.body).userContent).toContain("Freedonia has 3 bridges")
+      }
+      expect(agentRequests(ep).length).toBe(2)
+      expect(nudgesIn(messages).length).toBe(0)
+      // the token log: one line per judge request, with no claim text
+      const logFile = join(scratch.root, "judge-log.jsonl")
+      const lines = existsSync(logFile) ? readFileSync(logFile, "utf8").trim().split("\n").filter(Boolean) : []
+      expect(lines.length).toBe(judged.length)
+      for (const line of lines) expect(line).not.toContain("Marxburg")
+      // opencode never ran its own dependency install: the seeded config folders are untouched
+      expect(seedIntact(scratch)).toBe(true)
+      notes.push(`judge requests: ${judged.length}; token log lines: ${lines.length}; first: ${lines[0] ?? ""}`)
     },
-    TIMEOUT,
   )
 
-  test(
+  scenario(
     "2. one unfaithful claim: exactly one nudge, citing the file, and an immediate reconciliation turn",
-    async () => {
-      await live("2 one nudge", { agent: readThenReply("facts.txt", BAD_REPLY) }, ({ ep, messages, notes }) => {
-        const nudges = nudgeTexts(messages)
-        expect(nudges.length).toBe(1)
-        const nudge = nudges[0] ?? ""
-        expect(nudge.startsWith("[ragfaith]")).toBe(true)
-        expect(nudge).toContain(BAD_CLAIM)
-        expect(nudge).toContain("facts.txt")
-        expect(nudge).not.toContain("Marxburg serves")
-        // the reconciliation request: the agent's third request, whose last user message is the nudge
-        const agents = agentRequests(ep)
-        expect(agents.length).toBe(3)
-        const rec = agentContext(agents[2]?.body ?? {})
-        expect(rec.isNudge).toBe(true)
-        expect(rec.lastUserText).toBe(nudge)
-        // it ran as the user's agent and model
-        const nudgeMsg = nudgesIn(messages)[0]
-        expect(nudgeMsg?.info.agent).toBe("build")
-        expect(nudgeMsg?.info.model).toEqual({ providerID: "mock", modelID: "scripted" })
-        // the reconciliation reply is stored and was judged again (verification round): no second nudge
-        expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
-        expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
-        notes.push(`nudge text:\n${nudge}`)
-      })
+    "2 one nudge",
+    { agent: readThenReply("facts.txt", BAD_REPLY) },
+    ({ ep, messages, notes }) => {
+      const nudges = nudgeTexts(messages)
+      expect(nudges.length).toBe(1)
+      const nudge = nudges[0] ?? ""
+      expect(nudge.startsWith("[ragfaith]")).toBe(true)
+      expect(nudge).toContain(BAD_CLAIM)
+      expect(nudge).toContain("facts.txt")
+      expect(nudge).not.toContain("Marxburg serves")
+      // the reconciliation request: the agent's third request, whose last user message is the nudge
+      const agents = agentRequests(ep)
+      expect(agents.length).toBe(3)
+      const rec = agentContext(agents[2]?.body ?? {})
+      expect(rec.isNudge).toBe(true)
+      expect(rec.lastUserText).toBe(nudge)
+      // it ran as the user's agent and model
+      const nudgeMsg = nudgesIn(messages)[0]
+      expect(nudgeMsg?.info.agent).toBe("build")
+      expect(nudgeMsg?.info.model).toEqual({ providerID: "mock", modelID: "scripted" })
+      // the reconciliation reply is stored and was judged again (verification round): no second nudge
+      expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
+      expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
+      notes.push(`nudge text:\n${nudge}`)
     },
-    TIMEOUT,
   )
 
-  test(
+  scenario(
     "3. a judge that always says unfaithful: exactly RFE_NUDGE_DEPTH (2) nudges, then silence",
-    async () => {
-      await live(
-        "3 depth bound",
-        {
-          agent: readThenReply("facts.txt", BAD_CLAIM, (n) => `Freedonia has ${10 + n} bridges according to my notes.`),
-          judge: (ctx) => ({ verdict: "unfaithful", source: cite(ctx), reason: "contradicted" }),
-          env: { RFE_NUDGE_DEPTH: "2" },
-          quietMs: 3000,
-        },
-        ({ ep, messages, notes }) => {
-          expect(nudgesIn(messages).length).toBe(2)
-          const agents = agentRequests(ep)
-          // read, reply, reconciliation 1, reconciliation 2
-          expect(agents.length).toBe(4)
-          expect(agentContext(agents[3]?.body ?? {}).nudges).toBe(2)
-          const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
-          // the reply to the second nudge is not judged: the depth is used up
-          expect(claims).not.toContain("Freedonia has 12 bridges according to my notes.")
-          expect(claims).toContain("Freedonia has 11 bridges according to my notes.")
-          notes.push(`judged claims: ${JSON.stringify(claims)}`)
-        },
-      )
+    "3 depth bound",
+    {
+      agent: readThenReply("facts.txt", BAD_CLAIM, (n) => `Freedonia has ${10 + n} bridges according to my notes.`),
+      judge: (ctx) => ({ verdict: "unfaithful", source: cite(ctx), reason: "contradicted" }),
+      env: { RFE_NUDGE_DEPTH: "2" },
+      quietMs: 3000,
     },
-    TIMEOUT,
+    ({ ep, messages, notes }) => {
+      expect(nudgesIn(messages).length).toBe(2)
+      const agents = agentRequests(ep)
+      // read, reply, reconciliation 1, reconciliation 2
+      expect(agents.length).toBe(4)
+      expect(agentContext(agents[3]?.body ?? {}).nudges).toBe(2)
+      const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
+      // the reply to the second nudge is not judged: the depth is used up
+      expect(claims).not.toContain("Freedonia has 12 bridges according to my notes.")
+      expect(claims).toContain("Freedonia has 11 bridges according to my notes.")
+      notes.push(`judged claims: ${JSON.stringify(claims)}`)
+    },
   )
 
   test(
@@ -313,23 +327,18 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     TIMEOUT,
   )
 
-  test(
+  scenario(
     "5. no premises: a reply without any tool call is never judged",
-    async () => {
-      await live(
-        "5 no premises",
-        {
-          agent: () => ({ text: "Freedonia is a small republic with a long coastline." }),
-          prompt: "Tell me about Freedonia",
-        },
-        ({ ep, messages }) => {
-          expect(ep.byKind("judge").length).toBe(0)
-          expect(agentRequests(ep).length).toBe(1)
-          expect(nudgesIn(messages).length).toBe(0)
-        },
-      )
+    "5 no premises",
+    {
+      agent: () => ({ text: "Freedonia is a small republic with a long coastline." }),
+      prompt: "Tell me about Freedonia",
     },
-    TIMEOUT,
+    ({ ep, messages }) => {
+      expect(ep.byKind("judge").length).toBe(0)
+      expect(agentRequests(ep).length).toBe(1)
+      expect(nudgesIn(messages).length).toBe(0)
+    },
   )
 
   test(
@@ -401,27 +410,22 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     TIMEOUT,
   )
 
-  test(
+  scenario(
     "7a. flaky judge (429, 500, then 200): the verdict still arrives and the nudge follows",
-    async () => {
-      await live(
-        "7a flaky judge",
-        {
-          agent: readThenReply("facts.txt", BAD_CLAIM),
-          judge: withFaults([429, 500], factJudge),
-          quietMs: 2500,
-        },
-        ({ ep, messages, notes }) => {
-          const statuses = ep.byKind("judge").map((r) => r.status)
-          expect(statuses.slice(0, 3)).toEqual([429, 500, 200])
-          expect(nudgeTexts(messages).length).toBe(1)
-          expect(agentContext(agentRequests(ep).at(-1)?.body ?? {}).isNudge).toBe(true)
-          const at = ep.byKind("judge").map((r) => r.at)
-          notes.push(`judge statuses ${JSON.stringify(statuses)} at ms ${JSON.stringify(at)}`)
-        },
-      )
+    "7a flaky judge",
+    {
+      agent: readThenReply("facts.txt", BAD_CLAIM),
+      judge: withFaults([429, 500], factJudge),
+      quietMs: 2500,
     },
-    TIMEOUT,
+    ({ ep, messages, notes }) => {
+      const statuses = ep.byKind("judge").map((r) => r.status)
+      expect(statuses.slice(0, 3)).toEqual([429, 500, 200])
+      expect(nudgeTexts(messages).length).toBe(1)
+      expect(agentContext(agentRequests(ep).at(-1)?.body ?? {}).isNudge).toBe(true)
+      const at = ep.byKind("judge").map((r) => r.at)
+      notes.push(`judge statuses ${JSON.stringify(statuses)} at ms ${JSON.stringify(at)}`)
+    },
   )
 
   test(
@@ -455,32 +459,27 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     TIMEOUT,
   )
 
-  test(
+  scenario(
     "7c. judge answers 401: no retry, the session completes, one warning toast without the key",
-    async () => {
-      await live(
-        "7c judge 401",
-        {
-          agent: readThenReply("facts.txt", BAD_REPLY),
-          judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
-          until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
-        },
-        ({ oc, ep, messages, notes }) => {
-          const judged = ep.byKind("judge")
-          expect(judged.length).toBeGreaterThanOrEqual(1)
-          // fail fast: never more requests than claims (2), i.e. no retries
-          expect(judged.length).toBeLessThanOrEqual(2)
-          expect(nudgesIn(messages).length).toBe(0)
-          expect(messages.at(-1)?.info.finish).toBe("stop")
-          const toasts = oc.toasts().filter((t) => t.message.startsWith("ragfaith:"))
-          expect(toasts.length).toBe(1)
-          expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
-          expect(oc.logs()).not.toContain(JUDGE_KEY)
-          notes.push(`judge requests: ${judged.length}; toast: ${JSON.stringify(toasts[0])}`)
-        },
-      )
+    "7c judge 401",
+    {
+      agent: readThenReply("facts.txt", BAD_REPLY),
+      judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
+      until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
     },
-    TIMEOUT,
+    ({ oc, ep, messages, notes }) => {
+      const judged = ep.byKind("judge")
+      expect(judged.length).toBeGreaterThanOrEqual(1)
+      // fail fast: never more requests than claims (2), i.e. no retries
+      expect(judged.length).toBeLessThanOrEqual(2)
+      expect(nudgesIn(messages).length).toBe(0)
+      expect(messages.at(-1)?.info.finish).toBe("stop")
+      const toasts = oc.toasts().filter((t) => t.message.startsWith("ragfaith:"))
+      expect(toasts.length).toBe(1)
+      expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
+      expect(oc.logs()).not.toContain(JUDGE_KEY)
+      notes.push(`judge requests: ${judged.length}; toast: ${JSON.stringify(toasts[0])}`)
+    },
   )
 
   test(
@@ -514,25 +513,20 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     TIMEOUT,
   )
 
-  test(
+  scenario(
     "7e. unreadable judge answers: one retry with max_tokens 512, then unverifiable; no nudge in normal mode",
-    async () => {
-      await live(
-        "7e unparseable judge",
-        {
-          agent: readThenReply("facts.txt", BAD_CLAIM),
-          judge: () => ({ raw: "Honestly I cannot tell." }),
-        },
-        ({ ep, messages, notes }) => {
-          const judged = ep.byKind("judge")
-          expect(judged.map((r) => r.body.max_tokens)).toEqual([256, 512])
-          expect(nudgesIn(messages).length).toBe(0)
-          expect(messages.at(-1)?.info.finish).toBe("stop")
-          notes.push(`max_tokens per request: ${JSON.stringify(judged.map((r) => r.body.max_tokens))}`)
-        },
-      )
+    "7e unparseable judge",
+    {
+      agent: readThenReply("facts.txt", BAD_CLAIM),
+      judge: () => ({ raw: "Honestly I cannot tell." }),
     },
-    TIMEOUT,
+    ({ ep, messages, notes }) => {
+      const judged = ep.byKind("judge")
+      expect(judged.map((r) => r.body.max_tokens)).toEqual([256, 512])
+      expect(nudgesIn(messages).length).toBe(0)
+      expect(messages.at(-1)?.info.finish).toBe("stop")
+      notes.push(`max_tokens per request: ${JSON.stringify(judged.map((r) => r.body.max_tokens))}`)
+    },
   )
 
   test(
@@ -583,35 +577,30 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     TIMEOUT,
   )
 
-  test(
+  scenario(
     "9a. doc-pull: `npm install leftpad-x` without fetched docs raises a toast",
-    async () => {
-      await live(
-        "9a doc-pull toast",
-        {
-          setup: (scratch) => installFakeNpm(scratch),
-          agent: (c) => {
-            if (c.step === 0) {
-              return {
-                tools: [{ name: "bash", args: { command: "npm install leftpad-x", description: "Install leftpad-x" } }],
-              }
-            }
-            return { text: "I installed leftpad-x for string padding." }
-          },
-          prompt: "Add a padding library",
-          until: (oc) => oc.toasts().some((t) => t.message.includes("leftpad-x")),
-        },
-        ({ oc, messages, notes }) => {
-          const bash = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "bash")
-          // the PATH-shadowed fake npm ran, not a real one
-          expect(String(bash?.state?.output ?? "")).toContain("fake npm (ragfaith live test): install leftpad-x")
-          const toast = oc.toasts().find((t) => t.message.includes("leftpad-x"))
-          expect(toast?.message).toBe("ragfaith: doc-pull check: leftpad-x used without fetched docs")
-          notes.push(`toast: ${JSON.stringify(toast)}`)
-        },
-      )
+    "9a doc-pull toast",
+    {
+      setup: (scratch) => installFakeNpm(scratch),
+      agent: (c) => {
+        if (c.step === 0) {
+          return {
+            tools: [{ name: "bash", args: { command: "npm install leftpad-x", description: "Install leftpad-x" } }],
+          }
+        }
+        return { text: "I installed leftpad-x for string padding." }
+      },
+      prompt: "Add a padding library",
+      until: (oc) => oc.toasts().some((t) => t.message.includes("leftpad-x")),
     },
-    TIMEOUT,
+    ({ oc, messages, notes }) => {
+      const bash = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "bash")
+      // the PATH-shadowed fake npm ran, not a real one
+      expect(String(bash?.state?.output ?? "")).toContain("fake npm (ragfaith live test): install leftpad-x")
+      const toast = oc.toasts().find((t) => t.message.includes("leftpad-x"))
+      expect(toast?.message).toBe("ragfaith: doc-pull check: leftpad-x used without fetched docs")
+      notes.push(`toast: ${JSON.stringify(toast)}`)
+    },
   )
 
   test(
@@ -663,68 +652,62 @@ describe.skipIf(SKIP)("live: opencode run", () => {
     judge: JudgeRule,
     check: (res: CliResult, notes: string[], ep: Endpoint) => void,
   ) => {
-    const t0 = Date.now()
     const ep = startEndpoint({ agent: readThenReply("facts.txt", BAD_REPLY), judge })
     const scratch = makeScratch()
     const notes: string[] = []
-    let ok = false
-    let failure: string | undefined
-    try {
-      writeProject(scratch, { endpoint: ep, files: { "facts.txt": SURVEY_NOTES }, plugin: { mode: "copy" } })
-      const res = await runCli(
-        scratch,
-        // --print-logs: opencode's log lines go to stderr as well. The log *file* of `opencode run` loses its last
-        // lines at exit (measured: even opencode's own "exiting loop" line is often missing), so it is only noted.
-        ["run", "--print-logs", "--format", "json", "--model", "mock/scripted", ...PROMPT.split(" ")],
-        { ...judgeEnv(ep.judgeBaseURL), RFE_JUDGE_LOG: "stderr" },
-        90000,
-      )
-      expect(res.code).toBe(0)
-      expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
-      expect(agentRequests(ep).length).toBe(2)
-      expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
-      // the plugin's own stderr report (RFE_JUDGE_LOG=stderr)
-      expect(res.stderr).toContain("ragfaith: 1 statement(s) in the last reply are not supported by the sources:")
-      expect(res.stderr).toContain(`  - ${BAD_CLAIM} [unfaithful]`)
-      // the plugin's warning as an opencode log line (client.app.log), printed by --print-logs
-      const warnLine = res.stderr
-        .split("\n")
-        .find((l) => l.includes("level=WARN") && l.includes("ragfaith: 1 statement(s) in the last reply"))
-      expect(warnLine).toBeDefined()
-      expect(warnLine).toContain("Seven bridges")
-      const sessionID = sessionIdOf(res.stdout)
-      expect(sessionID).toBeTruthy()
-      const exported = await exportSession(scratch, sessionID ?? "")
-      expect(nudgesIn(exported.messages).length).toBe(0)
-      expect(exported.messages.at(-1)?.info.role).toBe("assistant")
-      const inLogFile = readLogs(scratch).includes("statement(s) in the last reply are not supported")
-      notes.push(`exit ${res.code} after ${res.ms} ms; plugin stderr (RFE_JUDGE_LOG=stderr):`)
-      notes.push(
-        ...res.stderr
-          .split("\n")
-          .filter((l) => !l.startsWith("timestamp=") && (l.includes("ragfaith:") || l.startsWith("  - ")))
-          .slice(0, 4),
-      )
-      notes.push(`opencode log line (--print-logs): ${(warnLine ?? "").replace(/sessionID=\S+ /, "").slice(0, 200)}`)
-      notes.push(`the same line in the opencode log file after exit: ${inLogFile ? "present" : "missing"}`)
-      check(res, notes, ep)
-      ok = true
-    } catch (error) {
-      failure = error instanceof Error ? error.message : String(error)
-      throw error
-    } finally {
-      records.push({
-        name,
-        ok,
-        seconds: (Date.now() - t0) / 1000,
-        startupSeconds: 0,
-        digest: digest(ep.requests),
-        notes,
-        ...(failure ? { error: failure.slice(0, 4000) } : {}),
-      })
-      await ep.stop()
-      if (process.env.RFE_LIVE_KEEP !== "1") rmSync(scratch.root, { recursive: true, force: true })
-    }
+    await recorded(
+      name,
+      ep,
+      notes,
+      () => 0,
+      async () => {
+        try {
+          writeProject(scratch, { endpoint: ep, files: { "facts.txt": SURVEY_NOTES }, plugin: { mode: "copy" } })
+          const res = await runCli(
+            scratch,
+            // --print-logs: opencode's log lines go to stderr as well. The log *file* of `opencode run` loses its last
+            // lines at exit (measured: even opencode's own "exiting loop" line is often missing), so it is only noted.
+            ["run", "--print-logs", "--format", "json", "--model", "mock/scripted", ...PROMPT.split(" ")],
+            { ...judgeEnv(ep.judgeBaseURL), RFE_JUDGE_LOG: "stderr" },
+            90000,
+          )
+          expect(res.code).toBe(0)
+          expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
+          expect(agentRequests(ep).length).toBe(2)
+          expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
+          // the plugin's own stderr report (RFE_JUDGE_LOG=stderr)
+          expect(res.stderr).toContain("ragfaith: 1 statement(s) in the last reply are not supported by the sources:")
+          expect(res.stderr).toContain(`  - ${BAD_CLAIM} [unfaithful]`)
+          // the plugin's warning as an opencode log line (client.app.log), printed by --print-logs
+          const warnLine = res.stderr
+            .split("\n")
+            .find((l) => l.includes("level=WARN") && l.includes("ragfaith: 1 statement(s) in the last reply"))
+          expect(warnLine).toBeDefined()
+          expect(warnLine).toContain("Seven bridges")
+          const sessionID = sessionIdOf(res.stdout)
+          expect(sessionID).toBeTruthy()
+          const exported = await exportSession(scratch, sessionID ?? "")
+          expect(nudgesIn(exported.messages).length).toBe(0)
+          expect(exported.messages.at(-1)?.info.role).toBe("assistant")
+          const inLogFile = readLogs(scratch).includes("statement(s) in the last reply are not supported")
+          notes.push(`exit ${res.code} after ${res.ms} ms; plugin stderr (RFE_JUDGE_LOG=stderr):`)
+          notes.push(
+            ...res.stderr
+              .split("\n")
+              .filter((l) => !l.startsWith("timestamp=") && (l.includes("ragfaith:") || l.startsWith("  - ")))
+              .slice(0, 4),
+          )
+          notes.push(
+            `opencode log line (--print-logs): ${(warnLine ?? "").replace(/sessionID=\S+ /, "").slice(0, 200)}`,
+          )
+          notes.push(`the same line in the opencode log file after exit: ${inLogFile ? "present" : "missing"}`)
+          check(res, notes, ep)
+        } finally {
+          await ep.stop()
+          if (process.env.RFE_LIVE_KEEP !== "1") rmSync(scratch.root, { recursive: true, force: true })
+        }
+      },
+    )
   }
 
   test(

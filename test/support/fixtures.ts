@@ -8,6 +8,17 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
+/** The hooks `server()` returns, sorted: the plugin's contract with opencode. */
+export const HOOK_KEYS = [
+  "chat.message",
+  "chat.params",
+  "dispose",
+  "event",
+  "experimental.text.complete",
+  "tool.execute.after",
+  "tool.execute.before",
+]
+
 /** The file most behaviour tests read. Its claims are easy to get wrong: a capital and a count. */
 export const FACTS = {
   path: "/project/facts.txt",
@@ -21,6 +32,10 @@ export const SURVEY_NOTES = `${[
   "Freedonia has 3 bridges over the river Zeppo.",
   "The national bird of Freedonia is the grey heron.",
 ].join("\n")}\n`
+
+/** `count` different claims none of which stands in FACTS, so each one needs the judge. */
+export const distinctClaims = (count: number) =>
+  Array.from({ length: count }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
 
 /** Exactly what opencode 1.18.33's read tool returns: tagged, with `N: ` line numbers, plus its metadata. */
 export function readOutput(path: string, text: string) {

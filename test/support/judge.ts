@@ -11,7 +11,13 @@ export type JudgeReply = (
   | { raw: string }
   | { garbage: true }
   | { hang: true }
-) & { delayMs?: number }
+  /** Any other HTTP answer a fault needs: a body that stalls, a stream with no length. */
+  | { http: () => Response }
+) & {
+  delayMs?: number
+  /** The completion's `usage`; null sends none. */
+  usage?: Record<string, unknown> | null
+}
 
 export interface JudgeSource {
   id: string
@@ -87,7 +93,7 @@ export function chatCompletion(options: {
   model?: string
   id?: string
   toolCalls?: Array<{ id: string; name: string; arguments: string }>
-  usage?: Record<string, unknown>
+  usage?: Record<string, unknown> | null
 }) {
   const toolCalls = options.toolCalls ?? []
   return {
@@ -114,7 +120,9 @@ export function chatCompletion(options: {
         finish_reason: toolCalls.length ? "tool_calls" : "stop",
       },
     ],
-    usage: options.usage ?? { prompt_tokens: 100, completion_tokens: 12, total_tokens: 112 },
+    ...(options.usage === null
+      ? {}
+      : { usage: options.usage ?? { prompt_tokens: 100, completion_tokens: 12, total_tokens: 112 } }),
   }
 }
 
@@ -141,6 +149,7 @@ export const verdictJSON = ({
 export async function answerJudge(reply: JudgeReply, call: JudgeCall, usage?: Record<string, unknown>) {
   if (reply.delayMs) await Bun.sleep(reply.delayMs)
   if ("hang" in reply) return new Promise<Response>(() => {})
+  if ("http" in reply) return reply.http()
   if ("status" in reply) {
     const headers: Record<string, string> = { "content-type": "application/json", ...reply.headers }
     if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter
@@ -151,7 +160,8 @@ export async function answerJudge(reply: JudgeReply, call: JudgeCall, usage?: Re
   }
   if ("garbage" in reply) return new Response("<html>502 upstream garbage", { status: 200 })
   const content = "raw" in reply ? reply.raw : verdictJSON(reply)
-  return Response.json(chatCompletion({ content, model: call.model, id: `judge-${call.index}`, usage }))
+  const answerUsage = reply.usage === undefined ? usage : reply.usage
+  return Response.json(chatCompletion({ content, model: call.model, id: `judge-${call.index}`, usage: answerUsage }))
 }
 
 /** Usage figures of the unit judge; the cached share lets the token log show prompt caching. */
@@ -186,6 +196,16 @@ export function startJudge(rule: JudgeRule) {
 
 /** The key the plugin is given for the scripted judge; tests check it never leaks. */
 export const JUDGE_KEY = "test-judge-key"
+
+/** A scripted judge for the length of `work`, stopped afterwards whatever happens. */
+export async function withJudge<T>(rule: JudgeRule, work: (judge: ReturnType<typeof startJudge>) => Promise<T>) {
+  const judge = startJudge(rule)
+  try {
+    return await work(judge)
+  } finally {
+    judge.stop()
+  }
+}
 
 /** The plugin's env for a judge on loopback: a custom provider, so no preset key is needed. */
 export function judgeEnv(url: string, extra: Record<string, string | undefined> = {}) {
