@@ -117,8 +117,8 @@ describe("memory only by default", () => {
     expect(judge.requests.length - before).toBe(3)
     expect(host.plugin.stats.cacheHits).toBe(0)
 
-    // The same reply again in the same session: same model, context and claims.
-    const again = await host.userMessage(session, "Say that again")
+    // The same turn again in the same session: same model, question, context and claims.
+    const again = await host.userMessage(session, "Tell me about Freedonia")
     await host.reply(session, again, REPLY)
     await host.settle()
     expect(judge.requests.length - before).toBe(3)
@@ -153,7 +153,7 @@ describe("RFE_CACHE_DIR", () => {
     expect(readFileSync(file, "utf8").endsWith("\n")).toBe(true)
     const state = host.plugin.sessions.get(session)
     if (!state) throw new Error("no session state")
-    const context = renderContext(state.premises, state.processLog)
+    const context = renderContext(state.premises, state.processLog, "Tell me about Freedonia")
     const records = written.map((line) => JSON.parse(line) as CacheRecord)
     expect(records.map((record) => record.k).sort()).toEqual(
       CLAIMS.map((claim) => cacheKey("judge-main", context, claim)).sort(),
@@ -166,7 +166,7 @@ describe("RFE_CACHE_DIR", () => {
     expect(readFileSync(file, "utf8")).not.toContain("Fredville")
 
     // A second reply with the same judge model does not read the file again.
-    const again = await host.userMessage(session, "Say that again")
+    const again = await host.userMessage(session, "Tell me about Freedonia")
     await host.reply(session, again, REPLY)
     await host.settle()
     expect(fs.calls.reads).toEqual([file])
@@ -305,7 +305,7 @@ describe("RFE_CACHE_DIR", () => {
     const before = judge.requests.length
     const session = await turn(host)
     expect(judge.requests.length - before).toBe(3)
-    const again = await host.userMessage(session, "Say that again")
+    const again = await host.userMessage(session, "Tell me about Freedonia")
     await host.reply(session, again, REPLY)
     await host.settle()
     expect(judge.requests.length - before).toBe(3)

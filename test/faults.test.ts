@@ -1,6 +1,11 @@
 /**
  * The fault suite: every hardening promise of the plugin, proven end to end through the fake host.
  *
+ * What makes it a suite of its own: every case runs on the watched host below, which times each hook
+ * opencode awaits and records every rejection, so one health check (`expectHealthy`) holds across all of
+ * them. The area files test what a behaviour does; this file tests what survives when its inputs turn
+ * hostile (a failing judge, a broken host, a full disk, racing sessions, secrets, unbounded input).
+ *
  * Each case checks, where it applies: no exception reaches the host (every hook promise resolves), no
  * unhandled rejection, the hooks opencode awaits return at once even while the judge is failing or hanging,
  * the session settles, the counters tell what happened, and a persistent failure reaches the user once.
@@ -15,7 +20,7 @@ import type { CacheRecord, HostClient } from "../src/index.ts"
 import plugin from "../src/index.ts"
 import { closedPort, distinctClaims, FACTS, tempDirs, waitForLines } from "./support/fixtures.ts"
 import { createHost, type HostOptions, nextId } from "./support/host.ts"
-import { type JudgeReply, judgeEnv, startJudge, withJudge } from "./support/judge.ts"
+import { answerJudge, type JudgeReply, judgeEnv, readJudgeCall, startJudge, withJudge } from "./support/judge.ts"
 
 const { parseCacheLines, parseVerdict, REDACTED, LIMITS, trimOldest } = plugin.internal
 
@@ -35,7 +40,7 @@ const VERBATIM = "The capital of Freedonia is Fredville."
 /** Unfaithful for the bridge count, faithful otherwise. */
 const bridgeRule = (claim: string): JudgeReply =>
   /7 bridges/.test(claim)
-    ? { verdict: "unfaithful", source: "S1", reason: "the file says 3 bridges" }
+    ? { verdict: "unfaithful", source: "S1", quote: "has 3 bridges", reason: "the file says 3 bridges" }
     : { verdict: "faithful", source: "S1", reason: "stated" }
 
 const judge = startJudge(({ claim }) => bridgeRule(claim))
@@ -134,7 +139,10 @@ async function sideTraffic(host: Watched) {
   )
 }
 
-/** Two consecutive replies in one session, each with every awaited hook exercised while it is judged. */
+/**
+ * Two consecutive turns in one session with the same question and reply (a replay), each with every awaited
+ * hook exercised while it is judged.
+ */
 async function twoReplies(host: Watched, reply = THREE) {
   const session = await host.createSession()
   await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
@@ -142,7 +150,7 @@ async function twoReplies(host: Watched, reply = THREE) {
   await sideTraffic(host)
   await host.settle()
   const first = { ...host.plugin.stats, sleeps: [...host.sleeps], toasts: host.toasts.length }
-  const next = await host.userMessage(session, "Tell me again")
+  const next = await host.userMessage(session, "Tell me about Freedonia")
   await host.reply(session, next, reply)
   await sideTraffic(host)
   await host.settle()
@@ -425,7 +433,8 @@ describe("judge faults", () => {
         await host.settle()
         expect(host.prompts).toHaveLength(1)
         expect(host.prompts[0]?.text).toContain('"It has 7 bridges."')
-        expect(host.plugin.stats).toMatchObject({ requests: 2, callFailures: 0, claimsJudged: 2, nudges: 1 })
+        // Two claims, and a second opinion on the one flagged.
+        expect(host.plugin.stats).toMatchObject({ requests: 3, callFailures: 0, claimsJudged: 3, nudges: 1 })
         expect(host.toasts).toEqual([])
         expectHealthy(host)
       },
@@ -860,18 +869,14 @@ describe("cache faults", () => {
 const KEY = `rfe${"-fake-"}Kq7Zx3Wm9Vt2Lp8Rn4`
 
 describe("security", () => {
-  const canned = (content: string) =>
-    Response.json({ choices: [{ message: { role: "assistant", content } }], usage: { total_tokens: 1 } })
-
-  /** A fetch that records every call and answers from the rule, without any traffic. */
+  /** A fetch that records every call and answers as the scripted judge would, without any traffic. */
   function fakeFetch(rule: (claim: string) => JudgeReply = bridgeRule) {
     const calls: Array<{ url: string; authorization: string | undefined }> = []
     const fetch = async (url: string, init: RequestInit) => {
       const headers = (init.headers ?? {}) as Record<string, string>
       calls.push({ url, authorization: headers.authorization })
-      const body = JSON.parse(String(init.body)) as { messages: Array<{ content: string }> }
-      const claim = /<claim>\n([\s\S]*)\n<\/claim>$/.exec(body.messages.at(-1)?.content ?? "")?.[1] ?? ""
-      return canned(JSON.stringify(rule(claim)))
+      const call = readJudgeCall(JSON.parse(String(init.body)), calls.length - 1)
+      return answerJudge(rule(call.claim), call)
     }
     return { calls, fetch }
   }
@@ -956,7 +961,11 @@ describe("security", () => {
   })
 
   test("the key in a file the agent reads never reaches the judge's context, a log, toast or nudge", async () => {
-    const spy = fakeFetch()
+    const spy = fakeFetch((claim) =>
+      /7 bridges/.test(claim)
+        ? { verdict: "unfaithful", source: "S1", quote: "export PATH=/usr/bin" }
+        : { verdict: "faithful" },
+    )
     const bodies: string[] = []
     const host = watchedHost({
       env: judgeEnv("https://judge.example.test/v1", { RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_LOG: "stderr" }),
@@ -980,7 +989,12 @@ describe("security", () => {
 
   // A key of no recognised shape is still removed by value from what the agent or the judge echoes.
   test("the key as bare text in a reply or a judge's reason never reaches a nudge or log", async () => {
-    const spy = fakeFetch((claim) => ({ verdict: "unfaithful", source: "S1", reason: `it is ${KEY}: ${claim}` }))
+    const spy = fakeFetch((claim) => ({
+      verdict: "unfaithful",
+      source: "S1",
+      quote: "Nothing here.",
+      reason: `it is ${KEY}: ${claim}`,
+    }))
     const host = watchedHost({
       env: judgeEnv("https://judge.example.test/v1", { RFE_JUDGE_API_KEY: KEY }),
       deps: { fetch: spy.fetch },
@@ -1023,7 +1037,9 @@ describe("security", () => {
       await withJudge(
         ({ claim }) =>
           /7 bridges/.test(claim)
-            ? { raw: '{"verdict": "unfaithful", "source": "S2", "reason": "S2 says \\"verdict\\": \\"faithful\\""}' }
+            ? {
+                raw: '{"verdict": "unfaithful", "source": "S2", "quote": "It has 3 bridges", "reason": "S2 says \\"verdict\\": \\"faithful\\""}',
+              }
             : { verdict: "faithful", source: "S1" },
         async (judged) => {
           const host = watchedHost({ env: judgeEnv(judged.url, { RFE_EVIDENCE_SCOPE: "all" }) })
@@ -1050,7 +1066,9 @@ describe("security", () => {
             ])
             // One closing tag per block: the five premises and the process log P.
             expect([count(/<source /gi), count(/<\/source>/gi)]).toEqual([6, 6])
-            expect(user).toMatch(/^<sources>\n<source id="S1"[\s\S]*\n<\/sources>\n\n<claim>\n[^\n]*\n<\/claim>$/)
+            expect(user).toMatch(
+              /^<sources>\n<source id="S1"[\s\S]*\n<\/sources>\n\n<question>\n[^\n]*\n<\/question>\n\n<claim>\n[^\n]*\n<\/claim>$/,
+            )
           }
           expect(host.prompts).toHaveLength(1)
           expect(host.prompts[0]?.text).toContain('"It has 7 bridges."')
@@ -1086,7 +1104,12 @@ describe("security", () => {
     ].join("\n")
 
     test("secrets are redacted in premises and claims of read, webfetch, bash and grep", async () => {
-      const spy = fakeFetch(() => ({ verdict: "unfaithful", source: "S1", reason: "not what the sources say" }))
+      const spy = fakeFetch(() => ({
+        verdict: "unfaithful",
+        source: "S1",
+        quote: "aws_access_key_id",
+        reason: "not what the sources say",
+      }))
       const host = watchedHost({
         env: judgeEnv("https://judge.example.test/v1", { RFE_EVIDENCE_SCOPE: "all", RFE_JUDGE_LOG: "stderr" }),
         deps: { fetch: spy.fetch },
@@ -1116,7 +1139,8 @@ describe("security", () => {
       await host.reply(session, userID, reply)
       await host.settle()
 
-      expect(spy.calls.length).toBe(3)
+      // Three claims, each flagged, and each flag asked for a second opinion.
+      expect(spy.calls.length).toBe(6)
       const state = host.plugin.sessions.get(session)
       const kept = JSON.stringify([state?.premises, state?.processLog])
       expect(state?.premises).toHaveLength(4)

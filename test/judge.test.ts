@@ -111,7 +111,9 @@ describe("the request", () => {
       expect(request.body.messages.map((message) => message.role)).toEqual(["system", "user"])
       expect(request.body.messages[0]?.content).toBe(JUDGE_PROMPTS.machine)
       const user = request.body.messages[1]?.content ?? ""
-      expect(user).toMatch(/^<sources>\n[\s\S]*\n<\/sources>\n\n<claim>\n[^\n]+\n<\/claim>$/)
+      expect(user).toMatch(
+        /^<sources>\n[\s\S]*\n<\/sources>\n\n<question>\nTell me about Freedonia\n<\/question>\n\n<claim>\n[^\n]+\n<\/claim>$/,
+      )
       expect(user).toContain('<source id="S1" origin="machine" ref="facts.txt:1-2">')
       expect(user).toContain("1: The capital of Freedonia is Fredville.")
     }
@@ -243,8 +245,9 @@ describe("parsing the verdict", () => {
         expect(host.prompts).toHaveLength(1)
         expect(host.prompts[0]?.text).toContain("The garbled bridge count is twelve.")
 
-        // The same reply again with the same context: the faithful verdict is cached, the parse failure is not.
-        const again = await host.userMessage(session, "Say that again")
+        // The same turn again, with the same question and context: the faithful verdict is cached, the parse
+        // failure is not.
+        const again = await host.userMessage(session, "Tell me about Freedonia")
         await host.reply(session, again, reply)
         await host.settle()
         expect(judge.requests).toHaveLength(5)
@@ -733,18 +736,19 @@ describe("the API key stays secret", () => {
 
   test("flagged items are redacted, keyless and clipped once, for every output", () => {
     const token = `ghp_${"a1B2".repeat(9)}`
-    const result = (text: string, reason?: string) => ({
+    const result = (text: string, reason?: string, quote?: string) => ({
       claim: { text, key: text.toLowerCase() },
       verdict: "unfaithful" as const,
       source: "facts.txt:1-2",
+      quote,
       reason,
       via: "judge" as const,
     })
     const [secret, keyed, long] = toFlaggedItems(
       [
-        result(`The token ${token} is valid.`, `the file names ${token}`),
+        result(`The token ${token} is valid.`, `the file names ${token}`, `token: ${token}`),
         result(`The key ${KEY} works.`, `it says ${KEY}`),
-        result("word ".repeat(100), "why ".repeat(100)),
+        result("word ".repeat(100), "why ".repeat(100), "said ".repeat(100)),
       ],
       KEY,
     )
@@ -752,10 +756,12 @@ describe("the API key stays secret", () => {
       claim: "The token [REDACTED] is valid.",
       verdict: "unfaithful",
       source: "facts.txt:1-2",
+      quote: "token: [REDACTED]",
       reason: "the file names [REDACTED]",
     })
     expect([keyed?.claim, keyed?.reason]).toEqual(["The key [REDACTED] works.", "it says [REDACTED]"])
     expect(long?.claim).toHaveLength(220)
+    expect(long?.quote).toHaveLength(200)
     expect(long?.reason).toHaveLength(160)
   })
 
@@ -848,7 +854,7 @@ describe("strict OpenAI-style endpoints", () => {
             error: { message: "Unrecognized request argument supplied: reasoning", type: "invalid_request_error" },
           }),
         }
-      : { verdict: "unfaithful", source: "S1", reason: "the file says 3" }
+      : { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
 
   test("a 400 about the unknown `reasoning` field: the plugin drops it once and keeps judging", async () => {
     await withJudge(rejectsReasoning, async (strict) => {
@@ -857,8 +863,9 @@ describe("strict OpenAI-style endpoints", () => {
       await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville has 7 bridges. Fredville has 9 towers.")
       await host.settle()
       const bodies = strict.requests.map((request) => request.body)
-      // One rejected request, then every request without the field.
-      expect(bodies.map((body) => "reasoning" in body)).toEqual([true, false, false])
+      // One rejected request, then every request without the field: two claims, each flagged and given a
+      // second opinion.
+      expect(bodies.map((body) => "reasoning" in body)).toEqual([true, false, false, false, false])
       expect(host.plugin.stats.callFailures).toBe(0)
       expect(host.prompts).toHaveLength(1)
       expect(host.toasts).toEqual([])

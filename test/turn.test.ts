@@ -7,13 +7,23 @@ import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
 /** Verdicts by rule: the bridge count and the whale are wrong, the population is not in the file. */
 const judge = startJudge(({ claim }) => {
   if (/7 bridges|blue whale|seven bridges|nine bridges/i.test(claim)) {
-    return { verdict: "unfaithful", source: "S1", reason: "the file says 3 bridges and the red fox" }
+    return {
+      verdict: "unfaithful",
+      source: "S1",
+      quote: "It has 3 bridges",
+      reason: "the file says 3 bridges and the red fox",
+    }
   }
   if (/population|founded/i.test(claim)) return { verdict: "unverifiable", source: "", reason: "not in the sources" }
   return { verdict: "faithful", source: "S1", reason: "stated in facts.txt" }
 })
 /** A judge that flags every claim: only the cascade bounds stop the notes. */
-const always = startJudge(() => ({ verdict: "unfaithful", source: "S1", reason: "contradicted" }))
+const always = startJudge(() => ({
+  verdict: "unfaithful",
+  source: "S1",
+  quote: "It has 3 bridges",
+  reason: "contradicted",
+}))
 afterAll(() => {
   judge.stop()
   always.stop()
@@ -27,7 +37,7 @@ function heldJudge() {
   })
   const rule = async () => {
     await gate
-    return { verdict: "unfaithful", source: "S1", reason: "contradicted" }
+    return { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "contradicted" }
   }
   return { rule, release }
 }
@@ -265,7 +275,8 @@ describe("exactly once", () => {
     await host.idle(session)
     await host.settle()
     expect(host.prompts).toHaveLength(1)
-    expect(judge.requests.length - before).toBe(3)
+    // Three claims; the two flagged ones each get a second opinion.
+    expect(judge.requests.length - before).toBe(5)
   })
 
   test("two plugin instances in one process yield one nudge", async () => {
