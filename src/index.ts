@@ -1342,14 +1342,11 @@ function startsLikeName(piece: string): boolean {
   return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
 }
 
-/** ICU broke after a period; whether the sentence really goes on into `piece`. */
-function continuesAfterPeriod(tail: string, piece: string): boolean {
+/** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
+function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
   const digit = /^\d/.test(piece)
-  const ending = periodEnding(tail)
-  switch (ending?.kind) {
-    case undefined:
-      return lower
+  switch (ending.kind) {
     case "fixed":
       return true
     case "final":
@@ -1367,46 +1364,46 @@ function continuesAfterPeriod(tail: string, piece: string): boolean {
   }
 }
 
-/** Whether `piece`, which ICU cut off, belongs to the sentence ending in `tail`. */
-function continuesSentence(tail: string, piece: string): boolean {
-  if (!/\p{L}/u.test(piece)) return true
-  if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
-  // ICU always breaks after "!" and "?": "Yahoo! in the accounting department" is one sentence.
-  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
-  return continuesAfterPeriod(tail, piece)
-}
+/** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
+type PendingSentence = { pieces: string[]; length: number }
 
 /** Too short to judge on its own: what `isCheckable` would drop for its length. */
 function isFragment(text: string): boolean {
   return text.length < MIN_CLAIM_CHARS || !/\s/.test(text.trim())
 }
 
+/** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
+function continuesSentence(previous: PendingSentence, piece: string): boolean {
+  if (!/\p{L}/u.test(piece)) return true
+  // Only the end of the sentence decides, so only a bounded tail of it is read.
+  const last = previous.pieces.at(-1) ?? ""
+  const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
+  if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
+  // ICU always breaks after "!" and "?": "Yahoo! in the accounting department" is one sentence.
+  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
+  const ending = periodEnding(tail)
+  if (!ending) return /^\p{Ll}/u.test(piece)
+  if (continuesAfterPeriod(ending, piece)) return true
+  // The split is doubtful: a piece too short to judge goes back to its neighbour rather than being dropped,
+  // and a question cut there is joined up, so its first half is never judged as a statement.
+  const short = previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail))
+  const question = /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")
+  return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
+}
+
 /**
  * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
- * their sentence. A piece too short to be a claim whose split is doubtful is joined to its neighbour instead
- * of being dropped, and a question cut at an abbreviation is joined up so its first half does not leak.
+ * their sentence, and cuts before inline code that opens a sentence.
  */
 function sentences(block: string, segmenter: Intl.Segmenter): string[] {
-  // Each sentence is kept as its pieces and joined once at the end: growing one string and reading its tail
-  // after every merge would copy it again each time.
-  const merged: { pieces: string[]; length: number }[] = []
+  // Growing one string and reading its tail after every merge would copy it again each time.
+  const merged: PendingSentence[] = []
   for (const { segment } of segmenter.segment(block)) {
-    for (const part of segment.split(CODE_AFTER_STOP_RE)) {
+    for (const part of segment.includes("`") ? segment.split(CODE_AFTER_STOP_RE) : [segment]) {
       const piece = part.trim()
       if (!piece) continue
       const previous = merged.at(-1)
-      const tail = previous ? previous.pieces.slice(-3).join(" ").slice(-48) : ""
-      const doubtful = previous !== undefined && periodEnding(tail) !== undefined
-      const short =
-        previous !== undefined &&
-        (previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail)))
-      const continues =
-        previous !== undefined &&
-        (continuesSentence(tail, piece) ||
-          (doubtful && short) ||
-          (doubtful && isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece)) ||
-          (doubtful && /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")))
-      if (previous && continues) {
+      if (previous && continuesSentence(previous, piece)) {
         previous.pieces.push(piece)
         previous.length += piece.length + 1
       } else merged.push({ pieces: [piece], length: piece.length })
@@ -1438,7 +1435,9 @@ function splitClaims(
   for (const paragraph of proseParagraphs(reply)) {
     for (const run of lineRuns(paragraph)) {
       for (const withCode of sentences(stripInlineMarkdown(run, true), segmenter)) {
-        const sentence = withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
+        const sentence = withCode.includes("`")
+          ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
+          : withCode
         if (!isCheckable(sentence)) continue
         const key = normalizeForMatch(sentence)
         if (seen.has(key)) continue
