@@ -1066,6 +1066,8 @@ const LIST_ITEM_RE =
 /** "a." and "i." items are taken only as the first of a list or the next after the item before: "s. oben" is not. */
 const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
 const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"] as const
+/** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
+const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
 /** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
 const VALUE_BEFORE_NUMBER_RE =
   /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
@@ -1074,7 +1076,7 @@ const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]
 const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
 const CODE_SPAN_RE = /`([^`]+)`/g
 /** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
-const CODE_AFTER_STOP_RE = /(?=`)(?<=[.!?]["'”’)\]]*\s+)/
+const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
 
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
@@ -1165,21 +1167,29 @@ function stripInlineMarkdown(text: string, keepCode = false): string {
     .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
     .replace(/(\*\*|__)(.{1,300}?)\1/g, "$2")
     .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
-  return (keepCode ? stripped : stripped.replace(CODE_SPAN_RE, "$1"))
-    .replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
-    .replace(/\s+/g, " ")
+  const plain = (keepCode ? stripped : stripped.replace(CODE_SPAN_RE, "$1")).replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
+  // Line breaks survive only where `joinLines` put them: there a sentence ends.
+  if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
+  return plain
+    .replace(/\s*\n\s*/g, "\n")
+    .replace(/[^\S\n]+/g, " ")
     .trim()
 }
 
-/** The marker the next item of an inline list would carry: "2)" after "1)", "c." after "b.", "•" after "•". */
-function nextItemPattern(marker: string): RegExp | undefined {
-  if (/^[•‣⁃◦▪]/.test(marker)) return new RegExp(`\\s${marker[0]}(?:\\s*\\d{1,3}[.)])?(?=\\s)`, "gu")
-  const numbered = /^(\d{1,3})(\.\)|[.)])$/.exec(marker)
-  if (numbered) return new RegExp(`\\s${Number(numbered[1]) + 1}${numbered[2] === "." ? "\\." : "\\.?\\)"}(?=\\s)`, "g")
-  const lettered = /^(\(?)([a-z])([.)])$/.exec(marker)
-  if (!lettered?.[2] || lettered[2] === "z") return undefined
-  const next = String.fromCharCode(lettered[2].charCodeAt(0) + 1)
-  return new RegExp(`\\s${lettered[1] ? "\\(" : ""}${next}\\${lettered[3]}(?=\\s)`, "g")
+/** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */
+function isNextItem(previous: string, candidate: string): boolean {
+  if (/^[•‣⁃◦▪]/u.test(previous)) return candidate[0] === previous[0]
+  const numbered = /^(\d{1,3})(\.\)|[.)])$/.exec(previous)
+  if (numbered) {
+    const next = Number(numbered[1]) + 1
+    return numbered[2] === "." ? candidate === `${next}.` : candidate === `${next})` || candidate === `${next}.)`
+  }
+  const lettered = /^(\(?)([a-y])([.)])$/.exec(previous)
+  const letter = lettered?.[2]
+  return (
+    letter !== undefined &&
+    candidate === `${lettered?.[1]}${String.fromCharCode(letter.charCodeAt(0) + 1)}${lettered?.[3]}`
+  )
 }
 
 /**
@@ -1190,17 +1200,15 @@ function splitInlineItems(text: string, marker: string): { items: string[]; mark
   const items: string[] = []
   let from = 0
   let last = marker
-  for (let pattern = nextItemPattern(last), searchFrom = 0; pattern; pattern = nextItemPattern(last)) {
-    pattern.lastIndex = searchFrom
-    const found = pattern.exec(text)
-    if (!found) break
-    searchFrom = found.index + found[0].length
-    if (/^\d/.test(marker) && VALUE_BEFORE_NUMBER_RE.test(text.slice(Math.max(from, found.index - 12), found.index))) {
-      continue
-    }
+  const hasSuccessor = /^(?:[•‣⁃◦▪]|\d|\(?[a-y][.)]$)/u.test(marker)
+  for (const found of hasSuccessor ? text.matchAll(INLINE_ITEM_RE) : []) {
+    const candidate = found[1] ?? ""
+    if (!isNextItem(last, candidate)) continue
+    const before = text.slice(Math.max(from, found.index - 12), found.index)
+    if (/^\d/.test(candidate) && VALUE_BEFORE_NUMBER_RE.test(before)) continue
     items.push(text.slice(from, found.index).trim())
-    from = searchFrom
-    last = found[0].trim()
+    from = found.index + found[0].length
+    last = candidate
   }
   items.push(text.slice(from).trim())
   return { items: items.filter(Boolean), marker: last }
@@ -1304,15 +1312,14 @@ function continuesLine(previous: string, line: string): boolean {
   return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
 }
 
-/** A paragraph's lines, grouped into runs that each hold whole sentences. */
-function lineRuns(lines: readonly string[]): string[] {
-  const runs: string[][] = []
-  for (const [i, line] of lines.entries()) {
-    const run = runs.at(-1)
-    if (run && continuesLine(lines[i - 1] ?? "", line)) run.push(line)
-    else runs.push([line])
-  }
-  return runs.map((run) => run.join(" "))
+/**
+ * A paragraph's lines as one text: a line that goes on is joined with a space, a line that ends a sentence
+ * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
+ */
+function joinLines(lines: readonly string[]): string {
+  return lines
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .join("")
 }
 
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym"
@@ -1365,7 +1372,7 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
 }
 
 /** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
-type PendingSentence = { pieces: string[]; length: number }
+type PendingSentence = { pieces: string[]; length: number; closed: boolean }
 
 /** Too short to judge on its own: what `isCheckable` would drop for its length. */
 function isFragment(text: string): boolean {
@@ -1391,6 +1398,20 @@ function continuesSentence(previous: PendingSentence, piece: string): boolean {
   return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
 }
 
+/** An ICU segment cut before inline code that follows a full stop: ". `pool_size` is validated". */
+function cutBeforeCode(segment: string): string[] {
+  const parts: string[] = []
+  let from = 0
+  for (let at = segment.indexOf("`"); at >= 0; at = segment.indexOf("`", at + 1)) {
+    if (at > from && STOP_BEFORE_CODE_RE.test(segment.slice(Math.max(from, at - 16), at))) {
+      parts.push(segment.slice(from, at))
+      from = at
+    }
+  }
+  parts.push(segment.slice(from))
+  return parts
+}
+
 /**
  * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
  * their sentence, and cuts before inline code that opens a sentence.
@@ -1399,15 +1420,17 @@ function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
   for (const { segment } of segmenter.segment(block)) {
-    for (const part of segment.includes("`") ? segment.split(CODE_AFTER_STOP_RE) : [segment]) {
+    for (const part of segment.includes("`") ? cutBeforeCode(segment) : [segment]) {
       const piece = part.trim()
       if (!piece) continue
       const previous = merged.at(-1)
-      if (previous && continuesSentence(previous, piece)) {
+      if (previous && !previous.closed && continuesSentence(previous, piece)) {
         previous.pieces.push(piece)
         previous.length += piece.length + 1
-      } else merged.push({ pieces: [piece], length: piece.length })
+      } else merged.push({ pieces: [piece], length: piece.length, closed: false })
     }
+    const last = merged.at(-1)
+    if (last && segment.endsWith("\n")) last.closed = true
   }
   return merged.map(({ pieces }) => pieces.join(" "))
 }
@@ -1433,18 +1456,16 @@ function splitClaims(
   const claims: Claim[] = []
   let skipped = 0
   for (const paragraph of proseParagraphs(reply)) {
-    for (const run of lineRuns(paragraph)) {
-      for (const withCode of sentences(stripInlineMarkdown(run, true), segmenter)) {
-        const sentence = withCode.includes("`")
-          ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
-          : withCode
-        if (!isCheckable(sentence)) continue
-        const key = normalizeForMatch(sentence)
-        if (seen.has(key)) continue
-        seen.add(key)
-        if (claims.length >= max) skipped++
-        else claims.push({ text: sentence, key })
-      }
+    for (const withCode of sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)) {
+      const sentence = withCode.includes("`")
+        ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
+        : withCode
+      if (!isCheckable(sentence)) continue
+      const key = normalizeForMatch(sentence)
+      if (seen.has(key)) continue
+      seen.add(key)
+      if (claims.length >= max) skipped++
+      else claims.push({ text: sentence, key })
     }
   }
   return { claims, skipped }
