@@ -1087,7 +1087,7 @@ const FUNCTION_WORD_END_RE =
 const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
 
 /**
- * The word before a final period, as ICU leaves it: "E" in "Jonas E.", "U.S" in "the U.S.", "3" in "1.–3.".
+ * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
  * The tail is cut to a few dozen characters, so this never scans a whole sentence.
  */
 const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
@@ -1106,7 +1106,7 @@ const NUMBER_ABBREVIATIONS = new Set([
   ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
   ...["dec", "dez"],
 ])
-/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Chris Eubank Jr. Chris ..."). */
+/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
 const FINAL_ABBREVIATIONS = new Set([
   ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
   ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
@@ -1140,7 +1140,7 @@ const MONTH_START_RE =
 /** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
 const ORDINAL_NOUN_START_RE =
   /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
-/** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("the thing is . . . I didn't"). */
+/** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
 const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
 /** "[...]" marks words left out of a quotation, never the end of a sentence. */
 const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
@@ -1365,7 +1365,7 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
     case "acronym":
       return lower || startsLikeName(piece)
     case "initial":
-      // "Jonas E. Smith", "J. R. R. Tolkien", "z. B. Wasser"; but "you and I. Did ..." ends.
+      // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
       if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
       return startsLikeName(piece) && /(?:\p{Lu}[\p{Ll}'’-]+|\p{L}\.)\s*$/u.test(ending.before)
   }
@@ -1386,7 +1386,7 @@ function continuesSentence(previous: PendingSentence, piece: string): boolean {
   const last = previous.pieces.at(-1) ?? ""
   const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
-  // ICU always breaks after "!" and "?": "Yahoo! in the accounting department" is one sentence.
+  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence.
   if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
   const ending = periodEnding(tail)
   if (!ending) return /^\p{Ll}/u.test(piece)
