@@ -812,6 +812,16 @@ async function benchCost() {
   print()
 }
 
+/** "1) a 2) a 3) a ..." on one line, `size` characters long: every marker is the next item of one list. */
+function inlineList(size: number): string {
+  const items: string[] = []
+  for (let i = 1, length = 0; length < size; i++) {
+    items.push(`${i}) a`)
+    length += items.at(-1)?.length ?? 0
+  }
+  return items.join(" ").slice(0, size)
+}
+
 // ── 8. Adversarial scaling ───────────────────────────────────────────────────────────────────────────────
 
 async function benchScaling() {
@@ -828,6 +838,12 @@ async function benchScaling() {
     ["splitClaims (idle)", '"![a" repeated (unclosed image links)', split, (n) => repeatTo("![a", n)],
     ["splitClaims (idle)", '"[a](" repeated (unclosed link targets)', split, (n) => repeatTo("[a](", n)],
     ["splitClaims (idle)", '"**a " repeated (unclosed bold)', split, (n) => repeatTo("**a ", n)],
+    ["splitClaims (idle)", '"E. " repeated (a chain of initials)', split, (n) => repeatTo("E. ", n)],
+    ["splitClaims (idle)", '"• " repeated (one line of empty bullets)', split, (n) => repeatTo("• ", n)],
+    ["splitClaims (idle)", '"1) a 2) a ..." (one line, one list)', split, (n) => inlineList(n)],
+    ["splitClaims (idle)", '". `" repeated (code after a full stop)', split, (n) => repeatTo(". `", n)],
+    ["splitClaims (idle)", '"x.\\n" lines (a boundary per line)', split, (n) => repeatTo("x.\n", n)],
+    ["splitClaims (idle)", '"Did x I. " repeated (cut questions)', split, (n) => repeatTo("Did x I. ", n)],
     [
       "normalizeSources (idle)",
       "a premise that is one run of dots",

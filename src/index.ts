@@ -1310,21 +1310,90 @@ const RULE_RE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/
 const TABLE_RE = /^\s*\|.*\|\s*$/
 const TABLE_SEPARATOR_RE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
 const SETEXT_RE = /^\s{0,3}(?:=+|-{2,})\s*$/
-const LIST_ITEM_RE = /^\s{0,8}(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/
+/** Markdown bullets, typographic bullets (numbered too: "• 3."), "1." "2)" "1.)", and "a)" "(b)" "iv)". */
+const LIST_ITEM_RE =
+  /^\s{0,8}(?:[-*+]|[•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?(?:[a-zA-Z]|[ivx]{1,4})\))\s+(?:\[[ xX]\]\s+)?/
+/** "a." and "i." items are taken only as the first of a list or the next after the item before: "s. oben" is not. */
+const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
+const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"] as const
+/** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
+const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
+/** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
+const VALUE_BEFORE_NUMBER_RE =
+  /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
 const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
 const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
 const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
+const CODE_SPAN_RE = /`([^`]+)`/g
+/** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
+const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
+
+/** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
+const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
+const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
+/** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
+const FUNCTION_WORD_END_RE =
+  /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
+const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
+
 /**
- * ICU breaks after these even though the sentence goes on ("Dr. Smith", "approx. 5", "z. B. das").
- * "etc." is left out: it ends sentences far more often than it continues them.
+ * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
+ * The tail is cut to a few dozen characters, so this never scans a whole sentence.
  */
-const ABBREVIATION_END_RE =
-  /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|sr|jr|st|mt|vs|approx|ca|cf|fig|no|nr|vol|abs|ggf|bzw|vgl|usw|inkl|zzgl|evtl|hr|fr|ing|dipl|e\.g|i\.e|z\.\s?b|z|u\.a|d\.h|s\.o|o\.ä|bspw|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|okt|nov|dec|dez)\.\s*$/i
-const ORDINAL_END_RE = /(?:^|\s)\d{1,4}\.\s*$/
-/** A short dotted token before a lowercase start is an abbreviation ICU did not know, not a sentence end. */
-const SHORT_TOKEN_END_RE = /(?:^|\s)[\p{L}.]{1,6}\.\s*$/u
+const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
+/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
+const FIXED_ABBREVIATIONS = new Set([
+  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
+  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
+  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
+  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
+  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
+])
+/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
+const NUMBER_ABBREVIATIONS = new Set([
+  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
+  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
+  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
+  ...["dec", "dez"],
+])
+/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
+const FINAL_ABBREVIATIONS = new Set([
+  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
+  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
+])
+/**
+ * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
+ * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
+ */
+const SENTENCE_STARTERS = new Set([
+  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
+  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
+  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
+  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
+  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
+  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
+  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
+  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
+  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
+  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
+  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
+  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
+  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
+  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
+])
+/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
+const QUESTION_START_RE =
+  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
 const MONTH_START_RE =
   /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
+/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
+const ORDINAL_NOUN_START_RE =
+  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+/** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
+const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
+/** "[...]" marks words left out of a quotation, never the end of a sentence. */
+const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
 /** Sentences that assert nothing a source could confirm: offers, plans, greetings, sign-offs. */
 const NON_CLAIM_RE =
   /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you['’]re welcome|got it|sounds good|all set|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
@@ -1339,30 +1408,91 @@ function normalizeForMatch(text: string): string {
     .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
 }
 
-/** Spans are bounded so an unclosed `[`, `_` or `**` costs a constant, not a scan to the end of the text. */
-function stripInlineMarkdown(text: string): string {
-  return text
+/**
+ * Spans are bounded so an unclosed `[`, `_` or `**` costs a constant, not a scan to the end of the text.
+ * `keepCode` leaves inline code in its backticks, so sentence splitting can still see where code starts.
+ */
+function stripInlineMarkdown(text: string, keepCode = false): string {
+  const stripped = text
     .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
     .replace(/(\*\*|__)(.{1,300}?)\1/g, "$2")
     .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
-    .replace(/`([^`]+)`/g, "$1")
-    .replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
-    .replace(/\s+/g, " ")
+  const plain = (keepCode ? stripped : stripped.replace(CODE_SPAN_RE, "$1")).replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
+  // Line breaks survive only where `joinLines` put them: there a sentence ends.
+  if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
+  return plain
+    .replace(/\s*\n\s*/g, "\n")
+    .replace(/[^\S\n]+/g, " ")
     .trim()
 }
 
+/** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */
+function isNextItem(previous: string, candidate: string): boolean {
+  if (/^[•‣⁃◦▪]/u.test(previous)) return candidate[0] === previous[0]
+  const numbered = /^(\d{1,3})(\.\)|[.)])$/.exec(previous)
+  if (numbered) {
+    const next = Number(numbered[1]) + 1
+    return numbered[2] === "." ? candidate === `${next}.` : candidate === `${next})` || candidate === `${next}.)`
+  }
+  const lettered = /^(\(?)([a-y])([.)])$/.exec(previous)
+  const letter = lettered?.[2]
+  return (
+    letter !== undefined &&
+    candidate === `${lettered?.[1]}${String.fromCharCode(letter.charCodeAt(0) + 1)}${lettered?.[3]}`
+  )
+}
+
 /**
- * The prose blocks of a markdown reply: code, headings, tables, rules and link-only lines are dropped;
- * each list item and each paragraph is its own block, with bullets and quote markers removed.
+ * One line that holds a whole list, "1) The first item 2) The second item" or "• a • b": ICU sees one
+ * sentence (or splits after the "2." and leaves it on the item before), so the items are cut at their markers.
  */
-function proseBlocks(markdown: string): string[] {
-  const blocks: string[] = []
+function splitInlineItems(text: string, marker: string): { items: string[]; marker: string } {
+  const items: string[] = []
+  let from = 0
+  let last = marker
+  const hasSuccessor = /^(?:[•‣⁃◦▪]|\d|\(?[a-y][.)]$)/u.test(marker)
+  for (const found of hasSuccessor ? text.matchAll(INLINE_ITEM_RE) : []) {
+    const candidate = found[1] ?? ""
+    if (!isNextItem(last, candidate)) continue
+    const before = text.slice(Math.max(from, found.index - 12), found.index)
+    if (/^\d/.test(candidate) && VALUE_BEFORE_NUMBER_RE.test(before)) continue
+    items.push(text.slice(from, found.index).trim())
+    from = found.index + found[0].length
+    last = candidate
+  }
+  items.push(text.slice(from).trim())
+  return { items: items.filter(Boolean), marker: last }
+}
+
+/** A list item's marker and text, or undefined for a line that is not one. */
+function listItem(line: string, previousMarker: string | undefined): { marker: string; text: string } | undefined {
+  const item = LIST_ITEM_RE.exec(line)
+  if (item) return { marker: item[0].replace(/\[[ xX]\]/, "").trim(), text: line.slice(item[0].length) }
+  const dotted = DOTTED_LETTER_ITEM_RE.exec(line)
+  const label = dotted?.[1]
+  // "i. d. R." and "u. a." open German lines too: a second dotted letter means an abbreviation, not an item.
+  if (!dotted || !label || /^\p{L}\./u.test(line.slice(dotted[0].length))) return undefined
+  const previous = previousMarker?.replace(/[().]/g, "") ?? ""
+  const romanNext = ROMAN_NUMERALS[(ROMAN_NUMERALS as readonly string[]).indexOf(previous) + 1]
+  const letterNext = previous.length === 1 ? String.fromCharCode(previous.charCodeAt(0) + 1) : undefined
+  if (label !== "a" && label !== "i" && label !== romanNext && label !== letterNext) return undefined
+  return { marker: `${label}.`, text: line.slice(dotted[0].length) }
+}
+
+/**
+ * The prose paragraphs of a markdown reply, each as its source lines: code, headings, tables, rules and
+ * link-only lines are dropped; each list item and each paragraph is its own entry, with bullets and quote
+ * markers removed and inline markdown left in place.
+ */
+function proseParagraphs(markdown: string): string[][] {
+  const paragraphs: string[][] = []
   let current: string[] = []
   let fence: string | undefined
   let previousBlank = true
   let inTable = false
+  let marker: string | undefined
   const flush = () => {
-    if (current.length) blocks.push(stripInlineMarkdown(current.join(" ")))
+    if (current.length) paragraphs.push(current)
     current = []
   }
   for (const rawLine of markdown.split(/\r?\n/)) {
@@ -1398,37 +1528,161 @@ function proseBlocks(markdown: string): string[] {
       continue
     }
     if (HTML_ONLY_RE.test(line)) continue
-    if (LIST_ITEM_RE.test(line)) {
+    const item = listItem(line, marker)
+    if (item) {
       flush()
-      current.push(line.replace(LIST_ITEM_RE, ""))
+      const inline = splitInlineItems(item.text, item.marker)
+      for (const text of inline.items.slice(0, -1)) paragraphs.push([text])
+      current.push(inline.items.at(-1) ?? "")
+      marker = inline.marker
       continue
     }
     current.push(line.trim())
   }
   flush()
-  return blocks.filter(Boolean)
+  return paragraphs
 }
 
-/** Joins the pieces ICU split off at abbreviations, ordinals and German dates back onto their sentence. */
-function sentences(block: string, segmenter: Intl.Segmenter): string[] {
-  // Each sentence is kept as its pieces and joined once at the end: growing one string and reading its tail
-  // after every merge would copy it again each time.
-  const merged: string[][] = []
-  for (const { segment } of segmenter.segment(block)) {
-    const piece = segment.trim()
-    if (!piece) continue
-    const previous = merged.at(-1)
-    const tail = previous ? previous.slice(-3).join(" ").slice(-32) : ""
-    const continues =
-      previous !== undefined &&
-      (ABBREVIATION_END_RE.test(tail) ||
-        (ORDINAL_END_RE.test(tail) && (MONTH_START_RE.test(piece) || /^[a-zäöüß\d]/.test(piece))) ||
-        (SHORT_TOKEN_END_RE.test(tail) && /^[a-zäöüß]/.test(piece)) ||
-        !/\p{L}/u.test(piece))
-    if (continues) previous.push(piece)
-    else merged.push([piece])
+/** The prose blocks of a markdown reply: each paragraph and list item as one line of plain text. */
+function proseBlocks(markdown: string): string[] {
+  return proseParagraphs(markdown)
+    .map((lines) => stripInlineMarkdown(lines.join(" ")))
+    .filter(Boolean)
+}
+
+/**
+ * Whether the next source line goes on with the sentence of the line before. A line that ends a sentence is
+ * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
+ * closing punctuation is its own sentence unless it is plainly hard-wrapped.
+ */
+function continuesLine(previous: string, line: string): boolean {
+  const start = line.replace(LINE_START_MARKUP_RE, "")
+  const end = previous.trimEnd().slice(-64)
+  if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
+  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
+}
+
+/**
+ * A paragraph's lines as one text: a line that goes on is joined with a space, a line that ends a sentence
+ * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
+ */
+function joinLines(lines: readonly string[]): string {
+  return lines
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .join("")
+}
+
+type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym"
+
+/** What the word before a text's final period is, which decides whether that period ends the sentence. */
+function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
+  const match = PERIOD_END_RE.exec(tail)
+  if (!match) return undefined
+  const token = match[1] ?? ""
+  const lower = token.toLowerCase()
+  const before = tail.slice(0, match.index + match[0].length - token.length - 1)
+  if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
+  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  // German street names carry the abbreviation inside the word: "Hafenstr. 12".
+  if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
+  // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
+  if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
+  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
+  if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
+  return undefined
+}
+
+/** A capitalised word that is not a usual sentence opener: after an initial or acronym, the name goes on. */
+function startsLikeName(piece: string): boolean {
+  const word = /^\p{Lu}[\p{L}'’-]*/u.exec(piece)?.[0]
+  return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
+}
+
+/** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
+function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
+  const lower = /^\p{Ll}/u.test(piece)
+  const digit = /^\d/.test(piece)
+  switch (ending.kind) {
+    case "fixed":
+      return true
+    case "final":
+      return lower
+    case "number":
+      return lower || digit
+    case "ordinal":
+      return lower || digit || MONTH_START_RE.test(piece) || ORDINAL_NOUN_START_RE.test(piece)
+    case "acronym":
+      return lower || startsLikeName(piece)
+    case "initial":
+      // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
+      if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
+      return startsLikeName(piece) && /(?:\p{Lu}[\p{Ll}'’-]+|\p{L}\.)\s*$/u.test(ending.before)
   }
-  return merged.map((pieces) => pieces.join(" "))
+}
+
+/** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
+type PendingSentence = { pieces: string[]; length: number; closed: boolean }
+
+/** Too short to judge on its own: what `isCheckable` would drop for its length. */
+function isFragment(text: string): boolean {
+  return text.length < MIN_CLAIM_CHARS || !/\s/.test(text.trim())
+}
+
+/** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
+function continuesSentence(previous: PendingSentence, piece: string): boolean {
+  if (!/\p{L}/u.test(piece)) return true
+  // Only the end of the sentence decides, so only a bounded tail of it is read.
+  const last = previous.pieces.at(-1) ?? ""
+  const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
+  if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
+  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence.
+  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
+  const ending = periodEnding(tail)
+  if (!ending) return /^\p{Ll}/u.test(piece)
+  if (continuesAfterPeriod(ending, piece)) return true
+  // The split is doubtful: a piece too short to judge goes back to its neighbour rather than being dropped,
+  // and a question cut there is joined up, so its first half is never judged as a statement.
+  const short = previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail))
+  const question = /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")
+  return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
+}
+
+/** An ICU segment cut before inline code that follows a full stop: ". `pool_size` is validated". */
+function cutBeforeCode(segment: string): string[] {
+  const parts: string[] = []
+  let from = 0
+  for (let at = segment.indexOf("`"); at >= 0; at = segment.indexOf("`", at + 1)) {
+    if (at > from && STOP_BEFORE_CODE_RE.test(segment.slice(Math.max(from, at - 16), at))) {
+      parts.push(segment.slice(from, at))
+      from = at
+    }
+  }
+  parts.push(segment.slice(from))
+  return parts
+}
+
+/**
+ * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
+ * their sentence, and cuts before inline code that opens a sentence.
+ */
+function sentences(block: string, segmenter: Intl.Segmenter): string[] {
+  // Growing one string and reading its tail after every merge would copy it again each time.
+  const merged: PendingSentence[] = []
+  for (const { segment } of segmenter.segment(block)) {
+    for (const part of segment.includes("`") ? cutBeforeCode(segment) : [segment]) {
+      const piece = part.trim()
+      if (!piece) continue
+      const previous = merged.at(-1)
+      if (previous && !previous.closed && continuesSentence(previous, piece)) {
+        previous.pieces.push(piece)
+        previous.length += piece.length + 1
+      } else merged.push({ pieces: [piece], length: piece.length, closed: false })
+    }
+    const last = merged.at(-1)
+    if (last && segment.endsWith("\n")) last.closed = true
+  }
+  return merged.map(({ pieces }) => pieces.join(" "))
 }
 
 function isCheckable(sentence: string): boolean {
@@ -1451,8 +1705,11 @@ function splitClaims(
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
-  for (const block of proseBlocks(reply)) {
-    for (const sentence of sentences(block, segmenter)) {
+  for (const paragraph of proseParagraphs(reply)) {
+    for (const withCode of sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)) {
+      const sentence = withCode.includes("`")
+        ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
+        : withCode
       if (!isCheckable(sentence)) continue
       const key = normalizeForMatch(sentence)
       if (seen.has(key)) continue

@@ -157,6 +157,415 @@ describe("sentences: ICU fragments are merged back", () => {
   })
 })
 
+describe("sentences: names, acronyms and abbreviations that end sentences", () => {
+  test.each([
+    ["a middle initial", "Ada K. Lovelace wrote the first program.", ["Ada K. Lovelace wrote the first program."]],
+    [
+      "initials in a row, spaced and dotted",
+      "The book is by J. R. R. Tolkien. The film is by P.J. Jackson.",
+      ["The book is by J. R. R. Tolkien.", "The film is by P.J. Jackson."],
+    ],
+    [
+      "dotted initials open a sentence",
+      "The release was in 2001. J.R.R. Tolkien wrote the book long before.",
+      ["The release was in 2001.", "J.R.R. Tolkien wrote the book long before."],
+    ],
+    [
+      "a letter after a lowercase word ends the sentence",
+      "The fix is option B. The other option breaks the build.",
+      ["The fix is option B.", "The other option breaks the build."],
+    ],
+    [
+      "the pronoun I ends a sentence",
+      "The reviewer and I. Then we merged it.",
+      ["The reviewer and I.", "Then we merged it."],
+    ],
+    [
+      "U.S. before a name continues",
+      "The U.S. Census data is public domain.",
+      ["The U.S. Census data is public domain."],
+    ],
+    [
+      "U.S. before a sentence opener ends",
+      "The servers run in the U.S. The backups are in Frankfurt.",
+      ["The servers run in the U.S.", "The backups are in Frankfurt."],
+    ],
+    [
+      "Inc. ends a sentence before a capital",
+      "The package is owned by Globex Inc. It is MIT licensed.",
+      ["The package is owned by Globex Inc.", "It is MIT licensed."],
+    ],
+    [
+      "Inc. goes on before a lowercase word",
+      "Globex Inc. maintains the package since 2019.",
+      ["Globex Inc. maintains the package since 2019."],
+    ],
+    [
+      "Jr. and Sr. end sentences, though they are abbreviations",
+      "The patch came from Sam Vimes Jr. Sam Vimes Sr. reviewed it.",
+      ["The patch came from Sam Vimes Jr.", "Sam Vimes Sr. reviewed it."],
+    ],
+    [
+      "etc. ends a sentence",
+      "It parses JSON, YAML etc. The loader reads TOML.",
+      ["It parses JSON, YAML etc.", "The loader reads TOML."],
+    ],
+    [
+      "a.m. and p.m.",
+      "The job ran at 3 a.m. The report was mailed at 9 p.m. on Friday.",
+      ["The job ran at 3 a.m.", "The report was mailed at 9 p.m. on Friday."],
+    ],
+    [
+      "a short piece before a wrong split is kept, not dropped",
+      "At 6 a.m. Dr. Okafor restarted the cluster.",
+      ["At 6 a.m. Dr. Okafor restarted the cluster."],
+    ],
+    [
+      "an exclamation mark inside a name",
+      "The app uses Yahoo! for the login flow.",
+      ["The app uses Yahoo! for the login flow."],
+    ],
+    [
+      "abbreviations before numbers",
+      "The limit is on p. 12 and in Fig. 3 of the spec. No. 7 is the default.",
+      ["The limit is on p. 12 and in Fig. 3 of the spec.", "No. 7 is the default."],
+    ],
+    [
+      "no. is a word when no number follows",
+      "The answer was no. The flag stays off.",
+      ["The answer was no.", "The flag stays off."],
+    ],
+    [
+      "a spaced ellipsis inside a sentence",
+      "The parser reads . . . and then it stops at the first error.",
+      ["The parser reads . . . and then it stops at the first error."],
+    ],
+    [
+      "an omission in a quotation, then a citation",
+      'The spec says "a client [...] must retry [...]" (RFC 9110).',
+      ['The spec says "a client [...] must retry [...]" (RFC 9110).'],
+    ],
+    [
+      "a four-dot ellipsis ends the sentence",
+      "The log stops there. . . . The next run starts clean.",
+      ["The log stops there. . . .", "The next run starts clean."],
+    ],
+    [
+      "years and port numbers end sentences",
+      "The API was frozen in 2019. The server listens on port 8080. Clients retry twice.",
+      ["The API was frozen in 2019.", "The server listens on port 8080.", "Clients retry twice."],
+    ],
+  ])("English: %s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+
+  test.each([
+    [
+      "Dr. med. before a name",
+      "Die Praxis von Dr. med. Weber ist geschlossen.",
+      ["Die Praxis von Dr. med. Weber ist geschlossen."],
+    ],
+    [
+      "kath. before a noun",
+      "Er unterrichtet an einer kath. Grundschule.",
+      ["Er unterrichtet an einer kath. Grundschule."],
+    ],
+    [
+      "Str. before a house number",
+      "Der Server steht in der Hafenstr. 12, 24103 Kiel.",
+      ["Der Server steht in der Hafenstr. 12, 24103 Kiel."],
+    ],
+    [
+      "u. Ä. before a lowercase word",
+      "Es braucht Tests, Doku u. Ä. für das Release.",
+      ["Es braucht Tests, Doku u. Ä. für das Release."],
+    ],
+    [
+      "u. Ä. before a sentence opener ends",
+      "Es fehlen Tests, Doku u. Ä. Das Release wartet.",
+      ["Es fehlen Tests, Doku u. Ä.", "Das Release wartet."],
+    ],
+    [
+      "a century range with an en dash",
+      "Die Funde stammen aus dem 1.–3. Jahrhundert nach Christus.",
+      ["Die Funde stammen aus dem 1.–3. Jahrhundert nach Christus."],
+    ],
+    [
+      "a century range with a spaced hyphen",
+      "Die Mauer stammt aus dem 2. -4. Jahrhundert und ist gut erhalten.",
+      ["Die Mauer stammt aus dem 2. -4. Jahrhundert und ist gut erhalten."],
+    ],
+    [
+      "an ordinal before a noun it counts",
+      "Die 2. Auflage erschien früher. Die 3. Version folgt bald.",
+      ["Die 2. Auflage erschien früher.", "Die 3. Version folgt bald."],
+    ],
+    [
+      "an ordinal date, then a number that ends a sentence",
+      "Die Migration lief am 3. Oktober. Details stehen auf Seite 12. Dort steht auch das Schema.",
+      ["Die Migration lief am 3. Oktober.", "Details stehen auf Seite 12.", "Dort steht auch das Schema."],
+    ],
+    ["S. before a page number", "Das Schema steht auf S. 14 der Doku.", ["Das Schema steht auf S. 14 der Doku."]],
+    [
+      "z. B. before a capitalised noun",
+      "Manche Werte, z. B. Timeout und Port, sind Pflicht.",
+      ["Manche Werte, z. B. Timeout und Port, sind Pflicht."],
+    ],
+    [
+      "usw. ends a sentence",
+      "Der Parser liest JSON, YAML usw. Der Loader liest nur TOML.",
+      ["Der Parser liest JSON, YAML usw.", "Der Loader liest nur TOML."],
+    ],
+    [
+      "Prof. and i. d. R.",
+      "Frau Prof. Kaya prüft i. d. R. jede Änderung.",
+      ["Frau Prof. Kaya prüft i. d. R. jede Änderung."],
+    ],
+  ])("German: %s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
+describe("sentences: questions never leak their first half", () => {
+  test.each([
+    [
+      "cut at an initial",
+      "Did you ask Ada K. Lovelace about it? The notes are in the wiki.",
+      ["The notes are in the wiki."],
+    ],
+    ["cut at an acronym", "Is the U.S. Region still the default? It was changed in May.", ["It was changed in May."]],
+    ["cut at Fig.", "Does the value in Fig. 3 match? The table says 12.", ["The table says 12."]],
+    ["cut at Dr.", "Hat Dr. Weber das geprüft? Die Tests laufen grün.", ["Die Tests laufen grün."]],
+    [
+      "a statement before a question stays",
+      "The limit was 5. Why does it matter? It caps the retries.",
+      ["The limit was 5.", "It caps the retries."],
+    ],
+  ])("%s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
+describe("markdown: lists and lines", () => {
+  test.each([
+    [
+      "• bullets, one per line, without full stops",
+      "• The cache is warm\n• The queue is empty\n• The build is green",
+      ["The cache is warm", "The queue is empty", "The build is green"],
+    ],
+    [
+      "numbered • bullets",
+      "• 1. The cache is warm!\n• 2. The queue is empty!",
+      ["The cache is warm!", "The queue is empty!"],
+    ],
+    [
+      "• bullets on one line",
+      "• The cache is warm • The queue is empty • The build is green",
+      ["The cache is warm", "The queue is empty", "The build is green"],
+    ],
+    [
+      "a numbered list on one line, no full stops",
+      "1) The cache is warm 2) The queue is empty 3) The build is green",
+      ["The cache is warm", "The queue is empty", "The build is green"],
+    ],
+    [
+      "a numbered list on one line, with full stops",
+      "1. The cache is warm. 2. The queue is empty. 3. The build is green.",
+      ["The cache is warm.", "The queue is empty.", "The build is green."],
+    ],
+    [
+      "a lettered list on one line",
+      "a. The cache is warm b. The queue is empty c. The build is green",
+      ["The cache is warm", "The queue is empty", "The build is green"],
+    ],
+    [
+      "a. and b) items on their own lines",
+      "a. The cache is warm\nb. The queue is empty\n(c) The build is green\nd) The lint is clean",
+      ["The cache is warm", "The queue is empty", "The build is green", "The lint is clean"],
+    ],
+    [
+      "a number inside an item is not the next item",
+      "1. Set the retries to 2. Then restart the server.\n2. Check the logs.",
+      ["Set the retries to 2.", "Then restart the server.", "Check the logs."],
+    ],
+    [
+      "a line that starts with s. is not a lettered item",
+      "Das Limit gilt global,\ns. oben im Abschnitt zum Cache.",
+      ["Das Limit gilt global, s. oben im Abschnitt zum Cache."],
+    ],
+    [
+      "a line that starts with i. d. R. is not a roman item",
+      "i. d. R. reicht ein Neustart des Dienstes.",
+      ["i. d. R. reicht ein Neustart des Dienstes."],
+    ],
+    [
+      "lines without closing punctuation are claims of their own",
+      "The plugin is loaded by opencode\nIt registers three hooks\nEach hook runs inside a guard",
+      ["The plugin is loaded by opencode", "It registers three hooks", "Each hook runs inside a guard"],
+    ],
+    [
+      "a hard-wrapped line goes on when the next starts lowercase",
+      "The judge reads the premise buffer\nand the single claim being judged.",
+      ["The judge reads the premise buffer and the single claim being judged."],
+    ],
+    [
+      "a hard-wrapped line goes on after an article, also before a capital",
+      "The new limit is documented in the\nREADME and in the changelog.",
+      ["The new limit is documented in the README and in the changelog."],
+    ],
+    [
+      "a line ending in a full stop ends, even before a lowercase start",
+      "The cache is cleared on start.\nthe queue keeps its entries.",
+      ["The cache is cleared on start.", "the queue keeps its entries."],
+    ],
+    [
+      "a line ending in a full stop ends, even before inline code",
+      "The pool is capped at 10 (values above 10 overflow).\n`pool_size` is validated at startup.",
+      ["The pool is capped at 10 (values above 10 overflow).", "pool_size is validated at startup."],
+    ],
+    [
+      "inline code after a full stop on the same line starts a sentence",
+      "The helper lives in `src/retry.ts`. `backoff()` computes the delay.",
+      ["The helper lives in src/retry.ts.", "backoff() computes the delay."],
+    ],
+    [
+      "inline code after e.g. does not",
+      "Some flags, e.g. `--watch`, restart the server.",
+      ["Some flags, e.g. --watch, restart the server."],
+    ],
+    [
+      "a colon line goes on into a code line",
+      "The suite runs with:\n`npm test` in the repository root.",
+      ["The suite runs with: npm test in the repository root."],
+    ],
+  ])("%s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+
+  test("no claim spans two lines that each end a sentence", () => {
+    const lines = [
+      "The cache is cleared on start.",
+      "`retry()` waits up to 8 seconds!",
+      "the queue keeps its entries.",
+      "Der Parser prüft z. B. Kommas.",
+      "bzw. die Klammern am Ende.",
+      "The servers run in the U.S.",
+      "Region is the default.",
+    ]
+    const claims = claimsOf(lines.join("\n"))
+    expect(claims).toHaveLength(lines.length)
+  })
+})
+
+describe("realistic replies: the exact claims", () => {
+  test.each([
+    [
+      "an English change summary with a list and code",
+      [
+        "## Summary",
+        "",
+        "I capped the pool size in `src/pool.ts` at 10 (values above 10 overflow).",
+        "`pool_size` is now validated at startup, e.g. `-1` throws a `RangeError`.",
+        "",
+        "Changes:",
+        "- `src/pool.ts`: caps the size",
+        "- `src/config.ts`: reads `POOL_SIZE` from the env",
+        "- `test/pool.test.ts`: covers 0, 10 and 11",
+        "",
+        "All 42 tests pass. Want me to add a changelog entry?",
+      ].join("\n"),
+      [
+        "I capped the pool size in src/pool.ts at 10 (values above 10 overflow).",
+        "pool_size is now validated at startup, e.g. -1 throws a RangeError.",
+        "src/pool.ts: caps the size",
+        "src/config.ts: reads POOL_SIZE from the env",
+        "test/pool.test.ts: covers 0, 10 and 11",
+        "All 42 tests pass.",
+      ],
+    ],
+    [
+      "English steps with numbers inside the items",
+      [
+        "To upgrade:",
+        "",
+        "1. Bump `tinyorm` to 3.2.0 in `package.json`.",
+        "2. Run `npm ci`. The lockfile changes in 4 places.",
+        "3. Replace `db.query()` with `db.sql()`; the old name is removed in v. 4.",
+      ].join("\n"),
+      [
+        "To upgrade:",
+        "Bump tinyorm to 3.2.0 in package.json.",
+        "Run npm ci.",
+        "The lockfile changes in 4 places.",
+        "Replace db.query() with db.sql(); the old name is removed in v. 4.",
+      ],
+    ],
+    [
+      "English release notes with names and acronyms",
+      "The fix was written by Mary K. Chen of Initech Inc. It ships in the U.S. Region first. " +
+        "Dr. Patel approved it at 9 a.m. The rollout ends on Jan. 12.",
+      [
+        "The fix was written by Mary K. Chen of Initech Inc.",
+        "It ships in the U.S. Region first.",
+        "Dr. Patel approved it at 9 a.m.",
+        "The rollout ends on Jan. 12.",
+      ],
+    ],
+    [
+      "a German summary with abbreviations and dates",
+      [
+        "Ich habe den Client angepasst:",
+        "",
+        "- Der Timeout liegt jetzt bei 30 s, vgl. `client.ts`.",
+        "- Wiederholungen sind auf 3 begrenzt bzw. auf 5 bei HTTP 429.",
+        "- Fehler werden u. a. im Log vermerkt",
+        "",
+        "Die Änderung gilt seit dem 3. Oktober 2024. Das Verhalten ist im 2. Abschnitt der Doku beschrieben, " +
+          "z. B. die Backoff-Formel. Soll ich noch Tests ergänzen?",
+      ].join("\n"),
+      [
+        "Ich habe den Client angepasst:",
+        "Der Timeout liegt jetzt bei 30 s, vgl. client.ts.",
+        "Wiederholungen sind auf 3 begrenzt bzw. auf 5 bei HTTP 429.",
+        "Fehler werden u. a. im Log vermerkt",
+        "Die Änderung gilt seit dem 3. Oktober 2024.",
+        "Das Verhalten ist im 2. Abschnitt der Doku beschrieben, z. B. die Backoff-Formel.",
+      ],
+    ],
+    [
+      "German prose with titles, addresses and ranges",
+      "Die Anfrage kam von Dr. med. Sommer aus der Lindenstr. 5 in Bremen. Sie betrifft kath. Kliniken, " +
+        "Praxen u. Ä. in drei Ländern. Die Daten reichen vom 1.–3. Quartal. Eine Übersicht steht auf S. 4.",
+      [
+        "Die Anfrage kam von Dr. med. Sommer aus der Lindenstr. 5 in Bremen.",
+        "Sie betrifft kath. Kliniken, Praxen u. Ä. in drei Ländern.",
+        "Die Daten reichen vom 1.–3. Quartal.",
+        "Eine Übersicht steht auf S. 4.",
+      ],
+    ],
+    [
+      "German lines without punctuation and a hard-wrapped paragraph",
+      [
+        "Stand der Migration",
+        "Alle Tabellen sind migriert",
+        "Die Indizes werden neu aufgebaut",
+        "",
+        "Der Job läuft jede Nacht und",
+        "prüft die Fremdschlüssel. Danach wird der Cache geleert.",
+      ].join("\n"),
+      [
+        "Stand der Migration",
+        "Alle Tabellen sind migriert",
+        "Die Indizes werden neu aufgebaut",
+        "Der Job läuft jede Nacht und prüft die Fremdschlüssel.",
+        "Danach wird der Cache geleert.",
+      ],
+    ],
+  ])("%s", (_name, reply, expected) => {
+    expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
 describe("isCheckable", () => {
   test.each([
     ["an English question", "Is the cache enabled by default?"],
