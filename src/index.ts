@@ -239,6 +239,8 @@ export interface Claim {
   key: string
   /** The sentences just before it in the reply: what "it" or "this function" refers to. */
   before?: string
+  /** The sentence as written, inline code still in backticks: commands and paths are read from it. */
+  raw?: string
 }
 
 interface JudgeVerdict {
@@ -857,6 +859,12 @@ function stringArg(args: Record<string, unknown>, ...keys: string[]): string | u
     if (typeof value === "string" && value.trim()) return value.trim()
   }
   return undefined
+}
+
+/** Keeps the end of a text, where it meets what follows: "…the last words". */
+function clipStart(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `…${flat.slice(flat.length - max + 1)}` : flat
 }
 
 function clip(text: string, max: number): string {
@@ -1705,17 +1713,28 @@ function splitClaims(
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
+  // The last two sentences, claims or not: what a claim's "it" refers to stands there.
+  const recent: string[] = []
   for (const paragraph of proseParagraphs(reply)) {
     for (const withCode of sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)) {
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
+      const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
+      recent.push(sentence)
+      if (recent.length > 2) recent.shift()
       if (!isCheckable(sentence)) continue
       const key = normalizeForMatch(sentence)
       if (seen.has(key)) continue
       seen.add(key)
       if (claims.length >= max) skipped++
-      else claims.push({ text: sentence, key })
+      else
+        claims.push({
+          text: sentence,
+          key,
+          ...(before ? { before } : {}),
+          ...(withCode !== sentence ? { raw: withCode } : {}),
+        })
     }
   }
   return { claims, skipped }
@@ -1902,7 +1921,8 @@ function readProcessClaim(text: string): ProcessClaim | undefined {
 /** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
 function namesPath(path: string, named: string): boolean {
   const wanted = normalizePath(named).replace(/^\.\//, "")
-  return path === wanted || path.endsWith(`/${wanted}`)
+  const have = normalizePath(path)
+  return have === wanted || have.endsWith(`/${wanted}`)
 }
 
 const normalizeCommand = (command: string) => command.replace(/\s+/g, " ").trim().toLowerCase()
@@ -3035,6 +3055,127 @@ function noteJudgeHealth(notifier: Notifier, state: SessionState, model: string,
 /** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
 type RawVerdict = JudgeVerdict & { via: "cache" | "judge" | "parse-fallback" }
 
+/** What asking for verdicts needs: the settings, the clock, the counters, the cache and the way to the judge. */
+interface VerdictSource {
+  config: Config
+  now: () => number
+  stats: JudgeStats
+  cache: VerdictCache
+  post: (request: JudgeRequest) => Promise<string>
+}
+
+/** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
+async function verdictFrom(
+  ask: VerdictSource,
+  model: string,
+  claim: Claim,
+  evidence: Evidence,
+  run: JudgeRun,
+): Promise<RawVerdict | undefined> {
+  const { config, stats, cache } = ask
+  const before = config.checks.context ? claim.before : undefined
+  const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
+  const hit = cache.get(key)
+  if (hit) {
+    stats.cacheHits++
+    return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" }
+  }
+  // After one call has failed for good, the rest of the reply would only fail the same way.
+  if (run.failure) {
+    run.unjudged++
+    return undefined
+  }
+  const request = {
+    model,
+    prompt: evidence.prompt,
+    context: evidence.context,
+    before,
+    claim: redactSecrets(claim.text),
+  }
+  try {
+    const result = await judgeClaim(ask.post, request, evidence.sourceIds, stats)
+    stats.claimsJudged++
+    run.answered++
+    if (result.via === "parse-fallback") run.unreadable++
+    else {
+      const { verdict: v, source: s, quote: q, reason: r } = result
+      cache.put(model, { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: ask.now() })
+    }
+    return result
+  } catch (error) {
+    stats.callFailures++
+    run.unjudged++
+    run.failure ??=
+      error instanceof JudgeError
+        ? error
+        : new JudgeError(scrubError(describeError(error), config.judge.apiKey), { retryable: false, outcome: "error" })
+    return undefined
+  }
+}
+
+/**
+ * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
+ * second judge model agrees. A contradiction that fails either is kept as unverifiable.
+ */
+async function earnFlag(
+  ask: VerdictSource,
+  claim: Claim,
+  first: RawVerdict,
+  evidence: Evidence,
+  run: JudgeRun,
+): Promise<ClaimResult> {
+  const { checks, judge } = ask.config
+  const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
+  if (checks.quotes && !anchored) {
+    ask.stats.unanchored++
+    return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
+  }
+  const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, judge) : undefined
+  if (other) {
+    await ask.cache.load(other)
+    ask.stats.secondOpinions++
+    const second = await verdictFrom(ask, other, claim, evidence, run)
+    const agrees =
+      second?.verdict === "unfaithful" &&
+      (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
+    if (!agrees) {
+      ask.stats.disagreements++
+      return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
+    }
+  }
+  return { claim, ...first, source: anchored }
+}
+
+/** One claim's result: the free checks first, then the cache or the judge; undefined when it went unjudged. */
+async function settleClaim(
+  ask: VerdictSource,
+  claim: Claim,
+  evidence: Evidence,
+  run: JudgeRun,
+): Promise<ClaimResult | undefined> {
+  if (isVerbatimInSources(claim, evidence.sources)) {
+    ask.stats.gateHits++
+    return {
+      claim,
+      verdict: "faithful",
+      source: undefined,
+      quote: undefined,
+      reason: undefined,
+      via: "gate",
+    }
+  }
+  const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
+  const decided = asserted && decideProcessClaim(asserted, evidence.actions)
+  if (decided) {
+    ask.stats.recordDecisions++
+    const reason = "the session's tool calls decide it"
+    return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
+  }
+  const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
+  if (!first) return undefined
+  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+}
+
 /**
  * Owns the verdicts of a reply's claims. The free checks come first (verbatim in a source; the session's own
  * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
@@ -3043,108 +3184,15 @@ type RawVerdict = JudgeVerdict & { via: "cache" | "judge" | "parse-fallback" }
 function createClaimJudge({ config, deps, notifier, stats }: PartContext, cache: VerdictCache) {
   const compat: JudgeCompat = { omitReasoning: false }
   const post = (request: JudgeRequest) => postJudge(config.judge, request, deps, stats, notifier.tokenLog, compat)
-
-  /** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
-  const verdictFrom = async (model: string, claim: Claim, evidence: Evidence, run: JudgeRun) => {
-    const before = config.checks.context ? claim.before : undefined
-    const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
-    const hit = cache.get(key)
-    if (hit) {
-      stats.cacheHits++
-      return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" } satisfies RawVerdict
-    }
-    // After one call has failed for good, the rest of the reply would only fail the same way.
-    if (run.failure) {
-      run.unjudged++
-      return undefined
-    }
-    const request = {
-      model,
-      prompt: evidence.prompt,
-      context: evidence.context,
-      before,
-      claim: redactSecrets(claim.text),
-    }
-    try {
-      const result = await judgeClaim(post, request, evidence.sourceIds, stats)
-      stats.claimsJudged++
-      run.answered++
-      if (result.via === "parse-fallback") run.unreadable++
-      else {
-        const { verdict: v, source: s, quote: q, reason: r } = result
-        cache.put(model, { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: deps.now() })
-      }
-      return result
-    } catch (error) {
-      stats.callFailures++
-      run.unjudged++
-      run.failure ??=
-        error instanceof JudgeError
-          ? error
-          : new JudgeError(scrubError(describeError(error), config.judge.apiKey), {
-              retryable: false,
-              outcome: "error",
-            })
-      return undefined
-    }
-  }
-
-  /** The checks a contradiction must pass: a quote that stands in a source, and a second model that agrees. */
-  const earnFlag = async (claim: Claim, first: RawVerdict, evidence: Evidence, run: JudgeRun): Promise<ClaimResult> => {
-    const anchored = config.checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
-    if (config.checks.quotes && !anchored) {
-      stats.unanchored++
-      return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
-    }
-    const other = config.checks.secondOpinion
-      ? secondOpinionModel(evidence.model, evidence.active, config.judge)
-      : undefined
-    if (other) {
-      await cache.load(other)
-      stats.secondOpinions++
-      const second = await verdictFrom(other, claim, evidence, run)
-      const agrees =
-        second?.verdict === "unfaithful" &&
-        (!config.checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
-      if (!agrees) {
-        stats.disagreements++
-        return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
-      }
-    }
-    return { claim, ...first, source: anchored }
-  }
-
-  /** One claim's result; undefined when it went unjudged. */
-  const settleClaim = async (claim: Claim, evidence: Evidence, run: JudgeRun): Promise<ClaimResult | undefined> => {
-    if (isVerbatimInSources(claim, evidence.sources)) {
-      stats.gateHits++
-      return { claim, verdict: "faithful", source: undefined, quote: undefined, reason: undefined, via: "gate" }
-    }
-    const asserted = config.checks.records ? readProcessClaim(claim.text) : undefined
-    const decided = asserted && decideProcessClaim(asserted, evidence.actions)
-    if (decided) {
-      stats.recordDecisions++
-      const reason = "the session's tool calls decide it"
-      return {
-        claim,
-        verdict: decided.verdict,
-        source: PROCESS_SOURCE.id,
-        quote: decided.quote,
-        reason,
-        via: "records",
-      }
-    }
-    const first = await verdictFrom(evidence.model, claim, evidence, run)
-    if (!first) return undefined
-    return first.verdict === "unfaithful" ? earnFlag(claim, first, evidence, run) : { claim, ...first }
-  }
-
+  const ask: VerdictSource = { config, now: deps.now, stats, cache, post }
   /** The judged claims of a reply, their sources named as the note cites them. */
   return async (state: SessionState, claims: readonly Claim[]): Promise<ClaimResult[]> => {
     const evidence = gatherEvidence(state, config)
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
-    const results = await mapConcurrent(claims, config.judge.concurrency, (claim) => settleClaim(claim, evidence, run))
+    const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
+      settleClaim(ask, claim, evidence, run),
+    )
     noteJudgeHealth(notifier, state, evidence.model, run)
     return results
       .filter((result): result is ClaimResult => result !== undefined)
@@ -3283,6 +3331,9 @@ function createReplyJudge({ config, deps, notifier, stats }: PartContext, judgeC
       return
     }
     const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
+    // Contradictions that were not let through, and why: their quote stood nowhere, or a second judge disagreed.
+    counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
+    counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
     notifier.log("debug", "ragfaith: reply judged", {
       sessionID: state.id,
       messageID: reply.id,
@@ -3654,6 +3705,11 @@ const internal = {
   renderContext,
   buildJudgeBody,
   parseVerdict,
+  anchorQuote,
+  quotableTexts,
+  secondOpinionModel,
+  readProcessClaim,
+  decideProcessClaim,
   normalizeModelId,
   selectJudgeModel,
   cacheKey,

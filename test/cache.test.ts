@@ -155,8 +155,12 @@ describe("RFE_CACHE_DIR", () => {
     if (!state) throw new Error("no session state")
     const context = renderContext(state.premises, state.processLog, "Tell me about Freedonia")
     const records = written.map((line) => JSON.parse(line) as CacheRecord)
+    // Each claim is keyed with the sentences before it in the reply, joined to it by a NUL.
+    const parts = CLAIMS.map((claim, i) =>
+      i === 0 ? claim : `${CLAIMS.slice(Math.max(0, i - 2), i).join(" ")}\x00${claim}`,
+    )
     expect(records.map((record) => record.k).sort()).toEqual(
-      CLAIMS.map((claim) => cacheKey("judge-main", context, claim)).sort(),
+      parts.map((part) => cacheKey("judge-main", context, part)).sort(),
     )
     for (const record of records) {
       expect(Object.keys(record)).toEqual(["k", "v", "s", "r", "t"])

@@ -1067,7 +1067,7 @@ describe("security", () => {
             // One closing tag per block: the five premises and the process log P.
             expect([count(/<source /gi), count(/<\/source>/gi)]).toEqual([6, 6])
             expect(user).toMatch(
-              /^<sources>\n<source id="S1"[\s\S]*\n<\/sources>\n\n<question>\n[^\n]*\n<\/question>\n\n<claim>\n[^\n]*\n<\/claim>$/,
+              /^<sources>\n<source id="S1"[\s\S]*\n<\/sources>\n\n<question>\n[^\n]*\n<\/question>\n\n(?:<context>\n[^\n]*\n<\/context>\n)?<claim>\n[^\n]*\n<\/claim>$/,
             )
           }
           expect(host.prompts).toHaveLength(1)

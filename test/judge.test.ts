@@ -112,7 +112,7 @@ describe("the request", () => {
       expect(request.body.messages[0]?.content).toBe(JUDGE_PROMPTS.machine)
       const user = request.body.messages[1]?.content ?? ""
       expect(user).toMatch(
-        /^<sources>\n[\s\S]*\n<\/sources>\n\n<question>\nTell me about Freedonia\n<\/question>\n\n<claim>\n[^\n]+\n<\/claim>$/,
+        /^<sources>\n[\s\S]*\n<\/sources>\n\n<question>\nTell me about Freedonia\n<\/question>\n\n(?:<context>\n[^\n]+\n<\/context>\n)?<claim>\n[^\n]+\n<\/claim>$/,
       )
       expect(user).toContain('<source id="S1" origin="machine" ref="facts.txt:1-2">')
       expect(user).toContain("1: The capital of Freedonia is Fredville.")
@@ -124,7 +124,7 @@ describe("the request", () => {
     ])
   })
 
-  test("all requests of one reply share a byte-identical prefix up to the claim", async () => {
+  test("all requests of one reply share a byte-identical prefix up to the per-claim part", async () => {
     const host = createHost({ env: judgeEnv(faithful.url) })
     const before = faithful.requests.length
     const session = await host.createSession()
@@ -132,7 +132,11 @@ describe("the request", () => {
     await host.settle()
     const raws = faithful.requests.slice(before).map((request) => request.raw)
     expect(raws).toHaveLength(3)
-    const prefixes = raws.map((raw) => raw.slice(0, raw.indexOf("<claim>")))
+    // The per-claim part starts with the claim's context (the sentences before it), or the claim itself.
+    // (The raw body is JSON, where a newline reads as the two characters \n; the prompt names <context> too.)
+    const perClaim = (raw: string) =>
+      raw.includes("<context>\\n") ? raw.indexOf("<context>\\n") : raw.indexOf("<claim>\\n")
+    const prefixes = raws.map((raw) => raw.slice(0, perClaim(raw)))
     expect(prefixes[0]?.length).toBeGreaterThan(JUDGE_PROMPTS.machine.length)
     expect(new Set(prefixes).size).toBe(1)
     // The prefix is the start of the serialised body: model, system prompt, then the sources.
