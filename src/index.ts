@@ -15,11 +15,14 @@
  * - The cascade is bounded: at most `nudgeDepth` notes per real user turn, a claim is never flagged twice
  *   in one turn, and a process-wide ledger makes "one reply, at most one note" hold even when opencode
  *   loads the plugin twice in one process.
+ * - A flag must be earned: a contradiction counts only when its quote stands in the source and a second
+ *   judge model agrees, and claims about the agent's own work are decided by its tool calls, not a judge.
  * - One file, zero runtime dependencies, one runtime export (opencode's legacy loader calls every export).
  *
  * Privacy
- * - Only the premise buffer of the session (most recent `premiseCap` characters) and the single claim being
- *   judged go to the configured judge endpoint; never the conversation, config or unrelated files.
+ * - Only the premise buffer of the session (most recent `premiseCap` characters), the claim being judged
+ *   with the sentences before it, and the user's question of the turn (shortened; optional) go to the
+ *   configured judge endpoint; never the rest of the conversation, config or unrelated files.
  * - Files at sensitive paths (.env*, keys, credentials, ~/.ssh, ...) are never captured, whichever tool
  *   touched them, and secret-looking strings are replaced by `[REDACTED]` before anything is stored, logged
  *   or sent. Premises travel only over https, or plain http to a loopback judge.
@@ -3089,7 +3092,7 @@ async function verdictFrom(
     model,
     prompt: evidence.prompt,
     context: evidence.context,
-    before,
+    before: before && redactSecrets(before),
     claim: redactSecrets(claim.text),
   }
   try {

@@ -54,6 +54,20 @@ describe("claims in context", () => {
     expect(requests[0]?.body.messages[0]?.content).toContain("judge the claim alone")
   })
 
+  test("the sentences before a claim are redacted like everything else that leaves", async () => {
+    const token = `ghp_${"Zq9X".repeat(9)}`
+    const { requests } = await judgedTurn(
+      () => ({ verdict: "faithful", source: "S1" }),
+      {},
+      `The deploy token ${token} was rotated by the release job. It expires at the end of the month.`,
+    )
+    const later = requests.find((request) => request.claim.startsWith("It expires"))
+    expect(later?.userContent).toContain(
+      "<context>\nThe deploy token [REDACTED] was rotated by the release job.\n</context>",
+    )
+    for (const request of requests) expect(request.raw).not.toContain(token)
+  })
+
   test("RFE_SEND_QUESTION=0 keeps the user's question on this machine", async () => {
     const { requests } = await judgedTurn(() => ({ verdict: "faithful", source: "S1" }), { RFE_SEND_QUESTION: "0" })
     expect(requests.length).toBeGreaterThan(0)

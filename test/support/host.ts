@@ -4,7 +4,7 @@
  * `session.prompt` by running the reconciliation turn the real host would run.
  */
 
-import type { Deps, HostClient, Ledger } from "../../src/index.ts"
+import type { Config, Deps, HostClient, Ledger } from "../../src/index.ts"
 import plugin from "../../src/index.ts"
 import { readOutput } from "./fixtures.ts"
 
@@ -33,6 +33,8 @@ export interface HostOptions {
   mode?: "run" | "serve"
   deps?: Partial<Deps>
   instances?: number
+  /** Changes the parsed config before the plugin is built: switches no env var reaches (the benchmark's checks). */
+  adjust?: (config: Config) => Config
   /** The parent the host reports for a session the plugin never saw created. */
   sessionParent?: (sessionID: string) => string | undefined
   directory?: string
@@ -89,7 +91,9 @@ export function createHost(opts: HostOptions = {}) {
     },
   }
 
-  const { config, warnings } = parseConfig(opts.options, opts.env ?? {})
+  const parsed = parseConfig(opts.options, opts.env ?? {})
+  const config = opts.adjust ? opts.adjust(parsed.config) : parsed.config
+  const { warnings } = parsed
   const deps: Deps = {
     client: opts.wrapClient ? opts.wrapClient(client) : client,
     fetch: (url, init) => fetch(url, init),
