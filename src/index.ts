@@ -38,6 +38,14 @@ import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 // ── Constants ────────────────────────────────────────────────────────────────────────────────────────────
 
 const PLUGIN_ID = "ragfaith"
+/** The judge route through the user's own opencode providers, as RFE_JUDGE_PROVIDER names it. */
+const OPENCODE_ROUTE = "opencode"
+/** The hidden agent the plugin registers for its judge sessions, and the title those sessions carry. */
+const JUDGE_AGENT = "ragfaith-judge"
+const JUDGE_SESSION_TITLE = "ragfaith judge"
+const ROUTE_MAX_CONCURRENCY = 4
+/** After the user's provider refuses a judge call (401, 403, 400), the route rests this long. */
+const ROUTE_PAUSE_MS = 10 * 60_000
 /** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
 const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
 const NUDGE_MARKER = "[ragfaith]"
@@ -78,6 +86,7 @@ const DEFAULTS = {
   maxClaims: 50,
   nudgeDepth: 2,
   judgeConcurrency: 8,
+  routeConcurrency: 3,
   judgeTimeoutMs: 30_000,
   judgeMaxAttempts: 4,
   flushTimeoutMs: 20_000,
@@ -172,6 +181,8 @@ type ToastVariant = "info" | "success" | "warning" | "error"
 
 export interface JudgeSettings {
   provider: string
+  /** `http`: an OpenAI-compatible endpoint called directly; `opencode`: the user's own opencode providers. */
+  route: "http" | "opencode"
   baseURL: string
   apiKey: string | undefined
   mainModel: string
@@ -305,6 +316,8 @@ interface JudgeRequest {
   before?: string
   claim: string
   maxTokens: number
+  /** The user's session the claim comes from; the opencode route opens its judge session under it. */
+  sessionID?: string
 }
 
 /** What the plugin learned about a judge endpoint while talking to it. */
@@ -347,12 +360,22 @@ export interface HostClient {
     prompt(options: {
       path: { id: string }
       body: {
-        parts: Array<{ type: "text"; text: string; synthetic?: boolean }>
+        parts: Array<{ type: "text"; text: string; synthetic?: boolean; ignored?: boolean }>
         agent?: string
         model?: { providerID: string; modelID: string }
+        noReply?: boolean
       }
-    }): Promise<{ error?: unknown } | undefined>
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
     get(options: { path: { id: string } }): Promise<{ data?: { parentID?: string }; error?: unknown } | undefined>
+    create(options: {
+      body: { parentID?: string; title?: string }
+    }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
+    abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+    delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+  }
+  config: {
+    /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
+    providers(): Promise<{ data?: { providers?: unknown }; error?: unknown } | undefined>
   }
   tui: {
     showToast(options: {
@@ -414,6 +437,9 @@ function asRecord(value: unknown): Record<string, unknown> {
   return isRecord(value) ? value : {}
 }
 
+/** A non-empty string, or undefined: ids and names in opencode's payloads are read through it. */
+const textOf = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase()
   return host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host)
@@ -463,11 +489,26 @@ function settingReaders(env: Env, options: Options, warnings: string[]) {
 type SettingReaders = ReturnType<typeof settingReaders>
 
 /**
+ * Which judge route applies: the one named, else a preset or endpoint when a judge key or base URL is set,
+ * else opencode's own providers, which need no key of their own.
+ */
+function pickProvider(read: SettingReaders, judgeOptions: Options, env: Env): string {
+  const named = read.text("RFE_JUDGE_PROVIDER", "provider", judgeOptions)?.toLowerCase()
+  if (named) return named
+  const keyEnvs = ["RFE_JUDGE_API_KEY", ...Object.values(PROVIDER_PRESETS).map((preset) => preset.keyEnv)]
+  const hasKey = keyEnvs.some((name) => env[name]?.trim()) || pickSetting(env, "", judgeOptions, "apiKey") !== undefined
+  const hasURL = pickSetting(env, "RFE_JUDGE_BASE_URL", judgeOptions, "baseURL") !== undefined
+  return hasKey || hasURL ? DEFAULTS.provider : OPENCODE_ROUTE
+}
+
+/**
  * The judge endpoint. Precedence per field: generic RFE_JUDGE_* env, then the `judge` options, then the
- * provider-specific env vars, then the preset.
+ * provider-specific env vars, then the preset. The opencode route names models `provider/model` and may
+ * leave them to be chosen from the user's own config when judging starts.
  */
 function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: Env) {
-  const provider = (read.text("RFE_JUDGE_PROVIDER", "provider", judgeOptions) ?? DEFAULTS.provider).toLowerCase()
+  const provider = pickProvider(read, judgeOptions, env)
+  const route = provider === OPENCODE_ROUTE ? "opencode" : "http"
   const preset = Object.hasOwn(PROVIDER_PRESETS, provider)
     ? PROVIDER_PRESETS[provider as keyof typeof PROVIDER_PRESETS]
     : undefined
@@ -481,17 +522,29 @@ function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: En
     fromPresetEnv(preset?.mainEnv) ??
     preset?.mainModel ??
     ""
+  const concurrency = read.integer(
+    "RFE_JUDGE_CONCURRENCY",
+    "concurrency",
+    route === "opencode" ? DEFAULTS.routeConcurrency : DEFAULTS.judgeConcurrency,
+    1,
+    judgeOptions,
+  )
   const judge: JudgeSettings = {
     provider,
+    route,
     baseURL,
-    apiKey: read.text("RFE_JUDGE_API_KEY", "apiKey", judgeOptions) ?? fromPresetEnv(preset?.keyEnv),
+    apiKey:
+      route === "opencode"
+        ? undefined
+        : (read.text("RFE_JUDGE_API_KEY", "apiKey", judgeOptions) ?? fromPresetEnv(preset?.keyEnv)),
     mainModel,
     fallbackModel:
       read.text("RFE_JUDGE_FALLBACK_MODEL", "fallbackModel", judgeOptions) ??
       fromPresetEnv(preset?.fallbackEnv) ??
       preset?.fallbackModel ??
       mainModel,
-    concurrency: read.integer("RFE_JUDGE_CONCURRENCY", "concurrency", DEFAULTS.judgeConcurrency, 1, judgeOptions),
+    // opencode runs each judge call as a session of its own: more than a few at once slow the user's turn.
+    concurrency: route === "opencode" ? Math.min(concurrency, ROUTE_MAX_CONCURRENCY) : concurrency,
     timeoutMs: read.integer("RFE_JUDGE_TIMEOUT_MS", "timeoutMs", DEFAULTS.judgeTimeoutMs, 100, judgeOptions),
     maxAttempts: read.integer("RFE_JUDGE_MAX_ATTEMPTS", "maxAttempts", DEFAULTS.judgeMaxAttempts, 1, judgeOptions),
   }
@@ -502,10 +555,17 @@ function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: En
 /** Why this judge cannot be used, in words the user can act on; undefined when it can. */
 function judgeProblem(judge: JudgeSettings, presetKeyEnv: string | undefined, allowInsecure: boolean) {
   const { provider, baseURL, mainModel, apiKey } = judge
+  if (judge.route === "opencode") {
+    const bad = [judge.mainModel, judge.fallbackModel].find((model) => model && !/^[^/\s]+\/\S+$/.test(model))
+    return bad ? `ragfaith: the opencode judge route names models as provider/model; "${bad}" is not one` : undefined
+  }
   if (!baseURL) return `ragfaith: provider "${provider}" has no preset; set RFE_JUDGE_BASE_URL to judge replies`
   if (!mainModel) return `ragfaith: provider "${provider}" has no preset; set RFE_JUDGE_MAIN_MODEL to judge replies`
   if (presetKeyEnv && !apiKey) {
-    return `ragfaith: no judge API key; set ${presetKeyEnv} or RFE_JUDGE_API_KEY to judge replies`
+    return (
+      `ragfaith: no judge API key; set ${presetKeyEnv} or RFE_JUDGE_API_KEY, ` +
+      "or RFE_JUDGE_PROVIDER=opencode to judge with your own opencode models"
+    )
   }
   let url: URL
   try {
@@ -2074,6 +2134,11 @@ function claimBlock(request: Pick<JudgeRequest, "before" | "claim">): string {
   return `${before}<claim>\n${escapeDelimiters(request.claim)}\n</claim>`
 }
 
+/** What the judge reads for one claim: the shared context of the reply, then the claim's own part. */
+function judgeUserContent(request: Pick<JudgeRequest, "context" | "before" | "claim">): string {
+  return `${request.context}\n\n${claimBlock(request)}`
+}
+
 /**
  * The chat-completions body of one request. Key order matters: model and messages first, so the serialised
  * prefix is identical across the claims of a reply. `reasoning` goes only to endpoints that accept it.
@@ -2083,7 +2148,7 @@ function buildJudgeBody(request: JudgeRequest, withReasoning = true): string {
     model: request.model,
     messages: [
       { role: "system", content: request.prompt },
-      { role: "user", content: `${request.context}\n\n${claimBlock(request)}` },
+      { role: "user", content: judgeUserContent(request) },
     ],
     temperature: 0,
     ...(withReasoning ? { reasoning: { exclude: true } } : {}),
@@ -2450,26 +2515,30 @@ function tokenFields(usage: Record<string, unknown> | undefined) {
   }
 }
 
+/** One try at a judge answer on some route: the answer, or a JudgeError that says whether to try again. */
+type JudgeAttempt = (request: JudgeRequest) => Promise<JudgeAnswer>
+
 /**
- * One judge request with retries: timeouts, 408, 429, 5xx and network failures are tried again with backoff,
- * anything else fails at once. A strict endpoint that rejects `reasoning` gets it dropped, once, for good.
- * Every attempt writes one token-log line.
+ * One judge request with retries, on any route: timeouts, 408, 429, 5xx and network failures are tried again
+ * with backoff, anything else fails at once. An endpoint that rejects `reasoning` gets it dropped, once, for
+ * good. Every attempt writes one token-log line.
  */
-async function postJudge(
-  judge: JudgeSettings,
+async function retryJudge(
+  attempt: JudgeAttempt,
+  judge: Pick<JudgeSettings, "maxAttempts">,
   request: JudgeRequest,
-  deps: Pick<Deps, "fetch" | "now" | "sleep" | "random">,
+  deps: Pick<Deps, "now" | "sleep" | "random">,
   stats: JudgeStats,
   writeTokenLog: (line: TokenLogLine) => void,
-  compat: JudgeCompat = { omitReasoning: false },
+  compat: JudgeCompat,
 ): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
+  for (let tries = 1; ; tries++) {
     const started = deps.now()
     const logAttempt = (outcome: string, status?: number, usage?: Record<string, unknown>) =>
       writeTokenLog({
         time: new Date(started).toISOString(),
         model: request.model,
-        attempt,
+        attempt: tries,
         outcome,
         ...(status === undefined ? {} : { status }),
         latency_ms: deps.now() - started,
@@ -2477,22 +2546,38 @@ async function postJudge(
       })
     stats.requests++
     try {
-      const answer = await attemptJudge(judge, buildJudgeBody(request, !compat.omitReasoning), deps.fetch)
+      const answer = await attempt(request)
       logAttempt("ok", answer.status, answer.usage)
       return answer.content
     } catch (thrown) {
-      const error = thrown instanceof JudgeError ? thrown : unreachable(thrown, judge)
+      const error =
+        thrown instanceof JudgeError
+          ? thrown
+          : new JudgeError(`judge failed (${describeError(thrown)})`, { retryable: false, outcome: "error" })
       logAttempt(error.outcome, error.status)
       if (error.rejectsReasoning && !compat.omitReasoning) {
         compat.omitReasoning = true
-      } else if (!error.retryable || attempt >= judge.maxAttempts) {
+      } else if (!error.retryable || tries >= judge.maxAttempts) {
         throw error
       } else {
-        await deps.sleep(retryDelay(attempt, error.retryAfter, deps.now(), deps.random))
+        await deps.sleep(retryDelay(tries, error.retryAfter, deps.now(), deps.random))
       }
       stats.retries++
     }
   }
+}
+
+/** The direct route: one OpenAI-compatible endpoint, reached with `fetch`, with retries. */
+function postJudge(
+  judge: JudgeSettings,
+  request: JudgeRequest,
+  deps: Pick<Deps, "fetch" | "now" | "sleep" | "random">,
+  stats: JudgeStats,
+  writeTokenLog: (line: TokenLogLine) => void,
+  compat: JudgeCompat = { omitReasoning: false },
+): Promise<string> {
+  const attempt: JudgeAttempt = (req) => attemptJudge(judge, buildJudgeBody(req, !compat.omitReasoning), deps.fetch)
+  return retryJudge(attempt, judge, request, deps, stats, writeTokenLog, compat)
 }
 
 /**
@@ -2680,6 +2765,8 @@ interface Notifier {
   toast(message: string, variant?: ToastVariant): void
   /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
+  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
+  tellOnce(key: string, message: string): void
   /** A failure the user hears about once per kind, until `clearFailures` says it healed. */
   reportFailure(kind: string, message: string, how?: "toast" | "log"): void
   clearFailures(healed: (kind: string) => boolean): void
@@ -2692,6 +2779,7 @@ interface Notifier {
 
 function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
   const reported = new Set<string>()
+  const told = new Set<string>()
   let startup = [...warnings, ...(config.judgeDisabled ? [config.judgeDisabled] : [])]
   const log: Notifier["log"] = (level, message, extra) => {
     try {
@@ -2728,6 +2816,12 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       if (spendToast(budget, key, variant)) toast(message, variant)
     },
     reportFailure,
+    tellOnce(key, message) {
+      if (told.has(key)) return
+      told.add(key)
+      log("info", message)
+      toast(message, "info")
+    },
     clearFailures(healed) {
       for (const kind of [...reported]) if (healed(kind)) reported.delete(kind)
     },
@@ -2977,10 +3071,272 @@ function createDocPull({ config, deps, directory, store, notifier }: PartContext
   }
 }
 
+// ── Part: the opencode judge route ───────────────────────────────────────────────────────────────────────
+
+/** A model the user can call through opencode, as `config.providers()` lists it. */
+interface CallableModel {
+  /** `providerID/modelID`, the way the route names judge models. */
+  id: string
+  providerID: string
+  /** `config` for providers set up in opencode.json; `env` and `api` for ones opencode found by a key. */
+  source: string
+  /** Input plus output price per million tokens; unknown prices sort last. */
+  price: number
+}
+
+/** The callable models in a `config.providers()` answer, read field by field: its options hold API keys. */
+function readCallableModels(payload: unknown): CallableModel[] {
+  const providers = asRecord(payload).providers
+  if (!Array.isArray(providers)) return []
+  return providers.flatMap((raw) => {
+    const provider = asRecord(raw)
+    const providerID = textOf(provider.id)
+    if (!providerID) return []
+    const source = textOf(provider.source) ?? "config"
+    return Object.entries(asRecord(provider.models)).map(([modelID, model]) => {
+      const cost = asRecord(asRecord(model).cost)
+      const price =
+        typeof cost.input === "number" && typeof cost.output === "number"
+          ? cost.input + cost.output
+          : Number.POSITIVE_INFINITY
+      return { id: `${providerID}/${modelID}`, providerID, source, price }
+    })
+  })
+}
+
+/**
+ * The judge models of the opencode route, in the order they are asked: the user's small model, then the
+ * models of the provider the agent runs on (the boundary the user already chose), then the providers set up
+ * in opencode.json, each group cheapest first; never the agent's own model. A provider opencode found only
+ * through an environment key is used only when the user names one of its models.
+ */
+function rankJudgeModels(
+  models: readonly CallableModel[],
+  smallModel: string | undefined,
+  agentModel: string | undefined,
+) {
+  const agent = agentModel ? normalizeModelId(agentModel) : undefined
+  const usable = models.filter((model) => normalizeModelId(model.id) !== agent)
+  const cheapest = (list: CallableModel[]) => [...list].sort((a, b) => a.price - b.price).map((model) => model.id)
+  const agentProvider = agentModel?.split("/")[0]
+  return [
+    ...new Set([
+      ...usable.filter((model) => model.id === smallModel).map((model) => model.id),
+      ...cheapest(usable.filter((model) => model.providerID === agentProvider)),
+      ...cheapest(usable.filter((model) => model.source === "config")),
+    ]),
+  ]
+}
+
+/** The judge models on the route: the ones the user named, checked against what is callable, or the best two. */
+function pickRouteModels(
+  judge: JudgeSettings,
+  models: readonly CallableModel[],
+  seen: { smallModel?: string; model?: string },
+  agentModel: string | undefined,
+): { main: string; fallback: string } | { problem: string } {
+  const callable = new Set(models.map((model) => model.id))
+  const named = [judge.mainModel, judge.fallbackModel].find((model) => model && !callable.has(model))
+  if (named)
+    return { problem: `ragfaith: the judge model ${named} is not among your opencode models; nothing is judged` }
+  const ranked = rankJudgeModels(models, seen.smallModel, agentModel ?? seen.model)
+  const main = judge.mainModel || ranked[0]
+  if (!main) {
+    return {
+      problem:
+        "ragfaith: no opencode model other than the agent's own can judge; set small_model in opencode.json " +
+        "or RFE_JUDGE_MAIN_MODEL=provider/model",
+    }
+  }
+  const fallback = judge.fallbackModel || ranked.find((model) => model !== main) || main
+  return { main, fallback }
+}
+
+/** What a judge session holds while it runs. */
+interface JudgeCall {
+  prompt: string
+  maxTokens: number
+  /** The provider asked to retry and the plugin cut the session short, before opencode's own retries. */
+  retried: boolean
+  timedOut: boolean
+}
+
+/** The judge's text out of a judge session's answer, or the JudgeError that says what went wrong. */
+function readSessionAnswer(
+  result: { data?: unknown; error?: unknown } | undefined,
+  call: JudgeCall,
+  timeoutMs: number,
+) {
+  if (!result || result.error !== undefined) {
+    throw new JudgeError("opencode refused the judge call", { retryable: false, outcome: "route_error" })
+  }
+  const data = asRecord(result.data)
+  const info = asRecord(data.info)
+  const failure = asRecord(info.error)
+  const details = asRecord(failure.data)
+  // `opencode run` answers a prompt on another session with the prompt itself and never calls the model.
+  if (info.role !== "assistant")
+    throw new JudgeError("opencode ran no judge turn", { retryable: false, outcome: "route_no_turn" })
+  if (call.timedOut || failure.name === "MessageAbortedError") {
+    throw new JudgeError(`judge timed out after ${timeoutMs} ms`, { retryable: true, outcome: "timeout" })
+  }
+  if (failure.name !== undefined) {
+    const status = typeof details.statusCode === "number" ? details.statusCode : undefined
+    const detail = clip(textOf(details.message) ?? textOf(failure.name) ?? "error", 120)
+    throw new JudgeError(status ? `judge answered HTTP ${status}` : `judge failed (${detail})`, {
+      status,
+      retryable: details.isRetryable === true || (status !== undefined && isRetryableStatus(status)),
+      outcome: status ? `http_${status}` : "route_error",
+    })
+  }
+  if (!textOf(info.finish)) {
+    if (call.retried)
+      throw new JudgeError("the judge's provider asked to retry", { retryable: true, outcome: "http_retry" })
+    throw new JudgeError("judge answer has no text", { retryable: false, outcome: "bad_body" })
+  }
+  const parts = Array.isArray(data.parts) ? data.parts.map(asRecord) : []
+  const content = parts
+    .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+    .join("")
+  const tokens = asRecord(info.tokens)
+  const input = typeof tokens.input === "number" ? tokens.input : undefined
+  const output = typeof tokens.output === "number" ? tokens.output : undefined
+  const usage = {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input !== undefined && output !== undefined ? input + output : undefined,
+    prompt_tokens_details: { cached_tokens: asRecord(tokens.cache).read },
+  }
+  return { status: 200, content, usage } satisfies JudgeAnswer
+}
+
+/**
+ * Owns the opencode route: the hidden judge agent, the judge sessions (each a child of the user's session,
+ * with a title, so opencode makes no title request and lists it nowhere), their prompt and answer budget, and
+ * the answers read out of them.
+ */
+function createOpencodeRoute({ config, deps, notifier }: PartContext) {
+  const client = deps.client
+  const running = new Map<string, JudgeCall>()
+  /** Judge sessions already closed: their late events (a second idle, the deletion) are still theirs. */
+  const closed = new Set<string>()
+  const seen: { smallModel?: string; model?: string } = {}
+  let models: Promise<CallableModel[] | undefined> | undefined
+  let pausedUntil = 0
+
+  const attempt: JudgeAttempt = async (request) => {
+    if (deps.now() < pausedUntil) {
+      throw new JudgeError("the judge's provider refused it earlier; resting", {
+        retryable: false,
+        outcome: "route_paused",
+      })
+    }
+    const [providerID = "", ...rest] = request.model.split("/")
+    const created = await client.session.create({
+      body: { ...(request.sessionID ? { parentID: request.sessionID } : {}), title: JUDGE_SESSION_TITLE },
+    })
+    const id = textOf(created?.data?.id)
+    if (created?.error !== undefined || !id) {
+      throw new JudgeError("opencode opened no judge session", { retryable: true, outcome: "route_error" })
+    }
+    const call: JudgeCall = { prompt: request.prompt, maxTokens: request.maxTokens, retried: false, timedOut: false }
+    running.set(id, call)
+    const timer = setTimeout(() => {
+      call.timedOut = true
+      void client.session.abort({ path: { id } }).catch(() => {})
+    }, config.judge.timeoutMs)
+    try {
+      const result = await client.session.prompt({
+        path: { id },
+        body: {
+          agent: JUDGE_AGENT,
+          model: { providerID, modelID: rest.join("/") },
+          parts: [{ type: "text", text: judgeUserContent(request) }],
+        },
+      })
+      return readSessionAnswer(result, call, config.judge.timeoutMs)
+    } catch (error) {
+      // A refusal (a bad key, an unknown model) repeats for every call, and opencode shows each one in red.
+      if (error instanceof JudgeError && !error.retryable && error.status !== undefined)
+        pausedUntil = deps.now() + ROUTE_PAUSE_MS
+      throw error
+    } finally {
+      clearTimeout(timer)
+      running.delete(id)
+      closed.add(id)
+      trimOldest(closed, LIMITS.sessions)
+      // Only once the prompt has resolved: deleting a session mid-prompt leaves the provider request open.
+      await client.session.delete({ path: { id } }).catch(() => {})
+    }
+  }
+
+  return {
+    attempt,
+    owns: (sessionID: string | undefined) =>
+      sessionID !== undefined && (running.has(sessionID) || closed.has(sessionID)),
+    /** The `config` hook: registers the hidden judge agent, with no tools, and learns the user's models. */
+    configure(cfg: Record<string, unknown>) {
+      seen.smallModel = textOf(cfg.small_model)
+      seen.model = textOf(cfg.model)
+      cfg.agent = {
+        ...asRecord(cfg.agent),
+        [JUDGE_AGENT]: {
+          mode: "primary",
+          hidden: true,
+          description: "ragfaith's faithfulness judge (internal)",
+          prompt: JUDGE_PROMPTS.machine,
+          temperature: 0,
+          permission: { "*": "deny" },
+        },
+      }
+    },
+    /** A judge session's system prompt is the judge prompt alone: no environment block, no AGENTS.md. */
+    system(sessionID: string | undefined, output: { system?: unknown }) {
+      const call = sessionID ? running.get(sessionID) : undefined
+      if (call && Array.isArray(output.system)) output.system.splice(0, output.system.length, call.prompt)
+    },
+    params(sessionID: string, output: { maxOutputTokens?: unknown }) {
+      const call = running.get(sessionID)
+      if (call) output.maxOutputTokens = call.maxTokens
+    },
+    /**
+     * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a
+     * call for minutes and end in an error toast; the plugin's backoff decides instead.
+     */
+    onEvent(type: unknown, props: Record<string, unknown>) {
+      const call = running.get(textOf(props.sessionID) ?? "")
+      if (!call || type !== "session.status" || asRecord(props.status).type !== "retry") return
+      call.retried = true
+      void client.session.abort({ path: { id: textOf(props.sessionID) ?? "" } }).catch(() => {})
+    },
+    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
+    async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
+      models ??= client.config
+        .providers()
+        .then((result) => (result?.error === undefined ? readCallableModels(result?.data) : undefined))
+        .catch(() => undefined)
+      const callable = await models
+      if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
+      const picked = pickRouteModels(config.judge, callable, seen, agentModel)
+      if ("problem" in picked) return picked
+      notifier.tellOnce(
+        "route-model",
+        `ragfaith: replies are judged by ${picked.main} through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another`,
+      )
+      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+    },
+  }
+}
+
+type OpencodeRoute = ReturnType<typeof createOpencodeRoute>
+
 // ── Part: claim judging ──────────────────────────────────────────────────────────────────────────────────
 
 /** The evidence one reply is judged against, fixed when judging starts. */
 interface Evidence {
+  /** The judge settings with their models settled (the opencode route picks them when judging starts). */
+  judge: JudgeSettings
+  sessionID: string
   model: string
   /** The agent's own model, which never judges. */
   active: string | undefined
@@ -2997,7 +3353,7 @@ interface Evidence {
   actions: readonly ToolAction[]
 }
 
-function gatherEvidence(state: SessionState, config: Config): Evidence {
+function gatherEvidence(state: SessionState, config: Config, judge: JudgeSettings): Evidence {
   const premises = [...state.premises]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
@@ -3005,7 +3361,9 @@ function gatherEvidence(state: SessionState, config: Config): Evidence {
   const asked = config.checks.question ? state.lastUser?.text : undefined
   const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
   return {
-    model: selectJudgeModel(active, config.judge),
+    judge,
+    sessionID: state.id,
+    model: selectJudgeModel(active, judge),
     active,
     prompt: pickPrompt(premises),
     context: renderContext(premises, state.processLog, question),
@@ -3094,6 +3452,7 @@ async function verdictFrom(
     context: evidence.context,
     before: before && redactSecrets(before),
     claim: redactSecrets(claim.text),
+    sessionID: evidence.sessionID,
   }
   try {
     const result = await judgeClaim(ask.post, request, evidence.sourceIds, stats)
@@ -3127,13 +3486,13 @@ async function earnFlag(
   evidence: Evidence,
   run: JudgeRun,
 ): Promise<ClaimResult> {
-  const { checks, judge } = ask.config
+  const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
   if (checks.quotes && !anchored) {
     ask.stats.unanchored++
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
-  const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, judge) : undefined
+  const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
   if (other) {
     await ask.cache.load(other)
     ask.stats.secondOpinions++
@@ -3184,13 +3543,27 @@ async function settleClaim(
  * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
  * source and a second judge model agrees.
  */
-function createClaimJudge({ config, deps, notifier, stats }: PartContext, cache: VerdictCache) {
+function createClaimJudge({ config, deps, notifier, stats }: PartContext, cache: VerdictCache, route: OpencodeRoute) {
   const compat: JudgeCompat = { omitReasoning: false }
-  const post = (request: JudgeRequest) => postJudge(config.judge, request, deps, stats, notifier.tokenLog, compat)
+  const direct: JudgeAttempt = (request) =>
+    attemptJudge(config.judge, buildJudgeBody(request, !compat.omitReasoning), deps.fetch)
+  const attempt = config.judge.route === "opencode" ? route.attempt : direct
+  const post = (request: JudgeRequest) =>
+    retryJudge(attempt, config.judge, request, deps, stats, notifier.tokenLog, compat)
   const ask: VerdictSource = { config, now: deps.now, stats, cache, post }
+  /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
+  const settle = async (state: SessionState) => {
+    if (config.judge.route !== "opencode") return config.judge
+    const judge = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in judge)) return judge
+    notifier.reportFailure("no-judge-model", judge.problem)
+    return undefined
+  }
   /** The judged claims of a reply, their sources named as the note cites them. */
   return async (state: SessionState, claims: readonly Claim[]): Promise<ClaimResult[]> => {
-    const evidence = gatherEvidence(state, config)
+    const judge = await settle(state)
+    if (!judge) return []
+    const evidence = gatherEvidence(state, config, judge)
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
@@ -3304,6 +3677,15 @@ function createReplyJudge({ config, deps, notifier, stats }: PartContext, judgeC
 
   const mayJudge = async (state: SessionState): Promise<boolean> => {
     if (config.judgeDisabled || (await isChildSession(state, deps.client))) return false
+    if (deps.mode === "run" && config.judge.route === "opencode") {
+      // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
+      const message =
+        "ragfaith: nothing was judged: `opencode run` cannot host the opencode judge route; use the TUI or " +
+        "`opencode serve`, or set a judge key (RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL, SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+      notifier.reportFailure("run-route", message, "log")
+      notifier.printReport(`${message}\n`)
+      return false
+    }
     const turn = deps.ledger.turn(state.id)
     if (turn && turn.depth > 0 && turn.depth >= config.nudgeDepth) {
       notifier.log("debug", "ragfaith: cascade depth reached; reply not judged", {
@@ -3378,9 +3760,6 @@ type ReplyJudge = ReturnType<typeof createReplyJudge>
 
 // ── Part: the event tracker ──────────────────────────────────────────────────────────────────────────────
 
-/** A non-empty string, or undefined: ids and names in opencode's payloads are read through it. */
-const textOf = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
-
 function readSessionInfo(props: Record<string, unknown>): { id: string; parentID: string | undefined } | undefined {
   const info = asRecord(props.info)
   const id = textOf(info.id) ?? textOf(props.sessionID)
@@ -3441,6 +3820,18 @@ function readPart(props: Record<string, unknown>) {
     return { kind: "tool-error" as const, sessionID, messageID, ...failed }
   }
   return undefined
+}
+
+/** The session an event is about, wherever its payload keeps the id. */
+function sessionOfEvent(props: Record<string, unknown>): string | undefined {
+  const info = asRecord(props.info)
+  return textOf(props.sessionID) ?? textOf(info.sessionID) ?? textOf(asRecord(props.part).sessionID) ?? textOf(info.id)
+}
+
+/** A judge session announced before the route learned its id: `session.created` fires before `create()` returns. */
+function isJudgeSessionInfo(info: unknown): boolean {
+  const session = asRecord(info)
+  return session.title === JUDGE_SESSION_TITLE && textOf(session.parentID) !== undefined
 }
 
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
@@ -3520,15 +3911,20 @@ function eventHandlers({ deps, store }: PartContext, capture: Capture, judge: Re
  * Owns what opencode's events and chat hooks tell: sessions and their parents, real user turns, the reply
  * text, the active model, and when a turn is over.
  */
-function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudge) {
+function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudge, route: OpencodeRoute) {
   const { deps, store, notifier } = ctx
   const handlers = eventHandlers(ctx, capture, judge)
   return {
     onEvent(event: Record<string, unknown>) {
+      const props = asRecord(event.properties)
+      // The plugin's own judge sessions are never captured, judged or noted; the route reads their events.
+      if (route.owns(sessionOfEvent(props))) return route.onEvent(event.type, props)
+      if (isJudgeSessionInfo(props.info)) return
       if (event.type === "session.created" || event.type === "message.updated") notifier.showStartupNotice()
-      if (typeof event.type === "string") handlers.get(event.type)?.(asRecord(event.properties))
+      if (typeof event.type === "string") handlers.get(event.type)?.(props)
     },
-    onChatMessage(input: { sessionID: string }, output: unknown) {
+    onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
+      if (route.owns(input.sessionID) || input.agent === JUDGE_AGENT) return
       const { message, parts } = asRecord(output)
       const { id, agent, model } = asRecord(message)
       // opencode adds synthetic text parts to real messages too (attached files), so one real part decides.
@@ -3544,8 +3940,9 @@ function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudg
         deps.ledger,
       )
     },
-    onChatParams(input: { sessionID: string; agent?: unknown; model?: unknown }) {
-      if (input.agent === "title") return
+    onChatParams(input: { sessionID: string; agent?: unknown; model?: unknown }, output: unknown) {
+      if (route.owns(input.sessionID)) return route.params(input.sessionID, asRecord(output))
+      if (input.agent === "title" || input.agent === JUDGE_AGENT) return
       const state = store.touch(input.sessionID)
       if (state.lastUser?.agent && input.agent !== state.lastUser.agent) return
       const model = asRecord(input.model)
@@ -3554,6 +3951,7 @@ function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudg
       if (id) state.activeModel = provider ? `${provider}/${id}` : id
     },
     onTextComplete(input: { sessionID: string; messageID: string; partID: string }, output: unknown) {
+      if (route.owns(input.sessionID)) return
       const state = store.find(input.sessionID)
       const text = asRecord(output).text
       if (state && typeof text === "string" && textOf(input.messageID) && textOf(input.partID)) {
@@ -3584,8 +3982,9 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   })
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache), createNoteSender(ctx))
-  const tracker = createEventTracker(ctx, capture, judge)
+  const route = createOpencodeRoute(ctx)
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const tracker = createEventTracker(ctx, capture, judge, route)
   // A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event` hangs the session.
   const guard = (name: string, work: () => unknown) => {
     const fail = (error: unknown) =>
@@ -3602,7 +4001,13 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),
     "chat.message": async (input, output) => guard("chat.message", () => tracker.onChatMessage(input, output)),
-    "chat.params": async (input) => guard("chat.params", () => tracker.onChatParams(input)),
+    "chat.params": async (input, output) => guard("chat.params", () => tracker.onChatParams(input, output)),
+    config: async (cfg) =>
+      guard("config", () => {
+        if (config.judge.route === "opencode") route.configure(cfg as unknown as Record<string, unknown>)
+      }),
+    "experimental.chat.system.transform": async (input, output) =>
+      guard("experimental.chat.system.transform", () => route.system(input.sessionID, output)),
     "tool.execute.before": async (input, output) =>
       guard("tool.execute.before", () => docPull.beforeTool(input, output)),
     "tool.execute.after": async (input, output) => guard("tool.execute.after", () => capture.afterTool(input, output)),
@@ -3711,6 +4116,7 @@ const internal = {
   anchorQuote,
   quotableTexts,
   secondOpinionModel,
+  rankJudgeModels,
   readProcessClaim,
   decideProcessClaim,
   normalizeModelId,

@@ -35,11 +35,12 @@ describe("defaults", () => {
   })
 
   test.each([
-    ["RFE_JUDGE_PROVIDER", "judge.provider", "synthetic"],
-    ["RFE_JUDGE_BASE_URL", "judge.baseURL", "https://api.synthetic.new/v1"],
+    ["RFE_JUDGE_PROVIDER", "judge.provider", "opencode"],
+    ["RFE_JUDGE_PROVIDER", "judge.route", "opencode"],
+    ["RFE_JUDGE_BASE_URL", "judge.baseURL", ""],
     ["RFE_JUDGE_API_KEY", "judge.apiKey", undefined],
-    ["RFE_JUDGE_MAIN_MODEL", "judge.mainModel", "hf:zai-org/GLM-5.3-Flash"],
-    ["RFE_JUDGE_FALLBACK_MODEL", "judge.fallbackModel", "hf:deepseek-ai/DeepSeek-V4.1-Flash"],
+    ["RFE_JUDGE_MAIN_MODEL", "judge.mainModel", ""],
+    ["RFE_JUDGE_FALLBACK_MODEL", "judge.fallbackModel", ""],
     ["RFE_ACTIVE_MODEL", "activeModel", undefined],
     ["RFE_STRICTNESS", "strictness", "normal"],
     ["RFE_FLAG_VERDICTS", "flagVerdicts", ["unfaithful"]],
@@ -50,7 +51,7 @@ describe("defaults", () => {
     ["RFE_NUDGE_DEPTH", "nudgeDepth", 2],
     ["RFE_CACHE_DIR", "cacheDir", undefined],
     ["RFE_JUDGE_LOG", "judgeLog", undefined],
-    ["RFE_JUDGE_CONCURRENCY", "judge.concurrency", 8],
+    ["RFE_JUDGE_CONCURRENCY", "judge.concurrency", 3],
     ["RFE_JUDGE_TIMEOUT_MS", "judge.timeoutMs", 30_000],
     ["RFE_JUDGE_MAX_ATTEMPTS", "judge.maxAttempts", 4],
     ["RFE_DOC_PULL", "docPull", true],
@@ -65,8 +66,55 @@ describe("defaults", () => {
     expect(config.premiseTools.test("bash")).toBe(false)
   })
 
-  test("without a key for the synthetic preset the judge is disabled, naming both key variables", () => {
-    expect(config.judgeDisabled).toMatch(/^ragfaith: .*SYNTHETIC_API_KEY.*RFE_JUDGE_API_KEY/)
+  test("with no judge key at all, the opencode route judges: nothing is disabled", () => {
+    expect(config.judgeDisabled).toBeUndefined()
+  })
+
+  test.each([
+    ["SYNTHETIC_API_KEY", { SYNTHETIC_API_KEY: "k" }],
+    ["RFE_JUDGE_API_KEY", { RFE_JUDGE_API_KEY: "k" }],
+    ["OPENROUTER_API_KEY", { OPENROUTER_API_KEY: "k" }],
+  ])("with %s set, the synthetic preset is the default route, as before", (_name, env) => {
+    const { judge } = parseConfig(undefined, env).config
+    expect([
+      judge.provider,
+      judge.route,
+      judge.baseURL,
+      judge.mainModel,
+      judge.fallbackModel,
+      judge.concurrency,
+    ]).toEqual([
+      "synthetic",
+      "http",
+      "https://api.synthetic.new/v1",
+      "hf:zai-org/GLM-5.3-Flash",
+      "hf:deepseek-ai/DeepSeek-V4.1-Flash",
+      8,
+    ])
+  })
+
+  test("the synthetic preset named without its key is disabled, naming both key variables and the opencode route", () => {
+    const { judgeDisabled } = parseConfig(undefined, { RFE_JUDGE_PROVIDER: "synthetic" }).config
+    expect(judgeDisabled).toMatch(/^ragfaith: .*SYNTHETIC_API_KEY.*RFE_JUDGE_API_KEY.*RFE_JUDGE_PROVIDER=opencode/)
+  })
+
+  test.each([
+    [
+      "models named provider/model are kept",
+      { RFE_JUDGE_MAIN_MODEL: "mock/judge", RFE_JUDGE_FALLBACK_MODEL: "mock/other" },
+      undefined,
+    ],
+    ["a model without its provider is refused", { RFE_JUDGE_MAIN_MODEL: "judge" }, /provider\/model; "judge"/],
+  ])("the opencode route: %s", (_name, env, problem) => {
+    const { judgeDisabled, judge } = parseConfig(undefined, { RFE_JUDGE_PROVIDER: "opencode", ...env }).config
+    expect(judge.route).toBe("opencode")
+    if (problem) expect(judgeDisabled).toMatch(problem)
+    else expect([judgeDisabled, judge.mainModel, judge.fallbackModel]).toEqual([undefined, "mock/judge", "mock/other"])
+  })
+
+  test("the opencode route never runs more than 4 judge sessions at once", () => {
+    const { judge } = parseConfig(undefined, { RFE_JUDGE_PROVIDER: "opencode", RFE_JUDGE_CONCURRENCY: "16" }).config
+    expect(judge.concurrency).toBe(4)
   })
 })
 
@@ -273,21 +321,23 @@ describe("provider presets and precedence", () => {
   test.each(levels("RFE_JUDGE_MAIN_MODEL", "mainModel", "RFE_SYNTHETIC_MAIN_MODEL"))(
     "main model: %s",
     (_name, env, options, expected) => {
-      expect(parseConfig(options, env).config.judge.mainModel).toBe(expected)
+      expect(parseConfig(options, { RFE_JUDGE_PROVIDER: "synthetic", ...env }).config.judge.mainModel).toBe(expected)
     },
   )
 
   test.each(levels("RFE_JUDGE_FALLBACK_MODEL", "fallbackModel", "RFE_SYNTHETIC_FALLBACK_MODEL"))(
     "fallback model: %s",
     (_name, env, options, expected) => {
-      expect(parseConfig(options, env).config.judge.fallbackModel).toBe(expected)
+      expect(parseConfig(options, { RFE_JUDGE_PROVIDER: "synthetic", ...env }).config.judge.fallbackModel).toBe(
+        expected,
+      )
     },
   )
 
   test.each(levels("RFE_JUDGE_API_KEY", "apiKey", "SYNTHETIC_API_KEY"))(
     "API key: %s",
     (_name, env, options, expected) => {
-      expect(parseConfig(options, env).config.judge.apiKey).toBe(expected)
+      expect(parseConfig(options, { RFE_JUDGE_PROVIDER: "synthetic", ...env }).config.judge.apiKey).toBe(expected)
     },
   )
 
@@ -405,7 +455,7 @@ describe("bad values: the default and exactly one warning", () => {
     ["zero RFE_PREMISE_CAP", undefined, { RFE_PREMISE_CAP: "0" }, "premiseCap", 24_000, "RFE_PREMISE_CAP"],
     ["fractional RFE_MAX_CLAIMS", undefined, { RFE_MAX_CLAIMS: "1.5" }, "maxClaims", 50, "RFE_MAX_CLAIMS"],
     ["negative RFE_NUDGE_DEPTH", undefined, { RFE_NUDGE_DEPTH: "-1" }, "nudgeDepth", 2, "RFE_NUDGE_DEPTH"],
-    ["zero concurrency", undefined, { RFE_JUDGE_CONCURRENCY: "0" }, "judge.concurrency", 8, "RFE_JUDGE_CONCURRENCY"],
+    ["zero concurrency", undefined, { RFE_JUDGE_CONCURRENCY: "0" }, "judge.concurrency", 3, "RFE_JUDGE_CONCURRENCY"],
     ["a 50 ms timeout", undefined, { RFE_JUDGE_TIMEOUT_MS: "50" }, "judge.timeoutMs", 30_000, "RFE_JUDGE_TIMEOUT_MS"],
     ["words for attempts", undefined, { RFE_JUDGE_MAX_ATTEMPTS: "two" }, "judge.maxAttempts", 4, "ATTEMPTS"],
     ["negative flush timeout", undefined, { RFE_FLUSH_TIMEOUT_MS: "-1" }, "flushTimeoutMs", 20_000, "FLUSH"],
@@ -461,7 +511,7 @@ describe("bad values: the default and exactly one warning", () => {
       "premiseTools",
     ],
     ["string judge.timeoutMs", { judge: { timeoutMs: "soon" } }, {}, "judge.timeoutMs", 30_000, "timeoutMs"],
-    ["zero judge.concurrency", { judge: { concurrency: 0 } }, {}, "judge.concurrency", 8, "concurrency"],
+    ["zero judge.concurrency", { judge: { concurrency: 0 } }, {}, "judge.concurrency", 3, "concurrency"],
     [
       "numeric judge.baseURL",
       { judge: { baseURL: 12 } },
@@ -525,7 +575,7 @@ describe("bad values: the default and exactly one warning", () => {
 
   test("a judge option that is not an object is ignored with one warning", () => {
     const { config, warnings } = parseConfig({ judge: "openrouter" }, {})
-    expect(config.judge.provider).toBe("synthetic")
+    expect(config.judge.provider).toBe("opencode")
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(/^ragfaith: option judge must be an object/)
   })
@@ -577,8 +627,10 @@ describe("bad values: the default and exactly one warning", () => {
 
 describe("startup warnings through the host", () => {
   test("each warning is one app.log warn line at start, and the first session event shows ONE toast", async () => {
-    const host = createHost({ env: { RFE_PREMISE_CAP: "lots", RFE_STRICTNESS: "paranoid" } })
-    // Two bad values plus the disabled judge (no key for the default preset).
+    const host = createHost({
+      env: { RFE_JUDGE_PROVIDER: "synthetic", RFE_PREMISE_CAP: "lots", RFE_STRICTNESS: "paranoid" },
+    })
+    // Two bad values plus the disabled judge (no key for the named preset).
     const warns = host.logs.filter((line) => line.level === "warn")
     expect(warns.map((line) => line.message)).toEqual([
       expect.stringContaining("RFE_STRICTNESS"),
@@ -676,14 +728,20 @@ describe("the judge endpoint in behaviour", () => {
 
   test("a preset without a key never calls the judge, and the plugin still returns every hook", async () => {
     const spy = recordingFetch()
-    const host = await turn({}, { fetch: spy.fetch })
+    const host = await turn({ RFE_JUDGE_PROVIDER: "synthetic" }, { fetch: spy.fetch })
     expect(spy.urls).toEqual([])
     expect(host.config.judgeDisabled).toContain("SYNTHETIC_API_KEY")
     expect(Object.keys(host.plugin.hooks).sort()).toEqual(HOOK_KEYS)
   })
 
-  test("server() without any judge key still loads and returns its hooks", async () => {
-    const names = ["RFE_JUDGE_PROVIDER", "RFE_JUDGE_BASE_URL", "RFE_JUDGE_API_KEY", "SYNTHETIC_API_KEY"]
+  test("server() without any judge key loads on the opencode route, with nothing to warn about", async () => {
+    const names = [
+      "RFE_JUDGE_PROVIDER",
+      "RFE_JUDGE_BASE_URL",
+      "RFE_JUDGE_API_KEY",
+      "SYNTHETIC_API_KEY",
+      "OPENROUTER_API_KEY",
+    ]
     const saved = names.map((name) => [name, process.env[name]] as const)
     for (const name of names) delete process.env[name]
     const logs: string[] = []
@@ -697,7 +755,8 @@ describe("the judge endpoint in behaviour", () => {
       const hooks = await plugin.server(input, undefined)
       expect(typeof hooks.event).toBe("function")
       expect(typeof hooks["tool.execute.after"]).toBe("function")
-      expect(logs.some((message) => message.includes("SYNTHETIC_API_KEY"))).toBe(true)
+      expect(typeof hooks.config).toBe("function")
+      expect(logs.filter((message) => message.includes("API_KEY"))).toEqual([])
     } finally {
       for (const [name, value] of saved) if (value !== undefined) process.env[name] = value
     }

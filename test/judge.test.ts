@@ -30,6 +30,7 @@ afterAll(() => faithful.stop())
 function settings(baseURL: string, extra: Partial<JudgeSettings> = {}): JudgeSettings {
   return {
     provider: "test",
+    route: "http",
     baseURL,
     apiKey: "test-judge-key",
     mainModel: "judge-main",

@@ -12,8 +12,10 @@ import { join } from "node:path"
 export const HOOK_KEYS = [
   "chat.message",
   "chat.params",
+  "config",
   "dispose",
   "event",
+  "experimental.chat.system.transform",
   "experimental.text.complete",
   "tool.execute.after",
   "tool.execute.before",

@@ -40,6 +40,40 @@ export interface HostOptions {
   directory?: string
   /** Wraps the recording client, e.g. to make a call throw synchronously after the host recorded it. */
   wrapClient?: (client: HostClient) => HostClient
+  /**
+   * The user's opencode providers, as `config.providers()` lists them; judge sessions prompted on one of
+   * their models reach `providerURL` (the scripted judge), the way opencode calls a configured provider.
+   */
+  providers?: Array<{
+    id: string
+    source?: string
+    models: Record<string, { cost?: { input: number; output: number } }>
+  }>
+  providerURL?: string
+  /** The opencode.json the `config` hook is called with. */
+  opencodeConfig?: Record<string, unknown>
+}
+
+/** What the fake host saw of the plugin's judge sessions on the opencode route. */
+export interface JudgeSessionRecord {
+  id: string
+  parentID: string | undefined
+  title: string | undefined
+  agent: string | undefined
+  model: { providerID: string; modelID: string } | undefined
+  /** The provider request opencode would send, after the plugin's hooks ran. */
+  request:
+    | {
+        model: string
+        max_tokens: number | undefined
+        messages: Array<{ role: string; content: string }>
+        tools?: unknown
+      }
+    | undefined
+  aborted: boolean
+  deleted: boolean
+  /** Whether opencode would have published a session.error (which the TUI shows as a red toast). */
+  sessionError: boolean
 }
 
 export function createHost(opts: HostOptions = {}) {
@@ -52,11 +86,14 @@ export function createHost(opts: HostOptions = {}) {
   const sessionLookups: string[] = []
   const directory = opts.directory ?? "/project"
   let rounds = 0
+  const judgeSessions: JudgeSessionRecord[] = []
+  const aborts = new Map<string, () => void>()
 
   const client: HostClient = {
     session: {
       prompt: async (call) => {
         const text = call.body.parts.map((part) => part.text).join("")
+        if (call.body.agent === "ragfaith-judge") return runJudgeSession(call.path.id, call.body, text)
         prompts.push({
           sessionID: call.path.id,
           text,
@@ -76,6 +113,39 @@ export function createHost(opts: HostOptions = {}) {
         const parentID = opts.sessionParent?.(call.path.id)
         return { data: parentID ? { parentID } : {} }
       },
+      // As measured on 1.18.33: session.created reaches the plugin before create() returns.
+      create: async (call) => {
+        const id = nextId("ses")
+        const info = { id, slug: "s", version: "1.18.33", projectID: "p", directory, time: {}, ...call.body }
+        judgeSessions.push({
+          id,
+          parentID: call.body.parentID,
+          title: call.body.title,
+          agent: undefined,
+          model: undefined,
+          request: undefined,
+          aborted: false,
+          deleted: false,
+          sessionError: false,
+        })
+        await event("session.created", { sessionID: id, info })
+        return { data: info }
+      },
+      abort: async (call) => {
+        const record = judgeSessions.find((session) => session.id === call.path.id)
+        if (record) record.aborted = true
+        aborts.get(call.path.id)?.()
+        return { data: true } as { error?: unknown }
+      },
+      delete: async (call) => {
+        const record = judgeSessions.find((session) => session.id === call.path.id)
+        if (record) record.deleted = true
+        await event("session.deleted", { sessionID: call.path.id, info: { id: call.path.id } })
+        return { data: true } as { error?: unknown }
+      },
+    },
+    config: {
+      providers: async () => ({ data: { providers: opts.providers ?? [], default: {} } }),
     },
     tui: {
       showToast: async (call) => {
@@ -132,6 +202,8 @@ export function createHost(opts: HostOptions = {}) {
     "tool.execute.before": fanOut("tool.execute.before"),
     "tool.execute.after": fanOut("tool.execute.after"),
     "experimental.text.complete": fanOut("experimental.text.complete"),
+    "experimental.chat.system.transform": fanOut("experimental.chat.system.transform"),
+    config: fanOut("config"),
     dispose: fanOut("dispose"),
   }
   const allPending = () => instances.flatMap((instance) => [...instance.pending])
@@ -252,6 +324,96 @@ export function createHost(opts: HostOptions = {}) {
     await reply(sessionID, userID, answer)
   }
 
+  /**
+   * A judge session's prompt, as opencode 1.18.33 runs it: the chat hooks, the system transform, one provider
+   * request, and the answer in `data.info`/`data.parts`; a provider error ends in `info.error` and a
+   * session.error, a retryable one first in a retry status (which the plugin may answer with an abort).
+   */
+  async function runJudgeSession(
+    id: string,
+    body: { agent?: string; model?: { providerID: string; modelID: string } },
+    text: string,
+  ) {
+    const record = judgeSessions.find((session) => session.id === id)
+    if (record) Object.assign(record, { agent: body.agent, model: body.model })
+    const model = body.model ?? { providerID: "mock", modelID: "scripted" }
+    const message = { id: nextId("msg"), role: "user", sessionID: id, agent: body.agent, model }
+    const parts = [{ id: nextId("prt"), messageID: message.id, sessionID: id, type: "text", text }]
+    await hooks["chat.message"]({ sessionID: id, agent: body.agent, model }, { message, parts })
+    await event("message.updated", { sessionID: id, info: message })
+    const system = { system: ["You are opencode.\n<env>cwd: /project</env>\nInstructions from: /project/AGENTS.md"] }
+    await hooks["experimental.chat.system.transform"](
+      { sessionID: id, model: { id: model.modelID, providerID: model.providerID } },
+      system,
+    )
+    const params = { temperature: 0, maxOutputTokens: 8192 as number | undefined, options: {} }
+    await hooks["chat.params"](
+      { sessionID: id, agent: body.agent, model: { id: model.modelID, providerID: model.providerID } },
+      params,
+    )
+    const request = {
+      model: model.modelID,
+      max_tokens: params.maxOutputTokens,
+      temperature: 0,
+      messages: [
+        { role: "system", content: system.system.join("\n") },
+        { role: "user", content: text },
+      ],
+    }
+    if (record) record.request = request
+    const assistant = {
+      id: nextId("msg"),
+      role: "assistant",
+      sessionID: id,
+      parentID: message.id,
+      time: { created: 1 },
+    }
+    const controller = new AbortController()
+    const aborted = new Promise<"aborted">((resolve) => aborts.set(id, () => (controller.abort(), resolve("aborted"))))
+    const answer = fetch(`${opts.providerURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(request),
+      signal: controller.signal,
+    }).catch(() => "aborted" as const)
+    const response = await Promise.race([answer, aborted])
+    const finish = async (info: Record<string, unknown>, resultParts: unknown[] = []) => {
+      await event("session.status", { sessionID: id, status: { type: "idle" } })
+      await event("session.idle", { sessionID: id })
+      return { data: { info: { ...assistant, ...info }, parts: resultParts } }
+    }
+    if (response === "aborted") return finish({ error: { name: "MessageAbortedError", data: { message: "Aborted" } } })
+    if (response.status === 429 || response.status >= 500) {
+      // opencode would retry for up to a minute; a plugin that aborts on the retry status ends it now.
+      await event("session.status", { sessionID: id, status: { type: "retry", attempt: 1, message: "scripted" } })
+      if (controller.signal.aborted) return finish({})
+      await Bun.sleep(50)
+      if (controller.signal.aborted) return finish({})
+    }
+    if (!response.ok) {
+      const error = {
+        name: "APIError",
+        data: { message: `HTTP ${response.status}`, statusCode: response.status, isRetryable: response.status >= 500 },
+      }
+      if (record) record.sessionError = true
+      await event("session.error", { sessionID: id, error })
+      return finish({ error })
+    }
+    const payload = (await response.json()) as {
+      choices?: Array<{ message?: { content?: string } }>
+      usage?: Record<string, number>
+    }
+    const content = payload.choices?.[0]?.message?.content ?? ""
+    const usage = payload.usage ?? {}
+    const tokens = {
+      input: usage.prompt_tokens ?? 0,
+      output: usage.completion_tokens ?? 0,
+      reasoning: 0,
+      cache: { read: 0, write: 0 },
+    }
+    return finish({ finish: "stop", tokens }, [{ type: "text", text: content }])
+  }
+
   /** Waits until no judgment and no reconciliation turn is under way. */
   const settle = async () => {
     for (let i = 0; i < 200; i++) {
@@ -273,12 +435,18 @@ export function createHost(opts: HostOptions = {}) {
     return { userID, replyID }
   }
 
+  // opencode calls the config hook once, at startup, with the merged opencode.json.
+  const opencodeConfig: Record<string, unknown> = { model: "mock/scripted", agent: {}, ...opts.opencodeConfig }
+  void hooks.config(opencodeConfig)
+
   return {
     hooks,
     plugin,
     instances,
     config,
     warnings,
+    opencodeConfig,
+    judgeSessions,
     prompts,
     sessionLookups,
     toasts,
