@@ -1903,8 +1903,9 @@ const GERMAN_CHANGE_VERBS =
   "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
 /** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
 const CHANGE_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:${GERMAN_CHANGE_VERBS})\\b|\\bwurden?\\s+(?:\\w+\\s+)?(?:${GERMAN_CHANGE_VERBS})\\b`,
-  "i",
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
+  // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
+  "iu",
 )
 const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
 /** The agent says it read a file. */
@@ -3210,6 +3211,70 @@ function readSessionAnswer(
   return { status: 200, content, usage } satisfies JudgeAnswer
 }
 
+/** The judge sessions of one plugin instance: open ones with what they hold, and recently closed ones. */
+interface JudgeSessions {
+  running: Map<string, JudgeCall>
+  /** Closed judge sessions: their late events (a second idle, the deletion) are still theirs. */
+  closed: Set<string>
+  /** After a refusal (a bad key, an unknown model) repeats for every call, and opencode shows each in red. */
+  pausedUntil: number
+}
+
+/**
+ * One judge call as a session of its own: opened as a child of the user's session with a title (so opencode
+ * makes no title request and lists it nowhere), prompted on the hidden agent, aborted on timeout, and
+ * deleted once its prompt has resolved.
+ */
+async function judgeInSession(
+  request: JudgeRequest,
+  sessions: JudgeSessions,
+  { client, now, timeoutMs }: { client: HostClient; now: () => number; timeoutMs: number },
+): Promise<JudgeAnswer> {
+  if (now() < sessions.pausedUntil) {
+    throw new JudgeError("the judge's provider refused it earlier; resting", {
+      retryable: false,
+      outcome: "route_paused",
+    })
+  }
+  const [providerID = "", ...rest] = request.model.split("/")
+  const created = await client.session.create({
+    body: { ...(request.sessionID ? { parentID: request.sessionID } : {}), title: JUDGE_SESSION_TITLE },
+  })
+  const id = textOf(created?.data?.id)
+  if (created?.error !== undefined || !id) {
+    throw new JudgeError("opencode opened no judge session", { retryable: true, outcome: "route_error" })
+  }
+  const call: JudgeCall = { prompt: request.prompt, maxTokens: request.maxTokens, retried: false, timedOut: false }
+  sessions.running.set(id, call)
+  const timer = setTimeout(() => {
+    call.timedOut = true
+    void client.session.abort({ path: { id } }).catch(() => {})
+  }, timeoutMs)
+  try {
+    const result = await client.session.prompt({
+      path: { id },
+      body: {
+        agent: JUDGE_AGENT,
+        model: { providerID, modelID: rest.join("/") },
+        parts: [{ type: "text", text: judgeUserContent(request) }],
+      },
+    })
+    return readSessionAnswer(result, call, timeoutMs)
+  } catch (error) {
+    if (error instanceof JudgeError && !error.retryable && error.status !== undefined) {
+      sessions.pausedUntil = now() + ROUTE_PAUSE_MS
+    }
+    throw error
+  } finally {
+    clearTimeout(timer)
+    sessions.running.delete(id)
+    sessions.closed.add(id)
+    trimOldest(sessions.closed, LIMITS.sessions)
+    // Only once the prompt has resolved: deleting a session mid-prompt leaves the provider request open.
+    await client.session.delete({ path: { id } }).catch(() => {})
+  }
+}
+
 /**
  * Owns the opencode route: the hidden judge agent, the judge sessions (each a child of the user's session,
  * with a title, so opencode makes no title request and lists it nowhere), their prompt and answer budget, and
@@ -3217,61 +3282,14 @@ function readSessionAnswer(
  */
 function createOpencodeRoute({ config, deps, notifier }: PartContext) {
   const client = deps.client
-  const running = new Map<string, JudgeCall>()
-  /** Judge sessions already closed: their late events (a second idle, the deletion) are still theirs. */
-  const closed = new Set<string>()
+  const sessions: JudgeSessions = { running: new Map(), closed: new Set(), pausedUntil: 0 }
+  const { running, closed } = sessions
   const seen: { smallModel?: string; model?: string } = {}
   let models: Promise<CallableModel[] | undefined> | undefined
-  let pausedUntil = 0
-
-  const attempt: JudgeAttempt = async (request) => {
-    if (deps.now() < pausedUntil) {
-      throw new JudgeError("the judge's provider refused it earlier; resting", {
-        retryable: false,
-        outcome: "route_paused",
-      })
-    }
-    const [providerID = "", ...rest] = request.model.split("/")
-    const created = await client.session.create({
-      body: { ...(request.sessionID ? { parentID: request.sessionID } : {}), title: JUDGE_SESSION_TITLE },
-    })
-    const id = textOf(created?.data?.id)
-    if (created?.error !== undefined || !id) {
-      throw new JudgeError("opencode opened no judge session", { retryable: true, outcome: "route_error" })
-    }
-    const call: JudgeCall = { prompt: request.prompt, maxTokens: request.maxTokens, retried: false, timedOut: false }
-    running.set(id, call)
-    const timer = setTimeout(() => {
-      call.timedOut = true
-      void client.session.abort({ path: { id } }).catch(() => {})
-    }, config.judge.timeoutMs)
-    try {
-      const result = await client.session.prompt({
-        path: { id },
-        body: {
-          agent: JUDGE_AGENT,
-          model: { providerID, modelID: rest.join("/") },
-          parts: [{ type: "text", text: judgeUserContent(request) }],
-        },
-      })
-      return readSessionAnswer(result, call, config.judge.timeoutMs)
-    } catch (error) {
-      // A refusal (a bad key, an unknown model) repeats for every call, and opencode shows each one in red.
-      if (error instanceof JudgeError && !error.retryable && error.status !== undefined)
-        pausedUntil = deps.now() + ROUTE_PAUSE_MS
-      throw error
-    } finally {
-      clearTimeout(timer)
-      running.delete(id)
-      closed.add(id)
-      trimOldest(closed, LIMITS.sessions)
-      // Only once the prompt has resolved: deleting a session mid-prompt leaves the provider request open.
-      await client.session.delete({ path: { id } }).catch(() => {})
-    }
-  }
+  const effects = { client, now: deps.now, timeoutMs: config.judge.timeoutMs }
 
   return {
-    attempt,
+    attempt: ((request) => judgeInSession(request, sessions, effects)) as JudgeAttempt,
     owns: (sessionID: string | undefined) =>
       sessionID !== undefined && (running.has(sessionID) || closed.has(sessionID)),
     /** The `config` hook: registers the hidden judge agent, with no tools, and learns the user's models. */
@@ -3670,35 +3688,37 @@ function newlyFlagged(
   return { flagged, turn }
 }
 
+/** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
+async function mayJudge(state: SessionState, { config, deps, notifier }: PartContext): Promise<boolean> {
+  if (config.judgeDisabled || (await isChildSession(state, deps.client))) return false
+  if (deps.mode === "run" && config.judge.route === "opencode") {
+    // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
+    const message =
+      "ragfaith: nothing was judged: `opencode run` cannot host the opencode judge route; use the TUI or " +
+      "`opencode serve`, or set a judge key (RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL, SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+    notifier.reportFailure("run-route", message, "log")
+    notifier.printReport(`${message}\n`)
+    return false
+  }
+  const turn = deps.ledger.turn(state.id)
+  if (turn && turn.depth > 0 && turn.depth >= config.nudgeDepth) {
+    notifier.log("debug", "ragfaith: cascade depth reached; reply not judged", {
+      sessionID: state.id,
+      depth: turn.depth,
+    })
+    return false
+  }
+  return state.premises.length > 0 || state.processLog.length > 0
+}
+
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge({ config, deps, notifier, stats }: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+  const { config, deps, notifier, stats } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
-  const mayJudge = async (state: SessionState): Promise<boolean> => {
-    if (config.judgeDisabled || (await isChildSession(state, deps.client))) return false
-    if (deps.mode === "run" && config.judge.route === "opencode") {
-      // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
-      const message =
-        "ragfaith: nothing was judged: `opencode run` cannot host the opencode judge route; use the TUI or " +
-        "`opencode serve`, or set a judge key (RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL, SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
-      notifier.reportFailure("run-route", message, "log")
-      notifier.printReport(`${message}\n`)
-      return false
-    }
-    const turn = deps.ledger.turn(state.id)
-    if (turn && turn.depth > 0 && turn.depth >= config.nudgeDepth) {
-      notifier.log("debug", "ragfaith: cascade depth reached; reply not judged", {
-        sessionID: state.id,
-        depth: turn.depth,
-      })
-      return false
-    }
-    return state.premises.length > 0 || state.processLog.length > 0
-  }
-
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
-    if (!(await mayJudge(state))) return
+    if (!(await mayJudge(state, ctx))) return
     const { claims, skipped } = splitClaims([...reply.texts.values()].join("\n\n"), config.maxClaims, segmenter)
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })

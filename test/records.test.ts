@@ -69,6 +69,7 @@ describe("reading a claim about the agent's own work", () => {
     ],
     ["Updated `docs/setup.md` with the new steps.", { kind: "file", action: "change", paths: ["docs/setup.md"] }],
     ["Ich habe `src/app.py` angepasst.", { kind: "file", action: "change", paths: ["src/app.py"] }],
+    ["Ich habe `docs/api.md` überarbeitet.", { kind: "file", action: "change", paths: ["docs/api.md"] }],
     ["I read src/server/routes.ts first.", { kind: "file", action: "read", paths: ["src/server/routes.ts"] }],
   ])("%p", (sentence, expected) => {
     expect(readProcessClaim(sentence)).toMatchObject(expected)
