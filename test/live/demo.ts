@@ -41,7 +41,12 @@ const agent: AgentScript = (c) => {
 const scriptedJudge: JudgeRule = (ctx) => {
   const source = ctx.sources.find((s) => s.id !== "P")?.id ?? "S1"
   return /\bseven\b/i.test(ctx.claim)
-    ? { verdict: "unfaithful", source, reason: "the notes say Freedonia has 3 bridges over the Zeppo" }
+    ? {
+        verdict: "unfaithful",
+        source,
+        quote: "Freedonia has 3 bridges over the river Zeppo.",
+        reason: "the notes say Freedonia has 3 bridges over the Zeppo",
+      }
     : { verdict: "faithful", source, reason: "stated in the notes" }
 }
 

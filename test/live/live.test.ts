@@ -57,7 +57,12 @@ const cite = (ctx: JudgeCall, needle = "") =>
 
 const factJudge: JudgeRule = (ctx) =>
   WRONG_RE.test(ctx.claim)
-    ? { verdict: "unfaithful", source: cite(ctx, "bridges"), reason: "the source says Freedonia has 3 bridges" }
+    ? {
+        verdict: "unfaithful",
+        source: cite(ctx, "bridges"),
+        quote: "Freedonia has 3 bridges over the river Zeppo.",
+        reason: "the source says Freedonia has 3 bridges",
+      }
     : { verdict: "faithful", source: cite(ctx), reason: "stated in the source" }
 
 const readThenReply =
@@ -277,7 +282,12 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     "3 depth bound",
     {
       agent: readThenReply("facts.txt", BAD_CLAIM, (n) => `Freedonia has ${10 + n} bridges according to my notes.`),
-      judge: (ctx) => ({ verdict: "unfaithful", source: cite(ctx), reason: "contradicted" }),
+      judge: (ctx) => ({
+        verdict: "unfaithful",
+        source: cite(ctx),
+        quote: "Freedonia has 3 bridges",
+        reason: "contradicted",
+      }),
       env: { RFE_NUDGE_DEPTH: "2" },
       quietMs: 3000,
     },
