@@ -49,6 +49,10 @@ const ROUTE_PAUSE_MS = 10 * 60_000
 /** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
 const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
 const NUDGE_MARKER = "[ragfaith]"
+/** How the visible notice of a note begins, so the plugin knows it again when opencode echoes it back. */
+const MARKER_PREFIX = "ragfaith: "
+const MARKER_CLAIM_CHARS = 70
+const MARKER_QUOTE_CHARS = 60
 const REDACTED = "[REDACTED]"
 
 const VERDICTS = ["faithful", "unfaithful", "unverifiable"] as const
@@ -147,6 +151,20 @@ const QUESTION_CHARS = 300
 const BEFORE_CHARS = 300
 const ERROR_MESSAGE_CHARS = 300
 const TOAST_DURATION_MS = 6_000
+/** opencode's toast box holds 54 characters a line: two lines, so it never covers much of the transcript. */
+const TOAST_CHARS = 108
+/** A judge that stays broken is told again this often, not only once. */
+const FAILURE_REPEAT_MS = 10 * 60_000
+const COMMAND_NAME = "ragfaith"
+const STARTUP_TOAST_EVENTS = new Set(["plugin.added", "session.created", "message.updated"])
+/**
+ * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
+ * opencode's turn for a command, so no model request follows. opencode logs it as an error; it is not one.
+ */
+const COMMAND_HANDLED = "ragfaith: /ragfaith was answered by the plugin, with no model turn (this is not a failure)"
+/** A user message wraps at the terminal width less 7 columns: 73 at 80. */
+const REPORT_WIDTH = 72
+const REPORT_ITEMS = 20
 /** Shorter claims say too little for a verbatim match with a source to prove anything. */
 const VERBATIM_MIN_CHARS = 24
 const MIN_CLAIM_CHARS = 10
@@ -183,6 +201,8 @@ export interface JudgeSettings {
   provider: string
   /** `http`: an OpenAI-compatible endpoint called directly; `opencode`: the user's own opencode providers. */
   route: "http" | "opencode"
+  /** Where the key came from, as a refused key names it: `RFE_JUDGE_API_KEY`, `SYNTHETIC_API_KEY`, an option. */
+  keyName: string
   baseURL: string
   apiKey: string | undefined
   mainModel: string
@@ -282,6 +302,8 @@ interface FlaggedClaim {
   /** The verified words of that source the claim contradicts. */
   quote: string | undefined
   reason: string | undefined
+  via: ClaimResult["via"]
+  demoted?: ClaimResult["demoted"]
 }
 
 export interface CacheRecord {
@@ -404,6 +426,8 @@ export interface Deps {
   writeStderr: (text: string) => void
   /** `run` when opencode runs one prompt and exits at the first idle; `serve` for the TUI and `opencode serve`. */
   mode: "run" | "serve"
+  /** Where opencode writes its log files, for messages that point there. */
+  logDir: string
   ledger: Ledger
 }
 
@@ -532,6 +556,11 @@ function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: En
   const judge: JudgeSettings = {
     provider,
     route,
+    keyName: env.RFE_JUDGE_API_KEY?.trim()
+      ? "RFE_JUDGE_API_KEY"
+      : judgeOptions.apiKey !== undefined
+        ? "the judge.apiKey option"
+        : (preset?.keyEnv ?? "RFE_JUDGE_API_KEY"),
     baseURL,
     apiKey:
       route === "opencode"
@@ -562,10 +591,7 @@ function judgeProblem(judge: JudgeSettings, presetKeyEnv: string | undefined, al
   if (!baseURL) return `ragfaith: provider "${provider}" has no preset; set RFE_JUDGE_BASE_URL to judge replies`
   if (!mainModel) return `ragfaith: provider "${provider}" has no preset; set RFE_JUDGE_MAIN_MODEL to judge replies`
   if (presetKeyEnv && !apiKey) {
-    return (
-      `ragfaith: no judge API key; set ${presetKeyEnv} or RFE_JUDGE_API_KEY, ` +
-      "or RFE_JUDGE_PROVIDER=opencode to judge with your own opencode models"
-    )
+    return `ragfaith: no judge key, nothing is judged: set ${presetKeyEnv} or RFE_JUDGE_API_KEY, or RFE_JUDGE_PROVIDER=opencode`
   }
   let url: URL
   try {
@@ -577,10 +603,7 @@ function judgeProblem(judge: JudgeSettings, presetKeyEnv: string | undefined, al
     return "ragfaith: the judge base URL must be http(s); nothing is judged"
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowInsecure) {
-    return (
-      `ragfaith: refusing to send premises in clear text to ${url.host}; use https, a loopback judge, ` +
-      "or set RFE_ALLOW_INSECURE_JUDGE=1"
-    )
+    return `ragfaith: nothing is judged: no clear text to ${url.host}; use https, loopback or RFE_ALLOW_INSECURE_JUDGE=1`
   }
   return undefined
 }
@@ -1772,10 +1795,11 @@ function splitClaims(
   reply: string,
   max: number,
   segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" }),
-): { claims: Claim[]; skipped: number } {
+): { claims: Claim[]; skipped: number; notClaims: number } {
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
+  let notClaims = 0
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
   for (const paragraph of proseParagraphs(reply)) {
@@ -1786,7 +1810,10 @@ function splitClaims(
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      if (!isCheckable(sentence)) continue
+      if (!isCheckable(sentence)) {
+        notClaims++
+        continue
+      }
       const key = normalizeForMatch(sentence)
       if (seen.has(key)) continue
       seen.add(key)
@@ -1800,7 +1827,7 @@ function splitClaims(
         })
     }
   }
-  return { claims, skipped }
+  return { claims, skipped, notClaims }
 }
 
 /**
@@ -2323,7 +2350,7 @@ async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (it
 // ── Nudge ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Privacy applied once: the flagged claims as every output (note, log, stderr, toast) shows them, with
+ * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
  * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
  */
 function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
@@ -2334,7 +2361,39 @@ function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefi
     source: result.source,
     quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
     reason: result.reason === undefined ? undefined : sanitize(result.reason, NUDGE_REASON_CHARS),
+    via: result.via,
+    ...(result.demoted ? { demoted: result.demoted } : {}),
   }))
+}
+
+/**
+ * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
+ * next. It goes in as a visible part of the note, beside the agent's instruction.
+ */
+function buildMarker(items: readonly FlaggedClaim[], judged: number): string {
+  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
+  const [first] = items
+  if (items.length === 1 && first) {
+    const claim = `"${clip(first.claim, MARKER_CLAIM_CHARS)}"`
+    if (first.verdict !== "unfaithful") {
+      return `${MARKER_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
+    }
+    const where = first.source ? ` with ${first.source}` : ""
+    const says = first.quote ? ` (it says "${clip(first.quote, MARKER_QUOTE_CHARS)}")` : ""
+    return `${MARKER_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
+  }
+  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
+  const against = sources.length ? ` (${sources.join(", ")})` : ""
+  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
+  return `${MARKER_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
+}
+
+/** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
+function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
+  const lead =
+    items.length === 1 ? "1 statement looks unsupported: " : `${items.length} statements look unsupported, first: `
+  const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
+  return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
 
 /**
@@ -2357,7 +2416,8 @@ function buildNudge(flagged: readonly FlaggedClaim[], askProvenance: boolean): s
     "",
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
-      "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction.",
+      "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      "The user sees a one-line notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
           "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
@@ -2763,25 +2823,41 @@ function processLedger(): Ledger {
 /** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
 interface Notifier {
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
+  /** A toast for people: titled once, the message in plain words, at most two lines of opencode's toast box. */
   toast(message: string, variant?: ToastVariant): void
   /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
   /** Something the user should know once per process (which model judges, say): one log line and one toast. */
   tellOnce(key: string, message: string): void
-  /** A failure the user hears about once per kind, until `clearFailures` says it healed. */
-  reportFailure(kind: string, message: string, how?: "toast" | "log"): void
+  /**
+   * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
+   * is not forgotten after its first toast. `render` gets the time the failure began.
+   */
+  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
   clearFailures(healed: (kind: string) => boolean): void
-  /** The configuration warnings, shown once when the first session appears (an earlier toast would be lost). */
+  /** The configuration notices, the one that stops judging first, told when the first session appears. */
   showStartupNotice(): void
   tokenLog(line: TokenLogLine): void
   /** The flagged-claims report of `opencode run`, printed to stderr when the token log goes there. */
   printReport(text: string): void
+  /** Where opencode keeps its log, in the words a message can point to. */
+  readonly logPlace: string
 }
 
+/** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
+function toastText(message: string): string {
+  const plain = message.replace(/^ragfaith:\s*/, "")
+  return clip(plain.charAt(0).toUpperCase() + plain.slice(1), TOAST_CHARS)
+}
+
+/** Local time as a person reads it off a clock: 14:02. */
+const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
+
 function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
-  const reported = new Set<string>()
+  /** Failures still going on: when each began and when it was last told. */
+  const outages = new Map<string, { since: number; toldAt: number }>()
   const told = new Set<string>()
-  let startup = [...warnings, ...(config.judgeDisabled ? [config.judgeDisabled] : [])]
+  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
   const log: Notifier["log"] = (level, message, extra) => {
     try {
       void deps.client.app
@@ -2794,15 +2870,19 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
   const toast: Notifier["toast"] = (message, variant = "warning") => {
     try {
       void deps.client.tui
-        .showToast({ body: { title: PLUGIN_ID, message, variant, duration: TOAST_DURATION_MS } })
+        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
         .catch(() => {})
     } catch {
       // A missing TUI is no reason to fail.
     }
   }
-  const reportFailure: Notifier["reportFailure"] = (kind, message, how = "toast") => {
-    if (reported.has(kind)) return
-    reported.add(kind)
+  const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
+    const now = deps.now()
+    const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
+    outages.set(kind, outage)
+    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
+    outage.toldAt = now
+    const message = typeof render === "string" ? render : render(outage.since)
     if (how === "toast") toast(message)
     else log("warn", message)
   }
@@ -2824,16 +2904,20 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       toast(message, "info")
     },
     clearFailures(healed) {
-      for (const kind of [...reported]) if (healed(kind)) reported.delete(kind)
+      for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
     },
     showStartupNotice() {
       if (startup.length === 0) return
-      const [first, ...rest] = startup
+      const [first = "", ...rest] = startup
       startup = []
-      toast(rest.length ? `${first} (+${rest.length} more in the opencode log)` : `${first}`)
+      // opencode shows one toast at a time: one toast, the most severe notice, and where the others are.
+      toast(
+        rest.length ? `${clip(toastText(first), TOAST_CHARS - 40)} (+${rest.length} more in the opencode log)` : first,
+      )
     },
     tokenLog: sink.tokens,
     printReport: sink.report,
+    logPlace: `the opencode log (${deps.logDir})`,
   }
 }
 
@@ -2907,6 +2991,45 @@ interface SessionState extends PremiseBuffer {
   activeModel: string | undefined
   /** Bumped by each real user message; a verdict computed for an older generation is dropped. */
   generation: number
+  /**
+   * The user messages that are the plugin's own notes (their first part is the synthetic instruction): their
+   * visible notice is echoed back as user text, which is no user turn.
+   */
+  noteMessages: Set<string>
+  /** Off after `/ragfaith off`: replies of this session are not judged. */
+  judging: boolean
+  /** What became of the last reply judged here, for `/ragfaith`. */
+  report: ReplyReport | undefined
+  totals: SessionTotals
+}
+
+/** This session's judging so far, as `/ragfaith` tells it. */
+interface SessionTotals {
+  judged: number
+  notes: number
+  tokensIn: number
+  tokensOut: number
+  cacheHits: number
+}
+
+/** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
+interface ReplyReport {
+  at: number
+  model: string | undefined
+  /** Every statement judged, sanitised once like a note's. */
+  items: FlaggedClaim[]
+  /** Sentences that assert nothing a source could confirm (questions, offers, greetings). */
+  notClaims: number
+  overCap: number
+  /** Claims left unjudged because the judge failed. */
+  unjudged: number
+  outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
+}
+
+/** The judge as `/ragfaith` reports it: the model asked last, and the last failure. */
+interface JudgeHealth {
+  model: string | undefined
+  lastError: { message: string; at: number } | undefined
 }
 
 function newSession(id: string): SessionState {
@@ -2928,6 +3051,10 @@ function newSession(id: string): SessionState {
     reply: undefined,
     activeModel: undefined,
     generation: 0,
+    noteMessages: new Set(),
+    judging: true,
+    report: undefined,
+    totals: { judged: 0, notes: 0, tokensIn: 0, tokensOut: 0, cacheHits: 0 },
   }
 }
 
@@ -2969,6 +3096,7 @@ interface PartContext {
   store: SessionStore
   notifier: Notifier
   stats: JudgeStats
+  health: JudgeHealth
 }
 
 function modelRef(value: unknown): ModelRef | undefined {
@@ -3036,9 +3164,9 @@ type Capture = ReturnType<typeof createCapture>
 
 /** Owns the advice before a tool runs: packages used without docs fetched in this session, once each. */
 function createDocPull({ config, deps, directory, store, notifier }: PartContext) {
-  const advise = (state: SessionState, key: string, message: string) => {
+  const advise = (state: SessionState, key: string, message: string, forPeople: string) => {
     notifier.log("info", message, { sessionID: state.id })
-    notifier.toastOnce(state.toastKeys, key, message, "info")
+    notifier.toastOnce(state.toastKeys, key, forPeople, "info")
   }
   return {
     beforeTool(input: { tool: string; sessionID: string }, output: unknown) {
@@ -3061,12 +3189,16 @@ function createDocPull({ config, deps, directory, store, notifier }: PartContext
         .join("\n")
       const { undocumented, otherVersion } = matchDocs(fresh, docs)
       if (undocumented.length) {
-        const message = `ragfaith: doc-pull check: ${undocumented.join(", ")} used without fetched docs`
-        advise(state, `doc-pull:${undocumented.join(",")}`, message)
+        const names = undocumented.join(", ")
+        const message = `ragfaith: doc-pull check: ${names} used without fetched docs`
+        const forPeople = `No docs for ${names} were read in this session: the agent may be guessing its API.`
+        advise(state, `doc-pull:${undocumented.join(",")}`, message, forPeople)
       }
       if (otherVersion.length) {
-        const message = `ragfaith: doc-pull check: ${otherVersion.join(", ")}: the fetched docs are for another major version`
-        advise(state, `doc-pull-version:${otherVersion.join(",")}`, message)
+        const names = otherVersion.join(", ")
+        const message = `ragfaith: doc-pull check: ${names}: the fetched docs are for another major version`
+        const forPeople = `Docs for another version were read: ${names}. The agent may use the wrong API.`
+        advise(state, `doc-pull-version:${otherVersion.join(",")}`, message, forPeople)
       }
     },
   }
@@ -3145,8 +3277,7 @@ function pickRouteModels(
   if (!main) {
     return {
       problem:
-        "ragfaith: no opencode model other than the agent's own can judge; set small_model in opencode.json " +
-        "or RFE_JUDGE_MAIN_MODEL=provider/model",
+        "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
     }
   }
   const fallback = judge.fallbackModel || ranked.find((model) => model !== main) || main
@@ -3402,8 +3533,44 @@ interface JudgeRun {
 }
 
 /** A broken or unreadable judge is reported once per kind; a judge that answers clears the reports. */
-function noteJudgeHealth(notifier: Notifier, state: SessionState, model: string, run: JudgeRun) {
+/**
+ * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
+ * The technical detail stays in the log.
+ */
+function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
+  const at = clockTime(since)
+  const status = failure.status
+  if (judge.route === "opencode") {
+    if (status === 401 || status === 403) {
+      return `Your provider refused the judge model ${model} (HTTP ${status}); judging rests for 10 minutes. Check its key.`
+    }
+    if (failure.outcome.startsWith("route"))
+      return `opencode could not run the judge model ${model}; replies go unchecked.`
+  }
+  if (status === 401 || status === 403)
+    return `The judge refused the key (HTTP ${status}): check ${judge.keyName}. Replies go unchecked.`
+  if (status === 429) return `The judge is rate-limited since ${at}; replies go unchecked until it answers.`
+  if (status !== undefined && status >= 500)
+    return `The judge fails (HTTP ${status}) since ${at}; replies go unchecked until it answers.`
+  if (status !== undefined && failure.outcome.startsWith("http")) {
+    return `The judge rejects the requests (HTTP ${status}): check RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL.`
+  }
+  if (failure.outcome === "timeout")
+    return `The judge has not answered since ${at}; replies go unchecked until it does.`
+  if (failure.outcome === "bad_body")
+    return "The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL."
+  return `The judge is unreachable since ${at} (check RFE_JUDGE_BASE_URL); replies go unchecked.`
+}
+
+/** A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it. */
+function noteJudgeHealth(
+  notifier: Notifier,
+  state: SessionState,
+  evidence: Pick<Evidence, "judge" | "model">,
+  run: JudgeRun,
+) {
   const { failure } = run
+  const { judge, model } = evidence
   if (failure) {
     const kind = failure.status === undefined ? "network" : `http-${failure.status}`
     notifier.log("warn", `ragfaith: ${failure.message}; ${run.unjudged} claim(s) of the last reply were not judged`, {
@@ -3411,20 +3578,14 @@ function noteJudgeHealth(notifier: Notifier, state: SessionState, model: string,
       status: failure.status,
       retryable: failure.retryable,
     })
-    notifier.reportFailure(
-      kind,
-      `ragfaith: the faithfulness judge is not working (${failure.message}); replies go unchecked`,
-    )
+    notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since))
   } else if (run.unreadable > 0 && run.unreadable === run.answered) {
     // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
     notifier.log("warn", "ragfaith: the judge answered without a readable verdict", {
       model,
       unreadable: run.unreadable,
     })
-    notifier.reportFailure(
-      "unreadable",
-      `ragfaith: the judge (${model}) answers without a readable verdict; check the model`,
-    )
+    notifier.reportFailure("unreadable", `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`)
   } else if (run.answered > 0) {
     // The judge works again: a later failure deserves a toast of its own.
     notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
@@ -3561,13 +3722,25 @@ async function settleClaim(
  * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
  * source and a second judge model agrees.
  */
-function createClaimJudge({ config, deps, notifier, stats }: PartContext, cache: VerdictCache, route: OpencodeRoute) {
+function createClaimJudge(
+  { config, deps, notifier, stats, store, health }: PartContext,
+  cache: VerdictCache,
+  route: OpencodeRoute,
+) {
   const compat: JudgeCompat = { omitReasoning: false }
   const direct: JudgeAttempt = (request) =>
     attemptJudge(config.judge, buildJudgeBody(request, !compat.omitReasoning), deps.fetch)
   const attempt = config.judge.route === "opencode" ? route.attempt : direct
+  /** Every attempt's tokens go to the token log and to the totals of the session whose claim it judged. */
+  const spend = (sessionID: string | undefined) => (line: TokenLogLine) => {
+    notifier.tokenLog(line)
+    const totals = sessionID ? store.find(sessionID)?.totals : undefined
+    if (!totals) return
+    totals.tokensIn += line.prompt_tokens ?? 0
+    totals.tokensOut += line.completion_tokens ?? 0
+  }
   const post = (request: JudgeRequest) =>
-    retryJudge(attempt, config.judge, request, deps, stats, notifier.tokenLog, compat)
+    retryJudge(attempt, config.judge, request, deps, stats, spend(request.sessionID), compat)
   const ask: VerdictSource = { config, now: deps.now, stats, cache, post }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state: SessionState) => {
@@ -3578,19 +3751,22 @@ function createClaimJudge({ config, deps, notifier, stats }: PartContext, cache:
     return undefined
   }
   /** The judged claims of a reply, their sources named as the note cites them. */
-  return async (state: SessionState, claims: readonly Claim[]): Promise<ClaimResult[]> => {
+  return async (state: SessionState, claims: readonly Claim[]) => {
     const judge = await settle(state)
-    if (!judge) return []
+    if (!judge) return { results: [] as ClaimResult[], model: undefined }
     const evidence = gatherEvidence(state, config, judge)
+    health.model = evidence.model
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run),
     )
-    noteJudgeHealth(notifier, state, evidence.model, run)
-    return results
+    noteJudgeHealth(notifier, state, evidence, run)
+    if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
+    const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
+    return { results: judged, model: evidence.model }
   }
 }
 
@@ -3600,26 +3776,40 @@ type ClaimJudge = ReturnType<typeof createClaimJudge>
 
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, stats }: PartContext) {
+  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
   const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
     const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
     notifier.log("warn", summary, { sessionID: state.id, claims: items })
-    notifier.printReport(`${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`)
-    if (deps.mode !== "run") {
-      notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, `${summary} (details in the opencode log)`)
+    const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
+    if (deps.mode === "run") {
+      // `opencode run` has no TUI: stderr is the one place a person running it will look.
+      deps.writeStderr(`${lines}  details: ${notifier.logPlace}, or run with --print-logs\n`)
+      return
     }
+    notifier.printReport(lines)
+    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
+    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
   }
 
-  /** The note goes in as a synthetic user message with the agent and model of the user's last message. */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
+  /**
+   * The note goes in as one user message with the agent and model of the user's last message: the agent's
+   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   */
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
     const text = buildNudge(items, config.flagVerdicts.has("unverifiable"))
+    const marker = buildMarker(items, judged)
     const user = state.lastUser
     stats.nudges++
+    state.totals.notes++
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
         path: { id: state.id },
         body: {
-          parts: [{ type: "text", text, synthetic: true }],
+          parts: [
+            { type: "text", text, synthetic: true },
+            { type: "text", text: marker },
+          ],
           ...(user?.agent ? { agent: user.agent } : {}),
           ...(user?.model ? { model: user.model } : {}),
         },
@@ -3635,19 +3825,16 @@ function createNoteSender({ config, deps, notifier, stats }: PartContext) {
       error: scrubError(describeError(error), config.judge.apiKey),
       claims: items.map((item) => item.claim),
     })
-    notifier.toastOnce(
-      state.toastKeys,
-      "inject-failed",
-      `ragfaith: ${items.length} statement(s) in the last reply look unsupported, but the note to the agent failed (see the opencode log)`,
-    )
+    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
+    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
   }
 
   return {
     /** `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth. */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger) {
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
       if (deps.mode === "run" || config.nudgeDepth === 0) return report(state, items)
       turn.depth++
-      void inject(state, items)
+      void inject(state, items, judged)
     },
   }
 }
@@ -3690,7 +3877,7 @@ function newlyFlagged(
 
 /** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
 async function mayJudge(state: SessionState, { config, deps, notifier }: PartContext): Promise<boolean> {
-  if (config.judgeDisabled || (await isChildSession(state, deps.client))) return false
+  if (!state.judging || config.judgeDisabled || (await isChildSession(state, deps.client))) return false
   if (deps.mode === "run" && config.judge.route === "opencode") {
     // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
     const message =
@@ -3711,6 +3898,20 @@ async function mayJudge(state: SessionState, { config, deps, notifier }: PartCon
   return state.premises.length > 0 || state.processLog.length > 0
 }
 
+/** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
+function logVerdicts(
+  notifier: Notifier,
+  sessionID: string,
+  messageID: string,
+  claims: number,
+  results: readonly ClaimResult[],
+) {
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
+  counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
+  counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
+  notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
+}
+
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
 function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
   const { config, deps, notifier, stats } = ctx
@@ -3719,34 +3920,47 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
 
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     if (!(await mayJudge(state, ctx))) return
-    const { claims, skipped } = splitClaims([...reply.texts.values()].join("\n\n"), config.maxClaims, segmenter)
+    const text = [...reply.texts.values()].join("\n\n")
+    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
     const generation = state.generation
-    const results = await judgeClaims(state, claims)
+    const { results, model } = await judgeClaims(state, claims)
+    const items = toFlaggedItems(results, config.judge.apiKey)
+    const report: ReplyReport = {
+      at: deps.now(),
+      model,
+      items,
+      notClaims,
+      overCap: skipped,
+      unjudged: claims.length - results.length,
+      outcome: "silent",
+    }
+    state.report = report
+    state.totals.judged += results.length
+    state.totals.cacheHits += results.filter((result) => result.via === "cache").length
     if (state.deleted) {
+      report.outcome = "deleted"
       notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
       return
     }
     if (state.generation !== generation) {
       stats.staleDrops++
-      notifier.log("debug", "ragfaith: the user moved on; verdicts dropped", { sessionID: state.id })
+      report.outcome = "dropped"
+      notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
+        sessionID: state.id,
+        flagged: results.filter((r) => config.flagVerdicts.has(r.verdict)).length,
+      })
       return
     }
-    const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
-    // Contradictions that were not let through, and why: their quote stood nowhere, or a second judge disagreed.
-    counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
-    counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
-    notifier.log("debug", "ragfaith: reply judged", {
-      sessionID: state.id,
-      messageID: reply.id,
-      claims: claims.length,
-      ...counts,
-    })
+    logVerdicts(notifier, state.id, reply.id, claims.length, results)
     const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length) notes.send(state, toFlaggedItems(flagged, config.judge.apiKey), turn)
+    if (flagged.length === 0) return
+    report.outcome = deps.mode === "run" || config.nudgeDepth === 0 ? "reported" : "noted"
+    const flaggedItems = flagged.map((result) => items[results.indexOf(result)] as FlaggedClaim)
+    notes.send(state, flaggedItems, turn, results.length)
   }
 
   return {
@@ -3777,6 +3991,139 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
 }
 
 type ReplyJudge = ReturnType<typeof createReplyJudge>
+
+// ── Part: the /ragfaith command ──────────────────────────────────────────────────────────────────────────
+
+/**
+ * Wraps text at `width` columns, the first line after `lead` and the others after `indent`: opencode shows a
+ * user message as written, so the report breaks its own lines.
+ */
+function wrap(text: string, width: number, indent = "", lead = ""): string[] {
+  const lines: string[] = []
+  let line = lead
+  let empty = true
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = indent + word
+    } else line = empty ? `${line}${word}` : `${line} ${word}`
+    empty = false
+  }
+  if (!empty) lines.push(line)
+  return lines
+}
+
+/** One judged statement of the report: a mark, the statement, and what decided it. */
+function reportItem(item: FlaggedClaim): string[] {
+  const mark = item.verdict === "faithful" ? "✓" : item.verdict === "unfaithful" ? "✗" : "?"
+  const where = item.via === "gate" ? "stands word for word in a source" : (item.source ?? "no source")
+  const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
+  const how = {
+    gate: "",
+    records: " (from the session's tool calls)",
+    cache: " (from the cache)",
+    judge: "",
+    "parse-fallback": " (the judge's answer was unreadable)",
+  }[item.via]
+  const demoted =
+    item.demoted === "unanchored"
+      ? " Not flagged: the judge's quote is in no source."
+      : item.demoted === "disagreed"
+        ? " Not flagged: a second judge disagreed."
+        : ""
+  const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
+  return [
+    ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),
+    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, REPORT_WIDTH, "    ", "  "),
+  ]
+}
+
+const OUTCOMES: Record<ReplyReport["outcome"], string> = {
+  silent: "Nothing in it needed a note.",
+  noted: "A note asked the agent to correct what is marked ✗.",
+  reported: "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported.",
+  dropped: "You sent a new message before the verdicts came, so they were dropped.",
+  deleted: "The session was deleted before the verdicts came.",
+}
+
+/** The report `/ragfaith` shows: the last judged reply statement by statement, the judge, and this session's totals. */
+function renderReport(state: SessionState, health: JudgeHealth, logPlace: string): string {
+  const report = state.report
+  const lines: string[] = []
+  if (!report) lines.push("ragfaith: no reply of this session has been judged yet.")
+  else {
+    const by = report.model ? ` by ${report.model}` : ""
+    lines.push(
+      `ragfaith: the last reply, judged at ${clockTime(report.at)}${by}.`,
+      ...wrap(OUTCOMES[report.outcome], REPORT_WIDTH),
+    )
+    for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
+    const left = [
+      report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
+      report.notClaims ? `${report.notClaims} sentence(s) that claim nothing (questions, offers, greetings)` : "",
+      report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
+      report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
+    ].filter(Boolean)
+    if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
+  }
+  const failed = health.lastError
+  const judge = health.model ?? "none asked yet"
+  const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
+  lines.push(...wrap(`Judge: ${judge}.${status} Details: ${logPlace}.`, REPORT_WIDTH))
+  const t = state.totals
+  const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
+  lines.push(
+    ...wrap(
+      `This session: ${t.judged} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
+        (state.judging ? "/ragfaith off stops checking it." : "Checking is off; /ragfaith on turns it back on."),
+      REPORT_WIDTH,
+    ),
+  )
+  return lines.join("\n")
+}
+
+/**
+ * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
+ * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
+ */
+function createCommand({ deps, store, notifier, health }: PartContext) {
+  return {
+    register(cfg: Record<string, unknown>) {
+      cfg.command = {
+        ...asRecord(cfg.command),
+        [COMMAND_NAME]: {
+          template: "Show the ragfaith report.",
+          description: "what ragfaith checked; /ragfaith on|off",
+        },
+      }
+    },
+    /** Answers the command; true when it was `/ragfaith`, so the hook stops opencode's turn. */
+    async run(input: { command?: unknown; sessionID?: unknown; arguments?: unknown }): Promise<boolean> {
+      const sessionID = textOf(input.sessionID)
+      if (input.command !== COMMAND_NAME || !sessionID) return false
+      const state = store.touch(sessionID)
+      const word = (typeof input.arguments === "string" ? input.arguments : "").trim().toLowerCase()
+      if (word === "off" || word === "on") state.judging = word === "on"
+      const text =
+        word === "off"
+          ? "ragfaith: off for this session. Replies are not checked; /ragfaith on turns it back on."
+          : word === "on"
+            ? "ragfaith: on for this session. Replies are checked again."
+            : renderReport(state, health, notifier.logPlace)
+      // A visible message before the first prompt would keep opencode from titling the session: a toast then.
+      if (!state.lastUser) {
+        notifier.toast(word ? text : "Nothing is judged in this session yet.", "info")
+        return true
+      }
+      const result = await deps.client.session.prompt({
+        path: { id: sessionID },
+        body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
+      })
+      if (result?.error !== undefined) notifier.toast("The /ragfaith report could not be shown; see the opencode log.")
+      return true
+    },
+  }
+}
 
 // ── Part: the event tracker ──────────────────────────────────────────────────────────────────────────────
 
@@ -3854,6 +4201,11 @@ function isJudgeSessionInfo(info: unknown): boolean {
   return session.title === JUDGE_SESSION_TITLE && textOf(session.parentID) !== undefined
 }
 
+/** The synthetic first part of the plugin's own note. */
+function isNoteInstruction(part: Record<string, unknown>): boolean {
+  return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NUDGE_MARKER)
+}
+
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
 function openRealTurn(state: SessionState, user: UserMessage, ledger: Ledger) {
   if (state.lastUser?.id !== user.id) {
@@ -3891,7 +4243,11 @@ function eventHandlers({ deps, store }: PartContext, capture: Capture, judge: Re
     if (!part || !state) return
     if (part.kind === "tool-error") return capture.toolFailed(state, part)
     const user = state.userMessages.get(part.messageID)
-    if (user && !part.synthetic) {
+    if (user && part.synthetic && part.text.startsWith(NUDGE_MARKER)) {
+      state.noteMessages.add(part.messageID)
+      trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
+    }
+    if (user && !part.synthetic && !part.ignored && !state.noteMessages.has(part.messageID)) {
       openRealTurn(state, { id: part.messageID, ...user, text: clip(part.text, QUESTION_CHARS * 2) }, deps.ledger)
     } else if (!user && !part.synthetic && !part.ignored) recordReplyText(state, part.messageID, part.id, part.text)
   }
@@ -3940,19 +4296,30 @@ function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudg
       // The plugin's own judge sessions are never captured, judged or noted; the route reads their events.
       if (route.owns(sessionOfEvent(props))) return route.onEvent(event.type, props)
       if (isJudgeSessionInfo(props.info)) return
-      if (event.type === "session.created" || event.type === "message.updated") notifier.showStartupNotice()
+      // A toast sent before the TUI listens is lost; these events come once it does.
+      if (STARTUP_TOAST_EVENTS.has(String(event.type))) notifier.showStartupNotice()
       if (typeof event.type === "string") handlers.get(event.type)?.(props)
     },
     onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
       if (route.owns(input.sessionID) || input.agent === JUDGE_AGENT) return
       const { message, parts } = asRecord(output)
       const { id, agent, model } = asRecord(message)
-      // opencode adds synthetic text parts to real messages too (attached files), so one real part decides.
-      const real = (Array.isArray(parts) ? parts.map(asRecord) : []).filter(
-        (part) => part.type === "text" && !part.synthetic && typeof part.text === "string",
-      )
+      const list = Array.isArray(parts) ? parts.map(asRecord) : []
       const messageID = textOf(id)
-      if (real.length === 0 || !messageID) return
+      if (!messageID) return
+      if (list.some(isNoteInstruction)) {
+        // The plugin's own note: its visible notice is no user turn, whichever instance sent it.
+        const state = store.touch(input.sessionID)
+        state.noteMessages.add(messageID)
+        trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
+        return
+      }
+      // opencode adds synthetic text parts to real messages too (attached files), so one real part decides;
+      // ignored parts (the plugin's own report) are shown to the user and never sent, so they are no prompt either.
+      const real = list.filter(
+        (part) => part.type === "text" && !part.synthetic && !part.ignored && typeof part.text === "string",
+      )
+      if (real.length === 0) return
       const text = real.map((part) => part.text).join("\n")
       openRealTurn(
         store.touch(input.sessionID),
@@ -3988,6 +4355,34 @@ function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudg
 // ── Hooks ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
+ * The hook boundary. A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event`
+ * hangs the session: every hook body runs inside `guard`, which logs and swallows.
+ */
+function createGuards(notifier: Notifier, apiKey: string | undefined) {
+  const fail = (name: string) => (error: unknown) =>
+    notifier.log("error", `ragfaith: ${name} failed`, { error: scrubError(describeError(error), apiKey) })
+  return {
+    guard(name: string, work: () => unknown) {
+      try {
+        const result = work()
+        if (result instanceof Promise) result.catch(fail(name))
+      } catch (error) {
+        fail(name)(error)
+      }
+    },
+    /** The same for the one hook whose answer matters: the work is awaited, and a failure reads as false. */
+    async guarded(name: string, work: () => Promise<boolean>) {
+      try {
+        return await work()
+      } catch (error) {
+        fail(name)(error)
+        return false
+      }
+    },
+  }
+}
+
+/**
  * Wires the parts into opencode's hooks. Each hook body runs inside `guard`, and none waits on the judge:
  * judging starts from the (not awaited) event hook and runs on its own.
  */
@@ -3995,7 +4390,8 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const stats = newStats()
   const notifier = createNotifier(config, warnings, deps)
   const store = createSessionStore()
-  const ctx: PartContext = { config, deps, directory: host.directory, store, notifier, stats }
+  const health: JudgeHealth = { model: undefined, lastError: undefined }
+  const ctx: PartContext = { config, deps, directory: host.directory, store, notifier, stats, health }
   const cache = createVerdictCache(config.cacheDir, deps, (message) => {
     notifier.log("warn", message)
     notifier.toast(message)
@@ -4005,27 +4401,22 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
   const tracker = createEventTracker(ctx, capture, judge, route)
-  // A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event` hangs the session.
-  const guard = (name: string, work: () => unknown) => {
-    const fail = (error: unknown) =>
-      notifier.log("error", `ragfaith: ${name} failed`, {
-        error: scrubError(describeError(error), config.judge.apiKey),
-      })
-    try {
-      const result = work()
-      if (result instanceof Promise) result.catch(fail)
-    } catch (error) {
-      fail(error)
-    }
-  }
+  const command = createCommand(ctx)
+  const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),
     "chat.message": async (input, output) => guard("chat.message", () => tracker.onChatMessage(input, output)),
     "chat.params": async (input, output) => guard("chat.params", () => tracker.onChatParams(input, output)),
     config: async (cfg) =>
       guard("config", () => {
-        if (config.judge.route === "opencode") route.configure(cfg as unknown as Record<string, unknown>)
+        const editable = cfg as unknown as Record<string, unknown>
+        command.register(editable)
+        if (config.judge.route === "opencode") route.configure(editable)
       }),
+    // A throw is the one way to stop opencode's turn for a command: `/ragfaith` is answered with no model turn.
+    "command.execute.before": async (input) => {
+      if (await guarded("command.execute.before", () => command.run(input))) throw new Error(COMMAND_HANDLED)
+    },
     "experimental.chat.system.transform": async (input, output) =>
       guard("experimental.chat.system.transform", () => route.system(input.sessionID, output)),
     "tool.execute.before": async (input, output) =>
@@ -4074,6 +4465,12 @@ const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists
   fileExists: (path) => existsSync(path),
 }
 
+/** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */
+function opencodeLogDir(env: Env): string {
+  const data = env.XDG_DATA_HOME?.trim() || (env.HOME ? `${env.HOME}/.local/share` : "~/.local/share")
+  return `${data}/opencode/log`.replace(env.HOME ? `${env.HOME}/` : "\u0000", "~/")
+}
+
 function defaultDeps(input: PluginInput): Deps {
   return {
     // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
@@ -4087,6 +4484,7 @@ function defaultDeps(input: PluginInput): Deps {
       process.stderr.write(text)
     },
     mode: detectMode(process.argv),
+    logDir: opencodeLogDir(process.env),
     ledger: processLedger(),
   }
 }
@@ -4108,6 +4506,7 @@ async function server(input: PluginInput, options?: PluginOptions): Promise<Hook
 const internal = {
   LIMITS,
   DEFAULTS,
+  NUDGE_MARKER,
   REDACTED,
   JUDGE_PROMPTS,
   JudgeError,

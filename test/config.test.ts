@@ -437,7 +437,7 @@ describe("judge URL safety", () => {
     "http://localhost.example.test/v1",
     "http://[::2]:8080/v1",
   ])("plain http to %s is refused unless RFE_ALLOW_INSECURE_JUDGE=1", (url) => {
-    expect(withURL(url)).toMatch(/^ragfaith: refusing to send premises in clear text.*RFE_ALLOW_INSECURE_JUDGE=1/)
+    expect(withURL(url)).toMatch(/^ragfaith: nothing is judged: no clear text to .*RFE_ALLOW_INSECURE_JUDGE=1/)
     expect(withURL(url, { RFE_ALLOW_INSECURE_JUDGE: "1" })).toBeUndefined()
   })
 
@@ -525,7 +525,7 @@ describe("bad values: the default and exactly one warning", () => {
       { judge: { allowInsecure: "sure" } },
       { RFE_JUDGE_BASE_URL: "http://judge.example.test/v1", RFE_JUDGE_API_KEY: "k" },
       "judgeDisabled",
-      expect.stringContaining("refusing"),
+      expect.stringContaining("no clear text"),
       "allowInsecure",
     ],
   ] as Array<[string, unknown, Env, string, unknown, string]>)("%s", (_name, options, env, at, expected, named) => {
@@ -630,18 +630,20 @@ describe("startup warnings through the host", () => {
     const host = createHost({
       env: { RFE_JUDGE_PROVIDER: "synthetic", RFE_PREMISE_CAP: "lots", RFE_STRICTNESS: "paranoid" },
     })
-    // Two bad values plus the disabled judge (no key for the named preset).
+    // Two bad values plus the disabled judge (no key for the named preset), the one that stops judging first.
     const warns = host.logs.filter((line) => line.level === "warn")
     expect(warns.map((line) => line.message)).toEqual([
+      expect.stringContaining("SYNTHETIC_API_KEY"),
       expect.stringContaining("RFE_STRICTNESS"),
       expect.stringContaining("RFE_PREMISE_CAP"),
-      expect.stringContaining("SYNTHETIC_API_KEY"),
     ])
     expect(host.toasts).toEqual([])
 
     const session = await host.createSession()
+    // One toast (opencode shows one at a time): the most severe notice, and where the others are.
     expect(host.toasts).toHaveLength(1)
-    expect(host.toasts[0]?.message).toMatch(/^ragfaith: .*RFE_STRICTNESS.*\(\+2 more in the opencode log\)$/)
+    expect(host.toasts[0]?.message).toMatch(/^No judge key, nothing is judged: .*\(\+2 more in the opencode log\)$/)
+    expect(host.toasts[0]?.message.length).toBeLessThanOrEqual(108)
     expect(host.toasts[0]?.variant).toBe("warning")
 
     await host.userMessage(session, "hello")
@@ -653,7 +655,7 @@ describe("startup warnings through the host", () => {
     const host = createHost({ env: { RFE_JUDGE_API_KEY: "k", RFE_NUDGE_DEPTH: "deep" } })
     await host.event("message.updated", { sessionID: "ses_x", info: { id: "msg_x", role: "user", sessionID: "ses_x" } })
     expect(host.toasts).toHaveLength(1)
-    expect(host.toasts[0]?.message).toMatch(/^ragfaith: .*RFE_NUDGE_DEPTH[^+]*$/)
+    expect(host.toasts[0]?.message).toMatch(/^RFE_NUDGE_DEPTH[^+]*$/)
   })
 
   test("a clean config logs no warning and shows no toast", async () => {

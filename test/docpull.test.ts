@@ -7,7 +7,8 @@ const { isLocalModule, matchDocs, packageUses, LIMITS } = plugin.internal
 type Args = Record<string, unknown>
 type Env = Record<string, string>
 
-const UNDOCUMENTED = /^ragfaith: doc-pull check: (.+) used without fetched docs$/
+/** The toast for people, and the package names it lists. */
+const UNDOCUMENTED = /^No docs for (.+) were read in this session: the agent may be guessing its API\.$/
 
 /** A host with one session; `before` runs only the doc-pull hook and checks it left the arguments alone. */
 async function docHost(env: Env = {}, files: readonly string[] = []) {
@@ -34,7 +35,7 @@ async function docHost(env: Env = {}, files: readonly string[] = []) {
       const match = UNDOCUMENTED.exec(toast.message)
       return match?.[1] ? [match[1]] : []
     })
-  const versionToasts = () => host.toasts.filter((toast) => toast.message.includes("another major version"))
+  const versionToasts = () => host.toasts.filter((toast) => toast.message.startsWith("Docs for another version"))
   return { host, session, userID, before, bash, fetchPage, warned, versionToasts }
 }
 
@@ -410,7 +411,9 @@ describe("versions", () => {
     await h.bash(command)
     expect(h.warned()).toEqual([])
     expect(h.versionToasts()).toHaveLength(1)
-    expect(h.versionToasts()[0]?.message).toStartWith(`ragfaith: doc-pull check: ${named} (docs fetched for v`)
+    expect(h.versionToasts()[0]?.message).toStartWith(
+      `Docs for another version were read: ${named} (docs fetched for v`,
+    )
   })
 
   test("the version toast names the versions the docs are for", async () => {
@@ -418,7 +421,7 @@ describe("versions", () => {
     await h.fetchPage("https://example.test/docs/pkg/v3/", "See also pkg@4 for the beta.")
     await h.bash("npm i pkg@2")
     expect(h.versionToasts().map((toast) => toast.message)).toEqual([
-      "ragfaith: doc-pull check: pkg@2 (docs fetched for v3, v4): the fetched docs are for another major version",
+      "Docs for another version were read: pkg@2 (docs fetched for v3, v4). The agent may use the wrong API.",
     ])
   })
 
@@ -514,7 +517,7 @@ describe("subagents", () => {
       { output: "added 1 package" },
     )
     expect(host.toasts.map((toast) => toast.message)).toEqual([
-      "ragfaith: doc-pull check: rightpad-y used without fetched docs",
+      "No docs for rightpad-y were read in this session: the agent may be guessing its API.",
     ])
   })
 })
@@ -529,7 +532,7 @@ describe("huge writes", () => {
     const content = `import early from "early-pkg"\n${body}import late from "late-pkg"\n`
     await host.toolCall(session, "msg_w", "write", { filePath: "/project/src/big.ts", content }, { output: "ok" })
     expect(host.toasts.map((toast) => toast.message)).toEqual([
-      "ragfaith: doc-pull check: early-pkg used without fetched docs",
+      "No docs for early-pkg were read in this session: the agent may be guessing its API.",
     ])
   })
 })

@@ -31,6 +31,7 @@ function settings(baseURL: string, extra: Partial<JudgeSettings> = {}): JudgeSet
   return {
     provider: "test",
     route: "http",
+    keyName: "RFE_JUDGE_API_KEY",
     baseURL,
     apiKey: "test-judge-key",
     mainModel: "judge-main",
@@ -507,7 +508,7 @@ describe("failures in a reply", () => {
         expect(host.plugin.stats.callFailures).toBe(1)
         expect(host.toasts).toHaveLength(1)
         expect(host.toasts[0]?.message).toBe(
-          "ragfaith: the faithfulness judge is not working (judge answered HTTP 401); replies go unchecked",
+          "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
         )
         expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
           "ragfaith: judge answered HTTP 401; 5 claim(s) of the last reply were not judged",
@@ -763,6 +764,7 @@ describe("the API key stays secret", () => {
       source: "facts.txt:1-2",
       quote: "token: [REDACTED]",
       reason: "the file names [REDACTED]",
+      via: "judge",
     })
     expect([keyed?.claim, keyed?.reason]).toEqual(["The key [REDACTED] works.", "it says [REDACTED]"])
     expect(long?.claim).toHaveLength(220)
@@ -844,7 +846,7 @@ describe("the API key stays secret", () => {
       RFE_JUDGE_API_KEY: KEY,
       RFE_JUDGE_MAIN_MODEL: "m",
     })
-    expect(config.judgeDisabled).toMatch(/^ragfaith: refusing to send premises in clear text to judge\.example\.com/)
+    expect(config.judgeDisabled).toMatch(/^ragfaith: nothing is judged: no clear text to judge\.example\.com/)
     expect(JSON.stringify([config.judgeDisabled, warnings])).not.toContain(KEY)
   })
 })

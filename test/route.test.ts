@@ -158,7 +158,9 @@ describe("the opencode judge route", () => {
     ])
     expect(requests).toEqual([])
     expect(host.prompts).toEqual([])
-    expect(host.toasts.filter((toast) => toast.message.includes("no opencode model"))).toHaveLength(1)
+    expect(host.toasts.filter((toast) => toast.message.includes("no opencode model but the agent's own"))).toHaveLength(
+      1,
+    )
   })
 
   test("a named judge model that the user cannot call is refused by name", async () => {

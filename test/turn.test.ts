@@ -331,7 +331,9 @@ describe("staleness and failures", () => {
     await host.settle()
     expect(host.prompts).toHaveLength(1)
     expect(host.toasts).toHaveLength(1)
-    expect(host.toasts[0]?.message).toMatch(/^ragfaith: 2 statement\(s\).*note to the agent failed/)
+    expect(host.toasts[0]?.message).toMatch(
+      /^2 statements look unsupported, first: ".*" The agent was not told; see \/ragfaith\.$/,
+    )
     expect(host.toasts[0]?.variant).toBe("warning")
     const failures = host.logs.filter((line) => line.message.includes("could not inject"))
     expect(failures).toHaveLength(1)

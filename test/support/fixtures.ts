@@ -12,6 +12,7 @@ import { join } from "node:path"
 export const HOOK_KEYS = [
   "chat.message",
   "chat.params",
+  "command.execute.before",
   "config",
   "dispose",
   "event",

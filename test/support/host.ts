@@ -16,8 +16,11 @@ export const nextId = (prefix: string) =>
 
 export interface PromptCall {
   sessionID: string
+  /** The first part: the agent's instruction of a note. */
   text: string
   synthetic: boolean | undefined
+  /** The visible part beside it: the notice the user sees. */
+  marker: string | undefined
   agent: string | undefined
   model: { providerID: string; modelID: string } | undefined
 }
@@ -78,7 +81,7 @@ export interface JudgeSessionRecord {
 
 export function createHost(opts: HostOptions = {}) {
   const prompts: PromptCall[] = []
-  const toasts: Array<{ message: string; variant: string }> = []
+  const toasts: Array<{ title?: string; message: string; variant: string }> = []
   const logs: Array<{ level: string; message: string; extra?: Record<string, unknown> }> = []
   const sleeps: number[] = []
   const stderr: string[] = []
@@ -87,22 +90,35 @@ export function createHost(opts: HostOptions = {}) {
   const directory = opts.directory ?? "/project"
   let rounds = 0
   const judgeSessions: JudgeSessionRecord[] = []
+  /** The messages the plugin added without a turn (`noReply`): its /ragfaith answers. */
+  const reports: Array<{ sessionID: string; parts: Array<{ text: string; synthetic?: boolean; ignored?: boolean }> }> =
+    []
   const aborts = new Map<string, () => void>()
 
   const client: HostClient = {
     session: {
       prompt: async (call) => {
-        const text = call.body.parts.map((part) => part.text).join("")
-        if (call.body.agent === "ragfaith-judge") return runJudgeSession(call.path.id, call.body, text)
+        if (call.body.agent === "ragfaith-judge") {
+          return runJudgeSession(call.path.id, call.body, call.body.parts.map((part) => part.text).join(""))
+        }
+        // opencode stores a noReply prompt as a user message and starts no turn: the plugin's /ragfaith report.
+        if (call.body.noReply) {
+          reports.push({ sessionID: call.path.id, parts: call.body.parts })
+          await storeUserMessage(call.path.id, call.body.parts)
+          return { data: {} } as { error?: unknown }
+        }
+        const [first, ...rest] = call.body.parts
+        const text = first?.text ?? ""
         prompts.push({
           sessionID: call.path.id,
           text,
-          synthetic: call.body.parts[0]?.synthetic,
+          synthetic: first?.synthetic,
+          marker: rest.find((part) => !part.synthetic)?.text,
           agent: call.body.agent,
           model: call.body.model,
         })
         if (opts.promptResult) return opts.promptResult()
-        const turn = runReconciliation(call.path.id, text, call.body.parts[0]?.synthetic === true)
+        const turn = runReconciliation(call.path.id, call.body.parts)
         inFlight.add(turn)
         await turn
         inFlight.delete(turn)
@@ -149,7 +165,7 @@ export function createHost(opts: HostOptions = {}) {
     },
     tui: {
       showToast: async (call) => {
-        toasts.push({ message: call.body.message, variant: call.body.variant })
+        toasts.push({ title: call.body.title, message: call.body.message, variant: call.body.variant })
         return { data: true } as { error?: unknown }
       },
     },
@@ -180,6 +196,7 @@ export function createHost(opts: HostOptions = {}) {
     },
     fileExists: () => false,
     mode: opts.mode ?? "serve",
+    logDir: "~/.local/share/opencode/log",
     ledger: opts.ledger ?? createLedger(),
     ...opts.deps,
   }
@@ -204,6 +221,7 @@ export function createHost(opts: HostOptions = {}) {
     "experimental.text.complete": fanOut("experimental.text.complete"),
     "experimental.chat.system.transform": fanOut("experimental.chat.system.transform"),
     config: fanOut("config"),
+    "command.execute.before": fanOut("command.execute.before"),
     dispose: fanOut("dispose"),
   }
   const allPending = () => instances.flatMap((instance) => [...instance.pending])
@@ -222,25 +240,51 @@ export function createHost(opts: HostOptions = {}) {
   const agent = { providerID: "mock", modelID: "scripted" }
 
   /** A user message: the chat.message hook, then message.updated and the text part event. */
-  const userMessage = async (sessionID: string, text: string, synthetic = false, agentName = "build") => {
+  /** A user message of any parts, as opencode stores one: the chat.message hook, the message, each part in order. */
+  const storeUserMessage = async (
+    sessionID: string,
+    texts: Array<{ text: string; synthetic?: boolean; ignored?: boolean }>,
+    agentName = "build",
+  ) => {
     const id = nextId("msg")
     const message = { id, role: "user", sessionID, time: { created: Date.now() }, agent: agentName, model: agent }
-    const part = {
+    const parts = texts.map((part) => ({
       id: nextId("prt"),
       messageID: id,
       sessionID,
       type: "text",
-      text,
-      ...(synthetic ? { synthetic } : {}),
-    }
-    await hooks["chat.message"](synthetic ? { sessionID } : { sessionID, agent: agentName, model: agent }, {
-      message,
-      parts: [part],
-    })
+      text: part.text,
+      ...(part.synthetic ? { synthetic: true } : {}),
+      ...(part.ignored ? { ignored: true } : {}),
+    }))
+    const asked = texts.every((part) => part.synthetic || part.ignored)
+      ? { sessionID }
+      : { sessionID, agent: agentName, model: agent }
+    await hooks["chat.message"](asked, { message, parts })
     await event("message.updated", { sessionID, info: message })
-    await event("message.part.updated", { sessionID, part, time: Date.now() })
+    for (const part of parts) await event("message.part.updated", { sessionID, part, time: Date.now() })
+    return id
+  }
+
+  /** A user message: the chat.message hook, then message.updated and the text part event. */
+  const userMessage = async (sessionID: string, text: string, synthetic = false, agentName = "build") => {
+    const id = await storeUserMessage(sessionID, [{ text, synthetic }], agentName)
     await event("session.status", { sessionID, status: { type: "busy" } })
     return id
+  }
+
+  /**
+   * A slash command as opencode runs it: `command.execute.before` with the template's parts, then a model turn,
+   * unless the hook threw (the one way a plugin answers a command itself).
+   */
+  const command = async (sessionID: string, name: string, args = "") => {
+    const output = { parts: [{ type: "text", text: `Show the ragfaith report.${args ? `\n\n${args}` : ""}` }] }
+    try {
+      await hooks["command.execute.before"]({ command: name, sessionID, arguments: args }, output)
+      return { modelTurn: true, error: undefined }
+    } catch (error) {
+      return { modelTurn: false, error }
+    }
   }
 
   /** One tool step: before and after hooks around the tool part's life, then the step's message finishes. */
@@ -316,10 +360,14 @@ export function createHost(opts: HostOptions = {}) {
     await event("session.idle", { sessionID })
   }
 
-  async function runReconciliation(sessionID: string, text: string, synthetic: boolean) {
+  async function runReconciliation(
+    sessionID: string,
+    parts: Array<{ text: string; synthetic?: boolean; ignored?: boolean }>,
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 0))
-    const userID = await userMessage(sessionID, text, synthetic)
-    const answer = opts.reconcile?.(text, ++rounds)
+    const userID = await storeUserMessage(sessionID, parts)
+    await event("session.status", { sessionID, status: { type: "busy" } })
+    const answer = opts.reconcile?.(parts[0]?.text ?? "", ++rounds)
     if (answer === undefined) return idle(sessionID)
     await reply(sessionID, userID, answer)
   }
@@ -369,7 +417,12 @@ export function createHost(opts: HostOptions = {}) {
       time: { created: 1 },
     }
     const controller = new AbortController()
-    const aborted = new Promise<"aborted">((resolve) => aborts.set(id, () => (controller.abort(), resolve("aborted"))))
+    const aborted = new Promise<"aborted">((resolve) =>
+      aborts.set(id, () => {
+        controller.abort()
+        resolve("aborted")
+      }),
+    )
     const answer = fetch(`${opts.providerURL}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -447,6 +500,8 @@ export function createHost(opts: HostOptions = {}) {
     warnings,
     opencodeConfig,
     judgeSessions,
+    reports,
+    command,
     prompts,
     sessionLookups,
     toasts,

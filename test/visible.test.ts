@@ -1,0 +1,259 @@
+/**
+ * What a person sees of the check: the notice between a wrong reply and its correction, `/ragfaith` answered
+ * with no model turn, and toasts written for people (what happened, what to do, two lines at most).
+ */
+
+import { describe, expect, test } from "bun:test"
+import plugin from "../src/index.ts"
+import { FACTS } from "./support/fixtures.ts"
+import { createHost, type HostOptions } from "./support/host.ts"
+import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
+
+const { NUDGE_MARKER } = plugin.internal
+
+const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
+const bridges = ({ claim }: JudgeCall): JudgeReply =>
+  /7 bridges/.test(claim)
+    ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
+    : { verdict: "faithful", source: "S1" }
+
+async function turn(rule: (call: JudgeCall) => JudgeReply, opts: HostOptions = {}, reply = WRONG) {
+  return withJudge(rule, async (judge) => {
+    const host = createHost({ reconcile: () => undefined, ...opts, env: judgeEnv(judge.url, opts.env) })
+    const session = await host.createSession()
+    await host.readTurn(session, "How many bridges does Fredville have?", FACTS, reply)
+    await host.settle()
+    return { host, session }
+  })
+}
+
+describe("the notice in the transcript", () => {
+  test("a note carries the agent's instruction first and, beside it, one line the user sees", async () => {
+    const { host } = await turn(bridges)
+    expect(host.prompts).toHaveLength(1)
+    const note = host.prompts[0]
+    expect(note?.synthetic).toBe(true)
+    expect(note?.text.startsWith(NUDGE_MARKER)).toBe(true)
+    expect(note?.text).toContain("The user sees a one-line notice that this check ran; it needs no answer.")
+    expect(note?.marker).toBe(
+      'ragfaith: 1 of 2 statements conflicts with facts.txt:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.',
+    )
+  })
+
+  test("several flagged statements: the notice counts them and points to /ragfaith", async () => {
+    const { host } = await turn(
+      ({ claim }) =>
+        /7 bridges|blue whale/.test(claim)
+          ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "wrong" }
+          : { verdict: "faithful", source: "S1" },
+      {},
+      `${WRONG} Its national animal is the blue whale.`,
+    )
+    expect(host.prompts[0]?.marker).toBe(
+      "ragfaith: 2 of 3 statements conflict with the sources (facts.txt:1-2). Asking the agent to correct them; /ragfaith lists them.",
+    )
+  })
+
+  test("the notice, echoed back as user text, opens no user turn: the cascade stays bounded", async () => {
+    await withJudge(
+      () => ({ verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "wrong" }),
+      async (judge) => {
+        let round = 0
+        const host = createHost({ env: judgeEnv(judge.url), reconcile: () => `Fredville has ${++round + 20} bridges.` })
+        const session = await host.createSession()
+        await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+        await host.settle()
+        expect(host.prompts).toHaveLength(2)
+        const state = host.plugin.sessions.get(session)
+        expect(state?.lastUser?.text).toBe("How many bridges?")
+        expect(state?.noteMessages.size).toBe(2)
+      },
+    )
+  })
+})
+
+describe("/ragfaith", () => {
+  test("is registered as a command of opencode", async () => {
+    const { host } = await turn(bridges)
+    expect((host.opencodeConfig.command as Record<string, { description: string }>).ragfaith?.description).toBe(
+      "what ragfaith checked; /ragfaith on|off",
+    )
+  })
+
+  test("answers with no model turn: the report goes in as a part the model never gets", async () => {
+    const { host, session } = await turn(bridges)
+    const answered = await host.command(session, "ragfaith")
+    expect(answered.modelTurn).toBe(false)
+    expect(String(answered.error)).toContain("/ragfaith was answered by the plugin, with no model turn")
+    expect(host.reports).toHaveLength(1)
+    const part = host.reports[0]?.parts[0]
+    expect(part?.ignored).toBe(true)
+    const report = part?.text ?? ""
+    expect(report).toContain("ragfaith: the last reply, judged at")
+    expect(report).toContain("by judge-main")
+    expect(report).toContain('✗ "It has 7 bridges."')
+    const unwrapped = report.replace(/\n\s*/g, " ")
+    expect(unwrapped).toContain(
+      '✗ "It has 7 bridges." unfaithful: facts.txt:1-2, which says "It has 3 bridges" (the file says 3).',
+    )
+    expect(report).toContain('✓ "Fredville is the capital city of Freedonia."')
+    expect(report).toContain("A note asked the agent to correct what is marked ✗.")
+    expect(report).toMatch(
+      /This session: 2 statements judged, 1 note\(s\) sent, 300 tokens in and 36 out, 0 from the cache\./,
+    )
+    for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(72)
+    // The report itself opened no user turn and was never judged.
+    expect(host.plugin.sessions.get(session)?.lastUser?.text).toBe("How many bridges does Fredville have?")
+  })
+
+  test("says what was not judged and why, and how the judge is doing", async () => {
+    const { host, session } = await turn(
+      ({ claim }) => (/capital/.test(claim) ? { status: 503 } : bridges({ claim } as JudgeCall)),
+      { env: { RFE_JUDGE_MAX_ATTEMPTS: "1", RFE_JUDGE_CONCURRENCY: "1" } },
+      `${WRONG} Would you like more detail?`,
+    )
+    await host.command(session, "ragfaith")
+    const report = host.reports[0]?.parts[0]?.text ?? ""
+    expect(report.replace(/\n/g, " ")).toContain(
+      "Not judged: 1 sentence(s) that claim nothing (questions, offers, greetings); 2 statement(s) the judge did not answer for.",
+    )
+    expect(report).toContain("Last failure at")
+    expect(report).toContain("judge answered HTTP 503")
+  })
+
+  test("a verdict dropped because the user moved on shows in the report and the log", async () => {
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await withJudge(
+      async (call) => {
+        await gate
+        return bridges(call)
+      },
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url) })
+        const session = await host.createSession()
+        await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+        await host.userMessage(session, "Never mind")
+        release()
+        await host.settle()
+        expect(host.prompts).toEqual([])
+        const logged = host.logs.find((line) => line.message.includes("before the verdicts came"))
+        expect(logged?.level).toBe("info")
+        await host.command(session, "ragfaith")
+        expect(host.reports[0]?.parts[0]?.text).toContain(
+          "You sent a new message before the verdicts came, so they were dropped.",
+        )
+      },
+    )
+  })
+
+  test("/ragfaith off stops judging this session, /ragfaith on starts it again", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = createHost({ env: judgeEnv(judge.url), reconcile: () => undefined })
+      const session = await host.createSession()
+      await host.userMessage(session, "Start")
+      expect((await host.command(session, "ragfaith", "off")).modelTurn).toBe(false)
+      expect(host.reports.at(-1)?.parts[0]?.text).toContain("off for this session")
+      await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+      await host.settle()
+      expect(judge.requests).toHaveLength(0)
+      await host.command(session, "ragfaith", "on")
+      await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 9 bridges.")
+      await host.settle()
+      expect(judge.requests.length).toBeGreaterThan(0)
+    })
+  })
+
+  test("before the first real message it answers with a toast, so opencode still titles the session", async () => {
+    const host = createHost({ env: { RFE_JUDGE_API_KEY: "k" } })
+    const session = await host.createSession()
+    expect((await host.command(session, "ragfaith")).modelTurn).toBe(false)
+    expect(host.reports).toEqual([])
+    expect(host.toasts.at(-1)?.message).toBe("Nothing is judged in this session yet.")
+  })
+
+  test("other commands pass through untouched", async () => {
+    const host = createHost({ env: { RFE_JUDGE_API_KEY: "k" } })
+    const session = await host.createSession()
+    expect((await host.command(session, "review")).modelTurn).toBe(true)
+  })
+})
+
+describe("toasts for people", () => {
+  test("titled once, never 'ragfaith:' again in the text, two lines of opencode's toast box at most", async () => {
+    const { host } = await turn(() => ({ status: 401 }))
+    expect(host.toasts.length).toBeGreaterThan(0)
+    for (const toast of host.toasts) {
+      expect(toast.title).toBe("ragfaith")
+      expect(toast.message).not.toMatch(/^ragfaith/i)
+      expect(toast.message.length).toBeLessThanOrEqual(108)
+    }
+    expect(host.toasts[0]?.message).toBe(
+      "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
+    )
+  })
+
+  test("a judge that stays broken is told again after ten minutes, not only once", async () => {
+    let clock = Date.parse("2026-12-01T14:02:00")
+    await withJudge(
+      () => ({ status: 503 }),
+      async (judge) => {
+        const host = createHost({
+          env: judgeEnv(judge.url, { RFE_JUDGE_MAX_ATTEMPTS: "1" }),
+          deps: { now: () => clock },
+        })
+        const session = await host.createSession()
+        await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+        await host.settle()
+        clock += 5 * 60_000
+        await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 8 bridges.")
+        await host.settle()
+        expect(host.toasts).toHaveLength(1)
+        clock += 6 * 60_000
+        await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 9 bridges.")
+        await host.settle()
+        expect(host.toasts.map((toast) => toast.message)).toEqual([
+          "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
+          "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
+        ])
+      },
+    )
+  })
+
+  test("with notes off, the toast names the flagged statement and where the details are", async () => {
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
+    expect(host.prompts).toEqual([])
+    expect(host.toasts.map((toast) => toast.message)).toEqual([
+      '1 statement looks unsupported: "It has 7 bridges." Notes are off; see /ragfaith.',
+    ])
+  })
+
+  test("in `opencode run`, stderr names the flagged statement and where the log is", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = createHost({ env: judgeEnv(judge.url), mode: "run" })
+      const session = await host.createSession()
+      const userID = await host.userMessage(session, "How many bridges?")
+      await host.toolCall(session, userID, "read", { filePath: FACTS.path }, { output: FACTS.text })
+      await host.reply(session, userID, WRONG, { idle: false })
+      await host.event("session.status", { sessionID: session, status: { type: "idle" } })
+      await host.hooks.dispose()
+      expect(host.stderr.join("")).toContain(
+        "  - It has 7 bridges. [unfaithful]\n  details: the opencode log (~/.local/share/opencode/log)",
+      )
+    })
+  })
+
+  test("the route tells once which model judges, as advice", async () => {
+    const host = createHost({
+      providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
+      opencodeConfig: { small_model: "mock/title" },
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
+    await host.settle()
+    const told = host.toasts.filter((toast) => toast.message.startsWith("Replies are judged by mock/title"))
+    expect(told.map((toast) => toast.variant)).toEqual(["info"])
+  })
+})
