@@ -98,7 +98,7 @@ describe("/ragfaith", () => {
     )
     expect(report).toContain('✓ "Fredville is the capital city of Freedonia."')
     expect(report).toContain("A note asked the agent to correct what is marked ✗.")
-    expect(report).toMatch(
+    expect(unwrapped).toMatch(
       /This session: 2 statements judged, 1 note\(s\) sent, 300 tokens in and 36 out, 0 from the cache\./,
     )
     for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(72)
