@@ -3000,6 +3000,8 @@ interface SessionState extends PremiseBuffer {
   judging: boolean
   /** What became of the last reply judged here, for `/ragfaith`. */
   report: ReplyReport | undefined
+  /** The last reply that drew a note (or a report), kept when its correction is judged after it. */
+  flaggedReport: ReplyReport | undefined
   totals: SessionTotals
 }
 
@@ -3054,6 +3056,7 @@ function newSession(id: string): SessionState {
     noteMessages: new Set(),
     judging: true,
     report: undefined,
+    flaggedReport: undefined,
     totals: { judged: 0, notes: 0, tokensIn: 0, tokensOut: 0, cacheHits: 0 },
   }
 }
@@ -3959,6 +3962,7 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
     if (flagged.length === 0) return
     report.outcome = deps.mode === "run" || config.nudgeDepth === 0 ? "reported" : "noted"
+    state.flaggedReport = report
     const flaggedItems = flagged.map((result) => items[results.indexOf(result)] as FlaggedClaim)
     notes.send(state, flaggedItems, turn, results.length)
   }
@@ -4046,25 +4050,36 @@ const OUTCOMES: Record<ReplyReport["outcome"], string> = {
   deleted: "The session was deleted before the verdicts came.",
 }
 
-/** The report `/ragfaith` shows: the last judged reply statement by statement, the judge, and this session's totals. */
+/** One judged reply of the report: its statements, then what was left unjudged and why. */
+function reportReply(report: ReplyReport, title: string): string[] {
+  const by = report.model ? ` by ${report.model}` : ""
+  const lines = [
+    ...wrap(`ragfaith: ${title}, judged at ${clockTime(report.at)}${by}.`, REPORT_WIDTH),
+    ...wrap(OUTCOMES[report.outcome], REPORT_WIDTH),
+  ]
+  for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
+  const left = [
+    report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
+    report.notClaims ? `${report.notClaims} sentence(s) that claim nothing (questions, offers, greetings)` : "",
+    report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
+    report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
+  ].filter(Boolean)
+  if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
+  return lines
+}
+
+/**
+ * The report `/ragfaith` shows: the last judged reply statement by statement, the flagged reply it corrected
+ * when there was one (a person asks after seeing a note, by which time the correction is the last reply),
+ * the judge, and this session's totals.
+ */
 function renderReport(state: SessionState, health: JudgeHealth, logPlace: string): string {
-  const report = state.report
+  const { report, flaggedReport } = state
   const lines: string[] = []
   if (!report) lines.push("ragfaith: no reply of this session has been judged yet.")
-  else {
-    const by = report.model ? ` by ${report.model}` : ""
-    lines.push(
-      `ragfaith: the last reply, judged at ${clockTime(report.at)}${by}.`,
-      ...wrap(OUTCOMES[report.outcome], REPORT_WIDTH),
-    )
-    for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
-    const left = [
-      report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
-      report.notClaims ? `${report.notClaims} sentence(s) that claim nothing (questions, offers, greetings)` : "",
-      report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
-      report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
-    ].filter(Boolean)
-    if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
+  else lines.push(...reportReply(report, "the last reply"))
+  if (flaggedReport && flaggedReport !== report) {
+    lines.push("", ...reportReply(flaggedReport, "before it, the reply that drew the last note"))
   }
   const failed = health.lastError
   const judge = health.model ?? "none asked yet"

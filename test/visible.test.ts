@@ -106,6 +106,26 @@ describe("/ragfaith", () => {
     expect(host.plugin.sessions.get(session)?.lastUser?.text).toBe("How many bridges does Fredville have?")
   })
 
+  test("after a correction, the report shows the corrected reply and, below it, the statement that drew the note", async () => {
+    const { host, session } = await turn(bridges, { reconcile: () => "Fredville has 3 bridges." })
+    expect(host.prompts).toHaveLength(1)
+    await host.command(session, "ragfaith")
+    const report = host.reports[0]?.parts[0]?.text ?? ""
+    const [latest = "", before = ""] = report.split("ragfaith: before it, the reply that drew the last")
+    expect(latest).toContain('✓ "Fredville has 3 bridges."')
+    expect(latest).toContain("Nothing in it needed a note.")
+    expect(before).toContain('✗ "It has 7 bridges."')
+    expect(before).toContain("A note asked the agent to correct what is marked ✗.")
+    expect(before.replace(/\n\s*/g, " ")).toContain('facts.txt:1-2, which says "It has 3 bridges"')
+    for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(72)
+  })
+
+  test("a reply judged silent with no note before it is reported alone", async () => {
+    const { host, session } = await turn(bridges, {}, "Fredville is the capital city of Freedonia.")
+    await host.command(session, "ragfaith")
+    expect(host.reports[0]?.parts[0]?.text ?? "").not.toContain("drew the last note")
+  })
+
   test("says what was not judged and why, and how the judge is doing", async () => {
     const { host, session } = await turn(
       ({ claim }) => (/capital/.test(claim) ? { status: 503 } : bridges({ claim } as JudgeCall)),

@@ -36,6 +36,7 @@ import {
   type JudgeReply,
   type JudgeRule,
   readJudgeCall,
+  verdictJSON,
 } from "../support/judge.ts"
 
 // ── Constants ───────────────────────────────────────────────────────────────
@@ -47,6 +48,8 @@ export const PACKAGE_NAME = "@resonanceee/opencode-ragfaith"
 export const NUDGE_PREFIX = "[ragfaith]"
 export const AGENT_MODEL = "scripted"
 export const TITLE_MODEL = "title"
+// A third model of the mock provider: the judge when the plugin routes its calls through opencode's providers.
+export const ROUTE_JUDGE_MODEL = "judge"
 
 // opencode runs `npm install @opencode-ai/plugin` in every config folder whose node_modules is missing or whose
 // package-lock.json lacks a dependency of package.json (Npm.install in the 1.18.33 bundle). Seeding both skips it.
@@ -79,6 +82,8 @@ export interface RecordedRequest {
   startedAt: number
   endedAt: number
   status: number
+  // a judge request that came through opencode's providers (the route), not straight from the plugin
+  route?: boolean
   // what the endpoint answered: an AgentAction, a JudgeReply, or a title
   answer?: unknown
   done: boolean
@@ -240,6 +245,33 @@ export const streamBody = (seq: number, model: string, action: AgentAction, prom
   return `${out}data: [DONE]\n\n`
 }
 
+// The judge prompt opens with this line in both languages; a request whose system message starts so is a judge call.
+const JUDGE_PROMPT_OPENING = "You are an impartial fact-checking judge."
+
+// biome-ignore lint/suspicious/noExplicitAny: raw request body
+const isJudgePrompt = (body: any) => {
+  const system = Array.isArray(body?.messages) ? body.messages.find((m: ChatMessage) => m.role === "system") : undefined
+  return contentText(system?.content).startsWith(JUDGE_PROMPT_OPENING)
+}
+
+// A judge answer through opencode's provider: the same replies as the direct judge, as opencode asks for them
+// (a stream), so a verdict arrives as streamed text and a status as that HTTP status.
+const answerRouteJudge = async (reply: JudgeReply, rec: RecordedRequest, model: string): Promise<Response> => {
+  if (reply.delayMs) await sleep(reply.delayMs)
+  if ("hang" in reply) return new Promise<Response>(() => {})
+  if ("http" in reply) return reply.http()
+  if ("status" in reply) {
+    const headers: Record<string, string> = { "content-type": "application/json", ...reply.headers }
+    if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter
+    const body = reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } })
+    return new Response(body, { status: reply.status, headers })
+  }
+  const text = "garbage" in reply ? "<html>502 upstream garbage" : "raw" in reply ? reply.raw : verdictJSON(reply)
+  return new Response(streamBody(rec.seq, model, { text }, rec.bytes), {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  })
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export const DEFAULT_PAGE: Page = {
@@ -326,8 +358,23 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
       return answerJudge(reply, call, { prompt_tokens: prompt, completion_tokens: 24, total_tokens: prompt + 24 })
     }
     const model = String(body.model ?? "")
+    // any mock model asked with the judge prompt is the judge on the route (a second opinion goes to another model)
+    if (isJudgePrompt(body)) {
+      rec.kind = "judge"
+      rec.route = true
+      const call = readJudgeCall(body, judgeIndex++)
+      let reply: JudgeReply
+      try {
+        reply = await endpoint.judge(call)
+      } catch (err) {
+        reply = { status: 500, body: `judge rule threw: ${String(err)}` }
+      }
+      rec.answer = reply
+      rec.status = "status" in reply ? reply.status : 200
+      return answerRouteJudge(reply, rec, model)
+    }
     let action: AgentAction
-    if (model === TITLE_MODEL) {
+    if (model === TITLE_MODEL || model === ROUTE_JUDGE_MODEL) {
       rec.kind = "title"
       action = { text: "Scripted session" }
     } else {
@@ -567,6 +614,7 @@ export const writeProject = (scratch: Scratch, opts: ProjectOptions) => {
         models: {
           [AGENT_MODEL]: { name: "Scripted", tool_call: true, limit: { context: 200000, output: 4096 } },
           [TITLE_MODEL]: { name: "Title", limit: { context: 200000, output: 1024 } },
+          [ROUTE_JUDGE_MODEL]: { name: "Judge", temperature: true, limit: { context: 200000, output: 8192 } },
         },
       },
     },
@@ -692,6 +740,8 @@ export interface Opencode {
   startupMs: number
   createSession(body?: Record<string, unknown>): Promise<{ id: string; parentID?: string }>
   prompt(sessionID: string, text: string, extra?: Record<string, unknown>): Promise<Response>
+  // a slash command, as the TUI sends it (POST /session/:id/command)
+  command(sessionID: string, name: string, args?: string): Promise<Response>
   waitQuiet(opts?: { quietMs?: number; timeoutMs?: number }): Promise<void>
   waitFor(pred: () => boolean, timeoutMs?: number, what?: string): Promise<void>
   messages(sessionID: string): Promise<StoredMessage[]>
@@ -884,6 +934,14 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
       pending.add(p.catch(() => undefined))
       return p
     },
+    command(sessionID, name, args = "") {
+      const p = api(`/session/${sessionID}/command`, {
+        method: "POST",
+        body: JSON.stringify({ command: name, arguments: args, model: `mock/${AGENT_MODEL}` }),
+      })
+      pending.add(p.catch(() => undefined))
+      return p
+    },
     async waitFor(pred, timeoutMs = 30000, what = "condition") {
       const end = Date.now() + timeoutMs
       while (!pred()) {
@@ -956,6 +1014,8 @@ export interface ScenarioRecord {
   startupSeconds: number
   digest: string[]
   notes: string[]
+  /** What the TUI showed, for the TUI scenarios: labelled captures of the pane. */
+  screens?: Array<{ label: string; text: string }>
   error?: string
 }
 

@@ -5,12 +5,15 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import plugin from "../../src/index.ts"
 import { closedPort, SURVEY_NOTES } from "../support/fixtures.ts"
-import { JUDGE_KEY, type JudgeCall, type JudgeRule, judgeEnv, readJudgeCall } from "../support/judge.ts"
+import { contentText, JUDGE_KEY, type JudgeCall, type JudgeRule, judgeEnv, readJudgeCall } from "../support/judge.ts"
 import {
+  AGENT_MODEL,
   type AgentScript,
   agentContext,
   assistantTexts,
+  type ChatMessage,
   type CliResult,
   cleanupAll,
   digest,
@@ -24,6 +27,7 @@ import {
   type Opencode,
   type Page,
   type PluginLoad,
+  ROUTE_JUDGE_MODEL,
   readLogs,
   runCli,
   type ScenarioRecord,
@@ -48,6 +52,9 @@ const BAD_CLAIM = "Seven bridges span the Zeppo river in Freedonia."
 const BAD_REPLY = `Marxburg serves as the capital city of Freedonia. ${BAD_CLAIM}`
 const FIXED_REPLY = "Three bridges span the Zeppo river in Freedonia."
 const PROMPT = "Read facts.txt and tell me about Freedonia"
+
+// How the plugin ends a /ragfaith command it answered itself: opencode logs it as an error, it is none.
+const COMMAND_HANDLED = "/ragfaith was answered by the plugin, with no model turn"
 
 const WRONG_RE = /\b(seven|twelve|eleven|[0-9]{2}|7)\b[^.]*bridges?/i
 
@@ -86,6 +93,8 @@ interface LiveOptions {
   // replaces the default judge env entirely when given (env-less option tests)
   judgeEnv?: (ep: Endpoint) => Record<string, string | undefined>
   env?: Record<string, string>
+  // merged into the project's opencode.json (e.g. another small_model)
+  extraConfig?: Record<string, unknown>
   prompt?: string
   quietMs?: number
   // an extra condition to wait for after quiet (e.g. a toast after judge retries)
@@ -156,6 +165,7 @@ const live = async (name: string, opts: LiveOptions, check: (run: LiveRun) => Pr
           scratch,
           files: opts.files ?? { "facts.txt": SURVEY_NOTES },
           plugin: typeof opts.plugin === "function" ? opts.plugin(ep) : (opts.plugin ?? { mode: "copy" }),
+          extraConfig: opts.extraConfig,
           env: {
             ...(opts.judgeEnv ? opts.judgeEnv(ep) : judgeEnv(ep.judgeBaseURL)),
             RFE_JUDGE_LOG: join(scratch.root, "judge-log.jsonl"),
@@ -181,7 +191,7 @@ const live = async (name: string, opts: LiveOptions, check: (run: LiveRun) => Pr
           current
             .logs()
             .split("\n")
-            .filter((l) => l.includes("level=ERROR") && /ragfaith:|plugin/i.test(l)),
+            .filter((l) => l.includes("level=ERROR") && /ragfaith:|plugin/i.test(l) && !l.includes(COMMAND_HANDLED)),
         ).toEqual([])
       } catch (error) {
         if (error instanceof Error) {
@@ -265,7 +275,9 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(agents.length).toBe(3)
       const rec = agentContext(agents[2]?.body ?? {})
       expect(rec.isNudge).toBe(true)
-      expect(rec.lastUserText).toBe(nudge)
+      // the model gets the instruction first, then the one-line notice the user sees (the instruction says it needs no answer)
+      expect(rec.lastUserText.startsWith(nudge)).toBe(true)
+      expect(rec.lastUserText).toContain("ragfaith: 1 of 2 statements conflicts with facts.txt")
       // it ran as the user's agent and model
       const nudgeMsg = nudgesIn(messages)[0]
       expect(nudgeMsg?.info.agent).toBe("build")
@@ -273,7 +285,11 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       // the reconciliation reply is stored and was judged again (verification round): no second nudge
       expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
       expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
-      notes.push(`nudge text:\n${nudge}`)
+      // the same message carries the line a person sees: a plain (not synthetic) part naming the claim and the file
+      const marker = nudgeMsg?.parts.find((p) => p.type === "text" && !p.synthetic)?.text ?? ""
+      expect(marker).toStartWith("ragfaith: 1 of 2 statements conflicts with facts.txt")
+      expect(marker).toContain(BAD_CLAIM.slice(0, 30))
+      notes.push(`nudge text:\n${nudge}`, `visible line: ${marker}`)
     },
   )
 
@@ -447,7 +463,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
         {
           agent: readThenReply("facts.txt", BAD_REPLY),
           judgeEnv: (ep) => judgeEnv(ep.judgeBaseURL, { RFE_JUDGE_BASE_URL: `http://127.0.0.1:${closed}/judge/v1` }),
-          until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
+          until: (oc) => oc.toasts().some((t) => t.title === "ragfaith"),
         },
         async ({ oc, ep, messages, notes }) => {
           expect(ep.byKind("judge").length).toBe(0)
@@ -456,7 +472,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
           const last = messages.at(-1)?.info
           expect(last?.finish).toBe("stop")
           expect(last?.error).toBeUndefined()
-          const toasts = oc.toasts().filter((t) => t.message.startsWith("ragfaith:"))
+          const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
           expect(toasts.length).toBe(1)
           expect(toasts[0]?.variant).toBe("warning")
           expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
@@ -475,7 +491,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     {
       agent: readThenReply("facts.txt", BAD_REPLY),
       judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
-      until: (oc) => oc.toasts().some((t) => t.message.startsWith("ragfaith:")),
+      until: (oc) => oc.toasts().some((t) => t.title === "ragfaith"),
     },
     ({ oc, ep, messages, notes }) => {
       const judged = ep.byKind("judge")
@@ -484,7 +500,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(judged.length).toBeLessThanOrEqual(2)
       expect(nudgesIn(messages).length).toBe(0)
       expect(messages.at(-1)?.info.finish).toBe("stop")
-      const toasts = oc.toasts().filter((t) => t.message.startsWith("ragfaith:"))
+      const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
       expect(toasts.length).toBe(1)
       expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
       expect(oc.logs()).not.toContain(JUDGE_KEY)
@@ -608,7 +624,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       // the PATH-shadowed fake npm ran, not a real one
       expect(String(bash?.state?.output ?? "")).toContain("fake npm (ragfaith live test): install leftpad-x")
       const toast = oc.toasts().find((t) => t.message.includes("leftpad-x"))
-      expect(toast?.message).toBe("ragfaith: doc-pull check: leftpad-x used without fetched docs")
+      expect(toast?.message).toBe("No docs for leftpad-x were read in this session: the agent may be guessing its API.")
       notes.push(`toast: ${JSON.stringify(toast)}`)
     },
   )
@@ -650,6 +666,171 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       )
     },
     TIMEOUT,
+  )
+})
+
+describe.skipIf(SKIP)("live: what the user asks and sees", () => {
+  scenario(
+    "11. `/ragfaith` after a flagged reply: the plugin answers with a report, the model gets no request",
+    "11 /ragfaith report",
+    { agent: readThenReply("facts.txt", BAD_REPLY) },
+    async ({ oc, ep, sessionID, notes }) => {
+      const before = agentRequests(ep).length
+      const judgedBefore = ep.byKind("judge").length
+      const res = await oc.command(sessionID, "ragfaith")
+      await oc.waitQuiet({ quietMs: 1500 })
+      // the plugin throws after answering, so opencode never runs the command's template: no model turn at all
+      expect(agentRequests(ep).length).toBe(before)
+      expect(ep.byKind("judge").length).toBe(judgedBefore)
+      const after = await oc.messages(sessionID)
+      const report = after.at(-1)
+      expect(report?.info.role).toBe("user")
+      const part = report?.parts.find((p) => p.type === "text")
+      // `ignored`: shown to the user, never sent to the model
+      expect(part?.ignored).toBe(true)
+      const text = (part?.text ?? "").replace(/\s+/g, " ")
+      expect(text).toContain("Seven bridges span the Zeppo river")
+      expect(text).toContain("facts.txt")
+      expect(text).toContain("Freedonia has 3 bridges over the river Zeppo")
+      // the next real turn does not carry the report to the model
+      notes.push(`POST /command: HTTP ${res.status}`, `report:\n${part?.text ?? ""}`)
+    },
+  )
+
+  scenario(
+    "11b. `/ragfaith off`: later replies are not judged until `/ragfaith on`",
+    "11b /ragfaith off",
+    { agent: readThenReply("facts.txt", GOOD_REPLY) },
+    async ({ oc, ep, sessionID, notes }) => {
+      await oc.command(sessionID, "ragfaith", "off")
+      await oc.waitQuiet({ quietMs: 1000 })
+      const judged = ep.byKind("judge").length
+      await oc.prompt(sessionID, "Read facts.txt again and summarise it")
+      await oc.waitQuiet({ quietMs: 2000 })
+      expect(ep.byKind("judge").length).toBe(judged)
+      await oc.command(sessionID, "ragfaith", "on")
+      await oc.waitQuiet({ quietMs: 1000 })
+      await oc.prompt(sessionID, "Read facts.txt once more and summarise it")
+      await oc.waitQuiet({ quietMs: 2000 })
+      expect(ep.byKind("judge").length).toBeGreaterThan(judged)
+      const reports = (await oc.messages(sessionID)).filter((m) => m.parts.some((p) => p.ignored === true))
+      expect(reports.length).toBe(2)
+      notes.push(
+        `judge requests: ${judged} before off, the same while off, ${ep.byKind("judge").length} after on`,
+        ...reports.map((m) => `answer: ${m.parts.find((p) => p.ignored)?.text ?? ""}`),
+      )
+    },
+  )
+})
+
+// No RFE_JUDGE_* at all: the judge runs through opencode's own provider, on the small model (here the mock's
+// "judge" model, as small_model), in hidden sessions of the plugin's own agent.
+const routeOptions = (rest: Partial<LiveOptions> = {}): LiveOptions => ({
+  agent: readThenReply("facts.txt", BAD_REPLY),
+  judgeEnv: () => ({}),
+  extraConfig: { small_model: `mock/${ROUTE_JUDGE_MODEL}` },
+  ...rest,
+})
+
+// The plugin's warnings, without the advice (info) it gives once.
+const warningsOf = (oc: Opencode) => oc.toasts().filter((t) => t.title === "ragfaith" && t.variant !== "info")
+
+describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge key)", () => {
+  scenario(
+    "12a. no judge key: judged on the small model through opencode; the judge prompt alone, no tools, no session left",
+    "12a judge route",
+    routeOptions(),
+    async ({ oc, ep, sessionID, messages, notes }) => {
+      const judged = ep.byKind("judge")
+      expect(judged.length).toBeGreaterThanOrEqual(2)
+      // the first opinion is the small model's; a second opinion goes to another of the user's models
+      expect(judged[0]?.body.model).toBe(ROUTE_JUDGE_MODEL)
+      for (const r of judged) {
+        expect(r.route).toBe(true)
+        expect(r.body.model).not.toBe(AGENT_MODEL)
+        // a judge session asked for no title: a title request would carry the judge prompt without a claim
+        expect(readJudgeCall(r.body).claim).not.toBe("")
+        // the judge agent denies every tool: the request has no tools at all
+        expect(r.body.tools).toBeUndefined()
+        const systems = (r.body.messages as Array<{ role: string }>).filter((m) => m.role === "system")
+        expect(systems.length).toBe(1)
+        expect(r.body.max_tokens).toBe(256)
+        // opencode sends a temperature only to models that declare one (the mock's "title" model does not)
+        if (r.body.model === ROUTE_JUDGE_MODEL) expect(r.body.temperature).toBe(0)
+        // no AGENTS.md, no environment block: the system message is the judge prompt and nothing else
+        expect(Object.values(plugin.internal.JUDGE_PROMPTS)).toContain(contentText((systems[0] as ChatMessage).content))
+      }
+      // the agent's own model never judged; the one title request is the user's session's
+      expect(agentRequests(ep).every((r) => r.body.model === AGENT_MODEL)).toBe(true)
+      expect(ep.byKind("title").length).toBe(1)
+      // the flag went through as with a direct judge: one note, then the correction
+      expect(nudgeTexts(messages).length).toBe(1)
+      expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
+      // every judge session was deleted after its answer
+      const left = await oc.sessions()
+      expect(left.map((s) => s.id)).toEqual([sessionID])
+      // one toast, advice: which model judges and how to choose another
+      const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
+      expect(toasts.map((t) => t.variant)).toEqual(["info"])
+      expect(toasts[0]?.message).toContain("mock/judge")
+      const bytes = judged.map((r) => r.bytes)
+      notes.push(
+        `judge requests through opencode: ${judged.length}, ${Math.min(...bytes)}–${Math.max(...bytes)} B each; ` +
+          `title requests: ${ep.byKind("title").length}; sessions left: ${left.length}`,
+      )
+    },
+  )
+
+  scenario(
+    "12b. route, the provider answers 500: cut short at opencode's first retry, the session works, one toast",
+    "12b route 500",
+    routeOptions({
+      judge: () => ({ status: 500 }),
+      until: (oc) => warningsOf(oc).length > 0,
+    }),
+    async ({ oc, ep, sessionID, messages, notes }) => {
+      expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
+      expect(messages.at(-1)?.info.finish).toBe("stop")
+      expect(assistantTexts(messages).at(-1)).toBe(BAD_REPLY)
+      expect(nudgesIn(messages).length).toBe(0)
+      // the plugin aborts a judge session when opencode starts retrying, so opencode reports no error for it
+      const errors = oc.events.filter((e) => e.type === "session.error")
+      expect(errors).toEqual([])
+      const toasts = warningsOf(oc)
+      expect(toasts.length).toBe(1)
+      expect((await oc.sessions()).map((s) => s.id)).toEqual([sessionID])
+      notes.push(
+        `judge requests: ${ep.byKind("judge").length}; session.error events: ${errors.length}; toast: ${JSON.stringify(toasts[0])}`,
+      )
+    },
+  )
+
+  scenario(
+    "12c. route, the provider refuses the key (401): the user's session keeps working, one toast from the plugin",
+    "12c route 401",
+    routeOptions({
+      judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
+      until: (oc) => warningsOf(oc).length > 0,
+    }),
+    async ({ oc, ep, sessionID, messages, notes }) => {
+      expect(ep.byKind("judge").length).toBeLessThanOrEqual(2)
+      expect(messages.at(-1)?.info.finish).toBe("stop")
+      expect(nudgesIn(messages).length).toBe(0)
+      const toasts = warningsOf(oc)
+      expect(toasts.length).toBe(1)
+      expect(toasts[0]?.message).toContain("refused")
+      // opencode itself reports the provider's refusal for the judge session (a red toast in the TUI)
+      const errors = oc.events.filter((e) => e.type === "session.error")
+      expect(errors.every((e) => e.properties?.sessionID !== sessionID)).toBe(true)
+      expect((await oc.sessions()).map((s) => s.id)).toEqual([sessionID])
+      // and the user's session still answers
+      const res = await oc.prompt(sessionID, "Thanks. Anything else?")
+      expect(res.status).toBe(200)
+      notes.push(
+        `judge requests: ${ep.byKind("judge").length}; session.error events (judge sessions): ${errors.length}; ` +
+          `toast: ${JSON.stringify(toasts[0])}`,
+      )
+    },
   )
 })
 

@@ -4,7 +4,7 @@
 // run's records (RFE_LIVE_REPORT output) without running the suite again.
 
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { OPENCODE_BIN, REPO_DIR, type ScenarioRecord } from "./harness.ts"
@@ -27,7 +27,9 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "Exactly one synthetic user message starting with `[ragfaith]` is stored, naming the claim, its source " +
       "(`facts.txt:1-4`) and the judge's reason, and not the faithful sentence. The very next agent request has the note " +
       "as its last user message, ran with the user's agent (`build`) and model (`mock/scripted`), and its corrected " +
-      "reply was judged once more (verification round) and passed.",
+      "reply was judged once more (verification round) and passed. The same message carries a second, plain text part: " +
+      "the one-line notice the user sees (`ragfaith: 1 of 2 statements conflicts with facts.txt:1-4: …`), which the " +
+      "model also receives after the instruction, told that it needs no answer.",
   },
   "3": {
     title: "3. Cascade bound: a judge that always says unfaithful",
@@ -66,8 +68,8 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
     title: "7b. Judge down (closed port)",
     does: "`RFE_JUDGE_BASE_URL` points at a loopback port nobody listens on.",
     shows:
-      "The session completed normally (`finish: stop`, no error), no nudge, one `tui.toast.show` event whose message " +
-      "starts with `ragfaith:` (without the key), and the server still answers.",
+      "The session completed normally (`finish: stop`, no error), no nudge, one warning `tui.toast.show` event titled " +
+      "`ragfaith` (without the key), and the server still answers.",
   },
   "7c": {
     title: "7c. Judge answers 401",
@@ -104,7 +106,9 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
     does:
       "The agent runs `npm install leftpad-x` through the bash tool (a fake `npm` shadows the real one on PATH, so " +
       "nothing can reach a registry).",
-    shows: "A `tui.toast.show` event: `ragfaith: doc-pull check: leftpad-x used without fetched docs`.",
+    shows:
+      "A `tui.toast.show` event titled `ragfaith`: `No docs for leftpad-x were read in this session: the agent may " +
+      "be guessing its API.`",
   },
   "9b": {
     title: "9b. Doc-pull check: docs fetched first",
@@ -132,6 +136,48 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "answer, and the flagged claim was still reported. (Whether opencode would have exited earlier without the " +
       "plugin's wait was not run here; a probe plugin measured that it drops pending plugin work at exit.)",
   },
+  "11": {
+    title: "11. `/ragfaith` after a flagged reply",
+    does:
+      "Scenario 2's session (a wrong bridge count, one note, the correction), then `POST /session/{id}/command` with " +
+      "`ragfaith`, as the TUI sends a typed slash command.",
+    shows:
+      "The agent and the judge got no request for the command. The newest stored message is a user message whose " +
+      "only text part is `ignored` (shown, never sent to a model) and holds the report: the corrected reply, then the " +
+      "reply that drew the note with the flagged statement, `facts.txt` and the quoted line. opencode answers the " +
+      "command with HTTP 500 and logs one ERROR line: that is how the plugin stops the turn before any model is asked.",
+  },
+  "11b": {
+    title: "11b. `/ragfaith off` and `/ragfaith on`",
+    does: "`/ragfaith off`, a new prompt, `/ragfaith on`, another prompt.",
+    shows: "No judge request while off; judging resumes after on; each command answered with one ignored message.",
+  },
+  "12a": {
+    title: "12a. No judge key: the judge through opencode's own provider",
+    does:
+      "No `RFE_JUDGE_*` at all, `small_model` set to the mock provider's `judge` model; the reply has the wrong " +
+      "bridge count.",
+    shows:
+      "Every judge request came through opencode (the endpoint saw it as a provider call), on the small model first " +
+      "and a second opinion on another of the user's models, never the agent's. Each carried one system message that " +
+      "is exactly the judge prompt (no AGENTS.md, no environment block), no tools, `max_tokens 256`; no title request " +
+      "was made for a judge session, and no judge session was left in the session list. The note and the correction " +
+      "followed as with a direct judge. The plugin said once, as advice, which model judges.",
+  },
+  "12b": {
+    title: "12b. Route: the provider answers 500",
+    does: "As 12a, but the provider answers every judge call with HTTP 500.",
+    shows:
+      "The plugin cuts each judge session short at opencode's first retry, so opencode raises no `session.error` " +
+      "(the TUI would show each as a red toast); the user's turn ended normally and one plugin warning was shown.",
+  },
+  "12c": {
+    title: "12c. Route: the provider refuses the key (401)",
+    does: "As 12a, but the provider answers HTTP 401.",
+    shows:
+      "No retries; one plugin warning saying the provider refused; opencode's own `session.error` for the judge " +
+      "sessions (a red toast in the TUI, which the plugin cannot prevent); the user's session still answers.",
+  },
   load: {
     title: "Loading",
     does: "",
@@ -150,6 +196,56 @@ const LOAD_ABOUT: Record<string, string> = {
   "load file": '`["file:///…/src/index.ts", {judge: {...}}]`, again without any judge env: `model=judge-from-options`.',
 }
 
+// What each TUI scenario shows, and which of its screens the report prints.
+const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; screens: string[] }> = {
+  T1: {
+    title: "T1. In the TUI: a faithful reply, a correction, and `/ragfaith`",
+    does:
+      "The real `opencode` TUI (100x40, tmux, plugin copied into the project). A prompt the agent answers " +
+      "correctly after reading `facts.txt`; a second prompt it answers with the wrong bridge count; then `/ragfaith` " +
+      "typed into the prompt (two Enters: the first completes the name in the popup).",
+    shows:
+      "After the faithful reply the screen holds nothing from the plugin, although it was judged. After the wrong " +
+      "reply the notice line stands between it and the correction and names `facts.txt:1-4` and what the file says. " +
+      "`/ragfaith` shows the report where the user typed it, and the scripted agent got no request for it.",
+    screens: ["faithful-reply", "correction", "ragfaith-report"],
+  },
+  T2: {
+    title: "T2. In the TUI: the judge refuses its key",
+    does: "Every judge request gets HTTP 401.",
+    shows:
+      "The toast, titled once, says the key was refused, names `RFE_JUDGE_API_KEY` and says replies go unchecked. " +
+      "opencode's toast box wraps at 54 characters, so the text is two lines.",
+    screens: ["refused-key-toast"],
+  },
+}
+
+/** The TUI scenarios: what each did, its result, and the screens as captured (trailing blank rows dropped). */
+function renderTui(records: readonly ScenarioRecord[], push: (...lines: string[]) => void) {
+  push(
+    "## In the terminal UI",
+    "",
+    "`test/live/tui.test.ts` starts the real opencode TUI in a private tmux server, types into it with `send-keys` " +
+      "and reads the pane with `capture-pane`; every assertion is made on the captured text. The screens below are " +
+      "those captures.",
+    "",
+  )
+  for (const r of records) {
+    const key = r.name.split(" ")[0] ?? ""
+    const about = TUI_ABOUT[key]
+    push(`### ${about?.title ?? r.name} (${r.ok ? "pass" : "**FAIL**"}, ${r.seconds.toFixed(1)} s)`, "")
+    if (about?.does) push(about.does, "")
+    if (r.ok) push(about?.shows ?? "", "")
+    else push("```", r.error ?? "", "```", "")
+    for (const label of about?.screens ?? []) {
+      const screen = r.screens?.find((s) => s.label === label)
+      if (!screen) continue
+      push(`\`${label}\`:`, "", "```", screen.text.replace(/\s+$/, ""), "```", "")
+    }
+    if (r.notes.length) push("```", ...r.notes, "```", "")
+  }
+}
+
 const sh = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8", cwd: REPO_DIR }).stdout.trim()
 
 const argValue = (flag: string) => {
@@ -161,19 +257,23 @@ const main = () => {
   const out = argValue("--out") ?? join(REPO_DIR, "docs/verification.md")
   const from = argValue("--from")
   let records: ScenarioRecord[]
+  let tuiRecords: ScenarioRecord[] = []
   let summary = ""
   let suiteSeconds = 0
   if (from) {
     records = JSON.parse(readFileSync(from, "utf8"))
+    const tuiFrom = argValue("--tui")
+    if (tuiFrom) tuiRecords = JSON.parse(readFileSync(tuiFrom, "utf8"))
     suiteSeconds = records.reduce((sum, r) => sum + r.seconds, 0)
   } else {
     const dir = mkdtempSync(join(tmpdir(), "ragfaith-report-"))
     const file = join(dir, "records.json")
+    const tuiFile = join(dir, "tui.json")
     const t0 = Date.now()
-    const res = spawnSync(process.execPath, ["test", "test/live/live.test.ts"], {
+    const res = spawnSync(process.execPath, ["test", "test/live/live.test.ts", "test/live/tui.test.ts"], {
       cwd: REPO_DIR,
       encoding: "utf8",
-      env: { ...process.env, RFE_LIVE_REPORT: file, RFE_SKIP_LIVE: "" },
+      env: { ...process.env, RFE_LIVE_REPORT: file, RFE_TUI_REPORT: tuiFile, RFE_SKIP_LIVE: "" },
       maxBuffer: 64 * 1024 * 1024,
     })
     suiteSeconds = (Date.now() - t0) / 1000
@@ -184,6 +284,7 @@ const main = () => {
       .map((l) => l.trim())
       .join(", ")
     records = JSON.parse(readFileSync(file, "utf8"))
+    if (existsSync(tuiFile)) tuiRecords = JSON.parse(readFileSync(tuiFile, "utf8"))
     rmSync(dir, { recursive: true, force: true })
   }
 
@@ -248,7 +349,7 @@ const main = () => {
     "",
     "| scenario | result | seconds (opencode start) |",
     "|---|---|---|",
-    ...records.map(
+    ...[...records, ...tuiRecords].map(
       (r) =>
         `| ${r.name} | ${r.ok ? "pass" : "**FAIL**"} | ${r.seconds.toFixed(1)}${r.startupSeconds ? ` (${r.startupSeconds.toFixed(1)})` : ""} |`,
     ),
@@ -281,6 +382,7 @@ const main = () => {
       if (!r.ok) push("```", r.error ?? "", "```", "")
     }
   }
+  if (tuiRecords.length) renderTui(tuiRecords, push)
   push(
     "## What these runs do not show",
     "",
@@ -290,8 +392,8 @@ const main = () => {
     "- A real judge provider was not called: no https, no provider authentication, no real token counts or latency. " +
       "`bun test/live/demo.ts` can route the judge to a real endpoint (`RFE_JUDGE_BASE_URL`, `RFE_JUDGE_API_KEY`, " +
       "`RFE_JUDGE_MAIN_MODEL`); that path was exercised only against a second loopback server.",
-    "- The TUI was not run. Serve mode is what the TUI runs in process, so toasts and nudges should behave the same, " +
-      "but a toast was only observed as a `tui.toast.show` event on the server's event stream, never on screen.",
+    "- The TUI was run at 100x40 in tmux only, with the scripted models: other sizes, themes, terminals and the " +
+      "timeline, undo and export views were seen while the notice was designed, not asserted by these tests.",
     "- `opencode run` was checked for the documented behaviour (no injection, findings on stderr and as a log line, " +
       "exit 0) with judges answering in milliseconds and in 3 s; a judge slower than `RFE_FLUSH_TIMEOUT_MS` (20 s) " +
       "was not run live. The findings did not reliably reach the opencode log *file* in run mode (see scenario 10).",
