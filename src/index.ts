@@ -151,8 +151,9 @@ const QUESTION_CHARS = 300
 const BEFORE_CHARS = 300
 const ERROR_MESSAGE_CHARS = 300
 const TOAST_DURATION_MS = 6_000
-/** opencode's toast box holds 54 characters a line: two lines, so it never covers much of the transcript. */
-const TOAST_CHARS = 108
+/** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
+const TOAST_LINE = 54
+const TOAST_CHARS = 2 * TOAST_LINE
 /** A judge that stays broken is told again this often, not only once. */
 const FAILURE_REPEAT_MS = 10 * 60_000
 const COMMAND_NAME = "ragfaith"
@@ -956,6 +957,25 @@ function clipStart(text: string, max: number): string {
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/**
+ * Wraps text at `width` columns, the first line after `lead` and the others after `indent`: opencode shows a
+ * user message as written (the report breaks its own lines), and word-wraps a toast.
+ */
+function wrap(text: string, width: number, indent = "", lead = ""): string[] {
+  const lines: string[] = []
+  let line = lead
+  let empty = true
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = indent + word
+    } else line = empty ? `${line}${word}` : `${line} ${word}`
+    empty = false
+  }
+  if (!empty) lines.push(line)
+  return lines
 }
 
 /** Shows project files relative to the project, as a user would name them. */
@@ -2846,8 +2866,16 @@ interface Notifier {
 
 /** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
 function toastText(message: string): string {
-  const plain = message.replace(/^ragfaith:\s*/, "")
-  return clip(plain.charAt(0).toUpperCase() + plain.slice(1), TOAST_CHARS)
+  const plain = message
+    .replace(/^ragfaith:\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  const text = plain.charAt(0).toUpperCase() + plain.slice(1)
+  // Cut where opencode's word wrap would start a third line, not at a character count.
+  const [first = "", ...rest] = wrap(text, TOAST_LINE)
+  if (rest.length <= 1) return text
+  const [second = ""] = wrap(rest.join(" "), TOAST_LINE - 1)
+  return `${first} ${second}…`
 }
 
 /** Local time as a person reads it off a clock: 14:02. */
@@ -3535,7 +3563,6 @@ interface JudgeRun {
   unreadable: number
 }
 
-/** A broken or unreadable judge is reported once per kind; a judge that answers clears the reports. */
 /**
  * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
  * The technical detail stays in the log.
@@ -3545,7 +3572,7 @@ function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string
   const status = failure.status
   if (judge.route === "opencode") {
     if (status === 401 || status === 403) {
-      return `Your provider refused the judge model ${model} (HTTP ${status}); judging rests for 10 minutes. Check its key.`
+      return `Your provider refused the judge (HTTP ${status}): check its key. Judging rests 10 minutes. Model: ${model}`
     }
     if (failure.outcome.startsWith("route"))
       return `opencode could not run the judge model ${model}; replies go unchecked.`
@@ -3997,25 +4024,6 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
 type ReplyJudge = ReturnType<typeof createReplyJudge>
 
 // ── Part: the /ragfaith command ──────────────────────────────────────────────────────────────────────────
-
-/**
- * Wraps text at `width` columns, the first line after `lead` and the others after `indent`: opencode shows a
- * user message as written, so the report breaks its own lines.
- */
-function wrap(text: string, width: number, indent = "", lead = ""): string[] {
-  const lines: string[] = []
-  let line = lead
-  let empty = true
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (!empty && line.length + 1 + word.length > width) {
-      lines.push(line)
-      line = indent + word
-    } else line = empty ? `${line}${word}` : `${line} ${word}`
-    empty = false
-  }
-  if (!empty) lines.push(line)
-  return lines
-}
 
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item: FlaggedClaim): string[] {

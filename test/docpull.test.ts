@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
+import { toastLines } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 
 const { isLocalModule, matchDocs, packageUses, LIMITS } = plugin.internal
@@ -298,6 +299,7 @@ describe("once per package per session", () => {
     const h = await docHost()
     for (let i = 0; i < 10; i++) await h.bash(`npm i pkg-${i}`)
     expect(h.host.toasts.length).toBeLessThanOrEqual(6)
+    for (const toast of h.host.toasts) expect(toastLines(toast.message)).toBeLessThanOrEqual(2)
     expect(h.host.logs.filter((log) => log.message.startsWith("ragfaith: doc-pull check:"))).toHaveLength(10)
   })
 

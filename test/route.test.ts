@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { FACTS } from "./support/fixtures.ts"
+import { FACTS, toastLines } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, withJudge } from "./support/judge.ts"
 
@@ -182,6 +182,20 @@ describe("the opencode judge route", () => {
     ])
     expect(host.judgeSessions.filter((judged) => judged.sessionError)).toHaveLength(2)
     expect(host.toasts.filter((toast) => toast.message.includes("HTTP 401"))).toHaveLength(1)
+  })
+
+  test("the refusal toast keeps what to do within two lines, whatever the model's name", async () => {
+    const long = "a-provider-with-a-long-name/a-vendor/a-model-name-that-goes-on-and-on-2026-11"
+    const [provider = "", model = ""] = [long.slice(0, long.indexOf("/")), long.slice(long.indexOf("/") + 1)]
+    const { host } = await routeTurn(() => ({ status: 401 }), {
+      providers: [...PROVIDERS, { id: provider, source: "config", models: { [model]: {} } }],
+      env: { RFE_JUDGE_MAIN_MODEL: long },
+    })
+    const [toast] = host.toasts.filter((t) => t.message.includes("HTTP 401"))
+    expect(toast?.message).toStartWith(
+      "Your provider refused the judge (HTTP 401): check its key. Judging rests 10 minutes.",
+    )
+    expect(toastLines(toast?.message ?? "")).toBeLessThanOrEqual(2)
   })
 
   test("a provider that fails (500): each call is cut short at opencode's first retry, then retried by the plugin", async () => {

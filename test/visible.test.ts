@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { FACTS } from "./support/fixtures.ts"
+import { FACTS, toastLines } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
 
@@ -208,7 +208,7 @@ describe("toasts for people", () => {
     for (const toast of host.toasts) {
       expect(toast.title).toBe("ragfaith")
       expect(toast.message).not.toMatch(/^ragfaith/i)
-      expect(toast.message.length).toBeLessThanOrEqual(108)
+      expect(toastLines(toast.message)).toBeLessThanOrEqual(2)
     }
     expect(host.toasts[0]?.message).toBe(
       "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
@@ -248,6 +248,19 @@ describe("toasts for people", () => {
     expect(host.toasts.map((toast) => toast.message)).toEqual([
       '1 statement looks unsupported: "It has 7 bridges." Notes are off; see /ragfaith.',
     ])
+  })
+
+  test("a long flagged statement is shortened so the toast keeps its two lines and its pointer to /ragfaith", async () => {
+    const long = `It has 7 bridges, ${"each of them built of grey stone by the river guild over many long years, ".repeat(3)}`
+    const { host } = await turn(
+      bridges,
+      { env: { RFE_NUDGE_DEPTH: "0" } },
+      `Fredville is the capital city of Freedonia. ${long}`,
+    )
+    const [toast] = host.toasts
+    expect(toast?.message).toStartWith('1 statement looks unsupported: "It has 7 bridges, each')
+    expect(toast?.message).toEndWith("Notes are off; see /ragfaith.")
+    expect(toastLines(toast?.message ?? "")).toBe(2)
   })
 
   test("in `opencode run`, stderr names the flagged statement and where the log is", async () => {

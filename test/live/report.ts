@@ -218,6 +218,17 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
       "opencode's toast box wraps at 54 characters, so the text is two lines.",
     screens: ["refused-key-toast"],
   },
+  T3: {
+    title: "T3. In the TUI: no judge key, and the user's provider refuses the judge call",
+    does:
+      "No `RFE_JUDGE_*` at all, so the small model (`mock/judge`) judges through opencode; the provider answers " +
+      "the judge's calls with HTTP 401. The pane is read every 20 ms until the plugin's toast shows.",
+    shows:
+      "opencode turns the judge session's error into a red toast of its own, which the plugin cannot prevent; the " +
+      "plugin's toast replaces it at once (the notes give how many polled screens still showed the raw error) and " +
+      "says what to do. The user's turn is not disturbed.",
+    screens: ["route-refused-toast"],
+  },
 }
 
 /** The TUI scenarios: what each did, its result, and the screens as captured (trailing blank rows dropped). */

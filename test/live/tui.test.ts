@@ -15,6 +15,7 @@ import {
   digest,
   type Endpoint,
   makeScratch,
+  ROUTE_JUDGE_MODEL,
   type ScenarioRecord,
   startEndpoint,
   writeProject,
@@ -67,15 +68,25 @@ interface TuiRun {
   shot(label: string): string
 }
 
+/** How a scenario's judge is reached: straight (the scripted judge, with a key) or through opencode's provider. */
+type Route = "direct" | "opencode"
+
 /** One scenario: its own endpoint, project and TUI, recorded whether it passes or fails. */
-async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promise<void>) {
+async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promise<void>, route: Route = "direct") {
   const ep = startEndpoint({ agent, judge: rule })
   const scratch = makeScratch("tui-")
-  writeProject(scratch, { endpoint: ep, files: { "facts.txt": SURVEY_NOTES }, plugin: { mode: "copy" } })
+  writeProject(scratch, {
+    endpoint: ep,
+    files: { "facts.txt": SURVEY_NOTES },
+    plugin: { mode: "copy" },
+    // no judge key: the small model judges through opencode
+    ...(route === "opencode" ? { extraConfig: { small_model: `mock/${ROUTE_JUDGE_MODEL}` } } : {}),
+  })
   const captureDir = process.env.RFE_TUI_CAPTURES
     ? join(process.env.RFE_TUI_CAPTURES, name.split(" ")[0] ?? name)
     : undefined
-  const tui = await startTui({ scratch, env: judgeEnv(ep.judgeBaseURL), captureDir })
+  const env = route === "direct" ? judgeEnv(ep.judgeBaseURL) : {}
+  const tui = await startTui({ scratch, env, captureDir })
   const notes: string[] = []
   const screens: TuiRun["screens"] = []
   const t0 = Date.now()
@@ -181,6 +192,33 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
           expect(ep.byKind("judge").every((r) => r.status === 401)).toBe(true)
           await tui.waitIdle(ep.inflight, 1500)
         },
+      ),
+    TIMEOUT,
+  )
+
+  test(
+    "T3. no judge key, and the user's provider refuses the judge call: the plugin's toast is what stays on screen",
+    () =>
+      withTui(
+        "T3 route refused",
+        () => ({ status: 401, body: JSON.stringify({ error: { message: "Invalid API key (scripted 401)" } }) }),
+        async ({ tui, ep, notes, shot }) => {
+          await tui.submit("How many bridges cross the Zeppo?")
+          const seen: string[] = []
+          const screen = await tui.waitForText("Your provider refused the judge", 30000, seen)
+          shot("route-refused-toast")
+          expect(screen).toContain("mock/judge")
+          // opencode turns the judge session's error into a red toast of its own; the plugin's toast replaces it
+          expect(screen).not.toContain("Invalid API key")
+          const raw = seen.filter((s) => s.includes("Invalid API key")).length
+          notes.push(
+            `screens polled every 20 ms until the plugin's toast: ${seen.length}; with opencode's raw error: ${raw}`,
+          )
+          expect(ep.byKind("judge").every((r) => r.route === true)).toBe(true)
+          await tui.waitIdle(ep.inflight, 1500)
+          expect(tui.capture()).not.toContain("Invalid API key")
+        },
+        "opencode",
       ),
     TIMEOUT,
   )

@@ -34,7 +34,8 @@ export interface Tui {
   capture(label?: string): string
   key(...keys: string[]): void
   submit(text: string, enters?: number): Promise<void>
-  waitForText(what: string | RegExp, timeoutMs?: number): Promise<string>
+  /** Polls the pane until `what` shows; every distinct screen seen on the way goes into `seen` when given. */
+  waitForText(what: string | RegExp, timeoutMs?: number, seen?: string[]): Promise<string>
   waitReady(timeoutMs?: number): Promise<number>
   /** No session busy on /event, no endpoint request in flight, and nothing new for quietMs. */
   waitIdle(inflight: () => number, quietMs?: number, timeoutMs?: number): Promise<void>
@@ -205,13 +206,14 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
         key("Enter")
       }
     },
-    async waitForText(what, timeoutMs = 30000) {
+    async waitForText(what, timeoutMs = 30000, seen) {
       const end = Date.now() + timeoutMs
       for (;;) {
         const screen = capture()
+        if (seen && seen.at(-1) !== screen) seen.push(screen)
         if (typeof what === "string" ? screen.includes(what) : what.test(screen)) return screen
         if (Date.now() > end) throw new Error(`no ${what} on screen after ${timeoutMs} ms:\n${screen}`)
-        await sleep(100)
+        await sleep(seen ? 20 : 100)
       }
     },
     async waitReady(timeoutMs = 60000) {

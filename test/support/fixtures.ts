@@ -91,3 +91,20 @@ export async function waitForLines(path: string, count: number): Promise<string[
   for (let i = 0; i < 400 && fileLines(path).length < count; i++) await Bun.sleep(5)
   return fileLines(path)
 }
+
+/**
+ * How many lines opencode's toast box takes for `message`: it word-wraps at 54 characters a line (measured in
+ * the 1.18.33 TUI). Written apart from the plugin's own wrapping, so a test of it checks the plugin.
+ */
+export function toastLines(message: string): number {
+  let lines = 0
+  let width = 0
+  for (const word of message.split(" ").filter(Boolean)) {
+    if (width > 0 && width + 1 + word.length <= 54) width += 1 + word.length
+    else {
+      lines += Math.max(1, Math.ceil(word.length / 54))
+      width = word.length % 54 || 54
+    }
+  }
+  return lines
+}
