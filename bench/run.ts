@@ -8,7 +8,8 @@
  *
  *   bun bench/run.ts              all sections
  *   bun bench/run.ts --only=2,5   some sections (1 judge latency, 2 capture, 3 streaming, 4 doc-pull,
- *                                 5 throughput, 6 cache, 7 cost, 8 adversarial scaling, 9 noisy judge)
+ *                                 5 throughput, 6 cache, 7 cost, 8 adversarial scaling, 9 noisy judge,
+ *                                 10 judge route in the real opencode)
  */
 
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
@@ -42,6 +43,7 @@ import {
   utf8Bytes,
 } from "./lib.ts"
 import { benchNoisyJudge } from "./noisy.ts"
+import { benchRoute } from "./route.ts"
 
 const {
   DEFAULTS,
@@ -66,7 +68,7 @@ type LooseHook = (...args: unknown[]) => Promise<void>
 const hookOf = (host: Host, name: keyof Host["plugin"]["hooks"]) => host.plugin.hooks[name] as unknown as LooseHook
 
 const only = new Set(
-  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9")
+  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10")
     .split(",")
     .map((part) => Number(part.trim())),
 )
@@ -935,6 +937,7 @@ const sections: Array<[number, () => Promise<void>]> = [
   [7, benchCost],
   [8, benchScaling],
   [9, async () => void targets.push(...(await benchNoisyJudge(print)))],
+  [10, async () => void (await benchRoute(print))],
 ]
 for (const [number, run] of sections) {
   if (!only.has(number)) continue
