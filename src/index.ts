@@ -410,6 +410,11 @@ export interface HostClient {
       body: { service: string; level: LogLevel; message: string; extra?: Record<string, unknown> }
     }): Promise<{ error?: unknown } | undefined>
   }
+  /**
+   * opencode 2 only: one stateless model call, no session (`ctx.generate.text`). Where it exists, the opencode
+   * route judges through it instead of judge sessions.
+   */
+  generate?(input: { model: { providerID: string; modelID: string }; prompt: string }): Promise<{ text: string }>
 }
 
 /** Every effect the plugin has, injected so tests control time, network, disk and the host. */
@@ -2002,11 +2007,16 @@ interface FileClaim {
  * Reads a claim about what the agent did, conservatively: plans, instructions, conditions and hedged or
  * negated sentences are not read at all, since a wrong flag costs more than a missed one.
  */
+/** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
+const MORE_CLAUSES_RE =
+  /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
+
 function readProcessClaim(text: string): ProcessClaim | undefined {
   const plain = text.replace(/\s+/g, " ").trim()
   if (HEDGE_RE.test(plain) || /\?\s*$/.test(plain) || NEGATION_RE.test(plain)) return undefined
   const command = BACKTICK_COMMAND_RE.exec(plain)?.[1]
   const ranIt = FIRST_PERSON_RAN_RE.test(plain)
+  const outcomeClaim = OUTCOME_PATTERNS.find(([, , patterns]) => patterns.some((re) => re.test(plain)))
   if (command) {
     const outcome = COMMAND_FAILED_RE.test(plain)
       ? "failed"
@@ -2015,12 +2025,17 @@ function readProcessClaim(text: string): ProcessClaim | undefined {
         : ranIt
           ? "ran"
           : undefined
-    if (outcome) return { kind: "command", command, outcome, ranIt }
-  }
-  for (const [subject, passed, patterns] of OUTCOME_PATTERNS) {
-    if (patterns.some((re) => re.test(plain))) {
-      return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain) }
+    if (outcome && outcome !== "ran") return { kind: "command", command, outcome, ranIt }
+    // "I ran `npm test` and all tests pass": the outcome is the claim that matters. Any other second clause
+    // ("… and updated the docs") says more than the run, so the records alone cannot settle the sentence.
+    if (outcome === "ran" && !outcomeClaim) {
+      const after = plain.slice(plain.indexOf(command) + command.length + 1)
+      return MORE_CLAUSES_RE.test(after) ? undefined : { kind: "command", command, outcome, ranIt }
     }
+  }
+  if (outcomeClaim) {
+    const [subject, passed] = outcomeClaim
+    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain) }
   }
   const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
   if (paths.length === 0) return undefined
@@ -3387,6 +3402,45 @@ interface JudgeSessions {
  * makes no title request and lists it nowhere), prompted on the hidden agent, aborted on timeout, and
  * deleted once its prompt has resolved.
  */
+/** opencode 2's one-shot model call as a judge answer: no system prompt there, so the prompt leads the text. */
+async function judgeByGenerate(
+  request: JudgeRequest,
+  generate: NonNullable<HostClient["generate"]>,
+  timeoutMs: number,
+): Promise<JudgeAnswer> {
+  const [providerID = "", ...rest] = request.model.split("/")
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new JudgeError(`judge timed out after ${timeoutMs} ms`, { retryable: true, outcome: "timeout" })),
+      timeoutMs,
+    )
+  })
+  try {
+    const prompt = `${request.prompt}\n\n${judgeUserContent(request)}`
+    const answer = await Promise.race([generate({ model: { providerID, modelID: rest.join("/") }, prompt }), timeout])
+    if (typeof answer?.text !== "string" || !answer.text.trim()) {
+      throw new JudgeError("judge answer has no text", { retryable: false, outcome: "bad_body" })
+    }
+    // opencode 2 reports no token counts for this call.
+    return { status: 200, content: answer.text, usage: undefined }
+  } catch (error) {
+    if (error instanceof JudgeError) throw error
+    const failure = asRecord(error)
+    const status = [failure.statusCode, failure.status].find((value) => typeof value === "number") as number | undefined
+    throw new JudgeError(
+      status ? `judge answered HTTP ${status}` : `judge failed (${clip(describeError(error), 120)})`,
+      {
+        status,
+        retryable: status === undefined || isRetryableStatus(status),
+        outcome: status ? `http_${status}` : "route_error",
+      },
+    )
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 async function judgeInSession(
   request: JudgeRequest,
   sessions: JudgeSessions,
@@ -3397,6 +3451,16 @@ async function judgeInSession(
       retryable: false,
       outcome: "route_paused",
     })
+  }
+  if (client.generate) {
+    try {
+      return await judgeByGenerate(request, client.generate.bind(client), timeoutMs)
+    } catch (error) {
+      if (error instanceof JudgeError && !error.retryable && error.status !== undefined) {
+        sessions.pausedUntil = now() + ROUTE_PAUSE_MS
+      }
+      throw error
+    }
   }
   const [providerID = "", ...rest] = request.model.split("/")
   const created = await client.session.create({
@@ -4494,10 +4558,9 @@ function opencodeLogDir(env: Env): string {
   return `${data}/opencode/log`.replace(env.HOME ? `${env.HOME}/` : "\u0000", "~/")
 }
 
-function defaultDeps(input: PluginInput): Deps {
+function defaultDeps(client: HostClient): Deps {
   return {
-    // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
-    client: input.client as unknown as HostClient,
+    client,
     fetch: (url, init) => fetch(url, init),
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -4522,7 +4585,349 @@ async function server(input: PluginInput, options?: PluginOptions): Promise<Hook
     parsed.warnings.push(`ragfaith: plugin options could not be read (${describeError(error)}); using defaults`)
   }
   const { config, warnings } = parsed
-  return createHooks({ directory: input.directory }, config, warnings, defaultDeps(input)).hooks
+  // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
+  const client = input.client as unknown as HostClient
+  return createHooks({ directory: input.directory }, config, warnings, defaultDeps(client)).hooks
+}
+
+// ── Plugin: opencode 2 ───────────────────────────────────────────────────────────────────────────────────
+//
+// opencode 2 loads `{ id, setup }` and ignores `server`; opencode 1 does the reverse, so one default export
+// serves both. The parts are the same: this section only translates opencode 2's hooks and events into the
+// shapes the parts already read (as opencode 1.18.33 sends them) and opencode 2's calls into HostClient.
+
+/** A registration opencode 2 hands back; disposed when the plugin unloads. */
+interface V2Registration {
+  dispose?(): unknown
+}
+
+type V2Callback = (event: Record<string, unknown>) => unknown
+
+/** The part of opencode 2's plugin context ragfaith uses, as the public API describes it. */
+interface V2Context {
+  options?: unknown
+  location?: { directory?: unknown }
+  tool: { hook(name: string, callback: V2Callback): Promise<V2Registration | undefined> }
+  session: {
+    hook(name: string, callback: V2Callback): Promise<V2Registration | undefined>
+    synthetic(input: Record<string, unknown>): Promise<unknown>
+    get(input: { sessionID: string }): Promise<unknown>
+  }
+  event: { subscribe(options?: { signal?: AbortSignal }): AsyncIterable<unknown> }
+  generate?: { text(input: { prompt: string; model?: { providerID: string; id: string } }): Promise<unknown> }
+  model?: { list(): Promise<unknown> }
+}
+
+/**
+ * A real opencode 2 host. opencode 1.18.33 also calls `setup`, from an early opencode 2 core it embeds, with
+ * a context for registrations only (no tools, sessions or events): that call must do nothing, or the plugin
+ * would run twice.
+ */
+function isV2Context(ctx: unknown): ctx is V2Context {
+  const { tool, session, event } = asRecord(ctx) as { tool?: unknown; session?: unknown; event?: unknown }
+  return (
+    typeof asRecord(tool).hook === "function" &&
+    typeof asRecord(session).hook === "function" &&
+    typeof asRecord(session).synthetic === "function" &&
+    typeof asRecord(event).subscribe === "function"
+  )
+}
+
+const V2_READ_HEAD_RE = /^Read file [^\n]*, lines (\d+)-(\d+)\n/
+
+/** opencode 2's names for the tools the parts know by their opencode 1 names. */
+const V2_TOOL_NAMES: Readonly<Record<string, string>> = { shell: "bash", subagent: "task" }
+const v1ToolName = (name: string) => V2_TOOL_NAMES[name] ?? name
+
+/** The text a tool gave the model in opencode 2: `result.content` parts, else `result.output`. */
+function v2ToolOutput(result: Record<string, unknown>): string {
+  if (typeof result.content === "string") return result.content
+  if (Array.isArray(result.content)) {
+    return result.content
+      .map(asRecord)
+      .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+      .join("\n")
+  }
+  return typeof result.output === "string" ? result.output : ""
+}
+
+type V1Event = { type: string; properties: Record<string, unknown> }
+
+/**
+ * An opencode 2 event as the opencode 1 events the tracker reads. The payload sits under `data`; a step
+ * names its assistant message, the text of a reply comes whole at `session.text.ended`, and a turn ends
+ * with `session.execution.succeeded` (opencode 1's idle).
+ */
+function fromV2Event(raw: unknown): V1Event[] {
+  const event = asRecord(raw)
+  const data = asRecord(event.data)
+  const sessionID = textOf(data.sessionID)
+  const messageID = textOf(data.assistantMessageID)
+  if (!sessionID) return []
+  const assistant = (info: Record<string, unknown>): V1Event[] =>
+    messageID
+      ? [{ type: "message.updated", properties: { info: { id: messageID, sessionID, role: "assistant", ...info } } }]
+      : []
+  switch (event.type) {
+    case "session.created":
+      return [
+        {
+          type: "session.created",
+          properties: { info: { id: sessionID, parentID: textOf(data.parentID), title: textOf(data.title) } },
+        },
+      ]
+    case "session.deleted":
+      return [{ type: "session.deleted", properties: { info: { id: sessionID } } }]
+    case "session.step.started": {
+      const model = asRecord(data.model)
+      return assistant({ agent: textOf(data.agent), providerID: textOf(model.providerID), modelID: textOf(model.id) })
+    }
+    case "session.step.ended":
+      return assistant({ finish: textOf(data.finish) })
+    case "session.text.ended": {
+      if (!messageID || typeof data.text !== "string") return []
+      const part = { type: "text", id: `${messageID}:${String(data.ordinal)}`, sessionID, messageID, text: data.text }
+      return [{ type: "message.part.updated", properties: { part } }]
+    }
+    case "session.execution.succeeded":
+      return [{ type: "session.idle", properties: { sessionID } }]
+    default:
+      return []
+  }
+}
+
+/** opencode 2's models as opencode 1's provider list; all but the agent's provider only when the user names them. */
+function v2Providers(list: unknown): { providers: unknown[] } {
+  const models = Array.isArray(list)
+    ? list
+    : Array.isArray(asRecord(list).data)
+      ? (asRecord(list).data as unknown[])
+      : []
+  const byProvider = new Map<string, Record<string, unknown>>()
+  for (const raw of models) {
+    const model = asRecord(raw)
+    const providerID = textOf(model.providerID)
+    const id = textOf(model.id)
+    if (!providerID || !id || model.enabled === false) continue
+    const [cost] = Array.isArray(model.cost) ? model.cost.map(asRecord) : []
+    const entry = byProvider.get(providerID) ?? {}
+    entry[id] = { cost: cost ? { input: cost.input, output: cost.output } : {} }
+    byProvider.set(providerID, entry)
+  }
+  // opencode 2 does not say which providers the user set up: every one counts as found, not chosen.
+  return { providers: [...byProvider].map(([id, entries]) => ({ id, source: "env", models: entries })) }
+}
+
+/** A call on the opencode 2 context as opencode 1's client answers: `{ data }` or `{ error }`, never a throw. */
+async function v2Call<T>(call: () => Promise<T>): Promise<{ data?: T; error?: unknown }> {
+  try {
+    return { data: await call() }
+  } catch (error) {
+    return { error: error ?? "failed" }
+  }
+}
+
+/**
+ * HostClient on opencode 2. A note becomes `session.synthetic`: its text reaches the model, its description
+ * is the notice row the user sees. opencode 2 gives server plugins no toasts and no log, so both go to the
+ * server log through stderr. Judge sessions are not needed there (`generate.text` judges), so the session
+ * calls they use answer with an error.
+ */
+function v2Client(ctx: V2Context, writeStderr: (text: string) => void): HostClient {
+  const unsupported = async () => ({ error: "not available in opencode 2" })
+  const generate = ctx.generate
+  return {
+    session: {
+      async prompt({ path, body }) {
+        if (body.noReply) return unsupported()
+        const instruction = body.parts.filter((part) => part.synthetic).map((part) => part.text)
+        const shown = body.parts.filter((part) => !part.synthetic && !part.ignored).map((part) => part.text)
+        return v2Call(() =>
+          ctx.session.synthetic({
+            sessionID: path.id,
+            text: (instruction.length ? instruction : shown).join("\n\n"),
+            ...(shown.length ? { description: shown.join(" ") } : {}),
+            metadata: { source: PLUGIN_ID },
+            // after the turn: a note that arrives while the user has started another turn waits for it to end
+            delivery: "queue",
+            resume: true,
+          }),
+        )
+      },
+      async get({ path }) {
+        const result = await v2Call(() => ctx.session.get({ sessionID: path.id }))
+        return result.error === undefined
+          ? { data: { parentID: textOf(asRecord(result.data).parentID) } }
+          : { error: result.error }
+      },
+      create: unsupported,
+      abort: unsupported,
+      delete: unsupported,
+    },
+    config: {
+      providers: async () =>
+        ctx.model ? v2Call(async () => v2Providers(await ctx.model?.list())) : { data: { providers: [] } },
+    },
+    tui: {
+      async showToast({ body }) {
+        writeStderr(`${PLUGIN_ID}: ${body.message}\n`)
+        return {}
+      },
+    },
+    app: {
+      async log({ body }) {
+        if (body.level === "debug") return {}
+        const extra = body.extra ? ` ${JSON.stringify(body.extra)}` : ""
+        writeStderr(`${body.level.toUpperCase()} ${body.message}${extra}\n`)
+        return {}
+      },
+    },
+    ...(generate && typeof generate.text === "function"
+      ? {
+          async generate({ model, prompt }) {
+            const answer = asRecord(
+              await generate.text({ prompt, model: { providerID: model.providerID, id: model.modelID } }),
+            )
+            return { text: typeof answer.text === "string" ? answer.text : "" }
+          },
+        }
+      : {}),
+  }
+}
+
+/** The plugin's hooks, fed from opencode 2: tool hooks, the user's prompts, each model request, and the events. */
+async function registerV2(ctx: V2Context, hooks: ReturnType<typeof createHooks>["hooks"], signal: AbortSignal) {
+  // Each callback is a host boundary: nothing may throw out of it (a throw in `execute.before` rejects the tool).
+  const safe =
+    (work: (event: Record<string, unknown>) => Promise<unknown> | undefined): V2Callback =>
+    async (event) => {
+      try {
+        await work(asRecord(event))
+      } catch {
+        // The hooks guard themselves; this catches only a payload too strange to translate.
+      }
+    }
+  const registrations = await Promise.all([
+    ctx.tool.hook(
+      "execute.before",
+      safe((event) =>
+        hooks["tool.execute.before"](
+          {
+            tool: v1ToolName(textOf(event.tool) ?? ""),
+            sessionID: textOf(event.sessionID) ?? "",
+            callID: textOf(event.id) ?? "",
+          },
+          { args: asRecord(event.input) },
+        ),
+      ),
+    ),
+    ctx.tool.hook(
+      "execute.after",
+      safe((event) => afterV2Tool(event, hooks)),
+    ),
+    ctx.session.hook(
+      "prompt",
+      safe((event) => {
+        const sessionID = textOf(event.sessionID)
+        const messageID = textOf(event.messageID)
+        const text = asRecord(event.prompt).text
+        if (!sessionID || !messageID || typeof text !== "string") return undefined
+        return hooks["chat.message"]({ sessionID }, {
+          message: { id: messageID, sessionID, role: "user" },
+          parts: [{ type: "text", text }],
+        } as never)
+      }),
+    ),
+    ctx.session.hook(
+      "context",
+      safe((event) =>
+        hooks["chat.params"](
+          {
+            sessionID: textOf(event.sessionID) ?? "",
+            agent: textOf(event.agent),
+            model: asRecord(event.model),
+          } as never,
+          {} as never,
+        ),
+      ),
+    ),
+  ])
+  // Not awaited: setup must return, or opencode 2 holds every prompt until it does.
+  void pumpV2Events(ctx, hooks, signal)
+  return registrations
+}
+
+/** A finished tool call: its output is captured; a failed one leaves the record opencode 1 reads off its part. */
+function afterV2Tool(event: Record<string, unknown>, hooks: ReturnType<typeof createHooks>["hooks"]) {
+  const name = textOf(event.tool)
+  const sessionID = textOf(event.sessionID)
+  if (!name || !sessionID) return undefined
+  const tool = v1ToolName(name)
+  const callID = textOf(event.id) ?? ""
+  const args = asRecord(event.input)
+  if (event.status === "error") {
+    const error = asRecord(event.error)
+    const state = { status: "error", input: args, error: textOf(error.message) }
+    const part = { type: "tool", id: callID, sessionID, messageID: textOf(event.messageID), tool, state }
+    return hooks.event({ event: { type: "message.part.updated", properties: { part } } } as never)
+  }
+  const result = asRecord(event.result)
+  const output = { title: "", output: v2ToolOutput(result), metadata: asRecord(result.metadata) }
+  // opencode 2's read output opens with "Read file <path>, lines a-b": the lines a citation names, as
+  // opencode 1 gives them in its metadata.
+  const head = tool === "read" ? V2_READ_HEAD_RE.exec(output.output) : null
+  if (head) {
+    output.output = output.output.slice(head[0].length)
+    output.metadata = { ...output.metadata, display: { lineStart: Number(head[1]), lineEnd: Number(head[2]) } }
+  }
+  return hooks["tool.execute.after"]({ tool, sessionID, callID, args } as never, output as never)
+}
+
+async function pumpV2Events(ctx: V2Context, hooks: ReturnType<typeof createHooks>["hooks"], signal: AbortSignal) {
+  try {
+    for await (const event of ctx.event.subscribe({ signal })) {
+      for (const translated of fromV2Event(event)) await hooks.event({ event: translated } as never)
+    }
+  } catch {
+    // The stream ends when the plugin unloads; a broken one ends judging, never opencode.
+  }
+}
+
+/**
+ * The plugin on an opencode 2 host, with its environment and effects given (tests give their own). Nothing
+ * when the context is not a real opencode 2 one; never a throw.
+ */
+async function startV2(ctx: unknown, env: Env, makeDeps: (client: HostClient) => Deps) {
+  try {
+    if (!isV2Context(ctx)) return undefined
+    let parsed: ConfigResult
+    try {
+      parsed = parseConfig(asRecord(ctx.options) as PluginOptions, env)
+    } catch (error) {
+      parsed = parseConfig(undefined, env)
+      parsed.warnings.push(`ragfaith: plugin options could not be read (${describeError(error)}); using defaults`)
+    }
+    let deps: Deps | undefined
+    deps = makeDeps(v2Client(ctx, (text) => deps?.writeStderr(text)))
+    const directory = textOf(asRecord(ctx.location).directory) ?? process.cwd()
+    const built = createHooks({ directory }, parsed.config, parsed.warnings, deps)
+    const stop = new AbortController()
+    const registrations = await registerV2(ctx, built.hooks, stop.signal)
+    const cleanup = async () => {
+      stop.abort()
+      await Promise.allSettled(registrations.map(async (registration) => registration?.dispose?.()))
+      await built.hooks.dispose()
+    }
+    return { ...built, cleanup }
+  } catch {
+    // A plugin that cannot start must not stop opencode from starting.
+    return undefined
+  }
+}
+
+/** opencode 2's entry point. Returns the cleanup opencode 2 runs when it unloads the plugin. */
+async function setup(ctx: unknown): Promise<(() => Promise<void>) | undefined> {
+  return (await startV2(ctx, process.env, defaultDeps))?.cleanup
 }
 
 /** Internals for tests and benchmarks; not part of the plugin contract. */
@@ -4579,6 +4984,8 @@ const internal = {
   createLedger,
   createHooks,
   detectMode,
+  startV2,
+  fromV2Event,
 }
 
-export default { id: PLUGIN_ID, server, internal }
+export default { id: PLUGIN_ID, server, setup, internal }

@@ -63,6 +63,9 @@ describe("reading a claim about the agent's own work", () => {
     ["I ran `npm run lint` and it reports no errors.", { kind: "command", command: "npm run lint", outcome: "passed" }],
     ["`cargo clippy` exits with code 1.", { kind: "command", command: "cargo clippy", outcome: "failed" }],
     ["I ran `git status`.", { kind: "command", command: "git status", outcome: "ran" }],
+    ["Ich habe `npm test` ausgeführt.", { kind: "command", command: "npm test", outcome: "ran" }],
+    // a run and its outcome in one sentence: the outcome is what the records must settle
+    ["I ran `npm test` and all tests pass.", { kind: "outcome", subject: "tests", passed: true, ranIt: true }],
     [
       "I updated `src/config.ts` to read the new variable.",
       { kind: "file", action: "change", paths: ["src/config.ts"] },
@@ -94,6 +97,10 @@ describe("reading a claim about the agent's own work", () => {
     "The retry helper lives in src/retry.ts.",
     "I will update `README.md` next.",
     "It makes 5 attempts before it gives up.",
+    // a run with a second claim the records do not cover: the judge reads the whole sentence
+    "I ran `npm run lint` and updated the docs.",
+    "I ran `npm test`, then fixed the flaky parser test.",
+    "Ich habe `npm test` ausgeführt und die Doku angepasst.",
   ])("not a claim the records can settle: %p", (sentence) => {
     expect(readProcessClaim(sentence)).toBeUndefined()
   })

@@ -1,0 +1,322 @@
+/**
+ * The plugin on opencode 2: `setup(ctx)` against a fake opencode 2 host built from the public 2.x plugin API
+ * (test/support/host-v2.ts). The same parts as on opencode 1 capture, judge and note; only the host boundary
+ * differs. No 2.x CLI could be run here, so these tests are the whole of the opencode 2 verification.
+ */
+
+import { describe, expect, test } from "bun:test"
+import plugin from "../src/index.ts"
+import { FACTS } from "./support/fixtures.ts"
+import { createV2Host, v2Read } from "./support/host-v2.ts"
+import { type JudgeCall, type JudgeReply, type JudgeRule, judgeEnv, startJudge, withJudge } from "./support/judge.ts"
+
+const { NUDGE_MARKER, fromV2Event } = plugin.internal
+
+const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
+const bridges = ({ claim }: JudgeCall): JudgeReply =>
+  /7 bridges/.test(claim)
+    ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
+    : { verdict: "faithful", source: "S1" }
+
+const readFacts = () => v2Read(FACTS.path, FACTS.text)
+
+describe("opencode 2: loading", () => {
+  test("opencode 1's embedded setup pass (a context for registrations only) does nothing and throws nothing", async () => {
+    const registrationOnly = {
+      options: {},
+      agent: { transform: () => {} },
+      command: { transform: () => {} },
+      plugin: { add: () => {}, remove: () => {} },
+      skill: {},
+      catalog: {},
+    }
+    for (const ctx of [registrationOnly, undefined, null, 42, "ctx", {}, { tool: {}, session: {}, event: {} }]) {
+      expect(await plugin.setup(ctx)).toBeUndefined()
+    }
+  })
+
+  test("setup registers the tool and session hooks, subscribes to events, and its cleanup undoes all of it", async () => {
+    const host = await createV2Host()
+    expect([...host.toolHooks.keys()].sort()).toEqual(["execute.after", "execute.before"])
+    expect([...host.sessionHooks.keys()].sort()).toEqual(["context", "prompt"])
+    expect(host.subscribers()).toBe(1)
+    await host.started?.cleanup()
+    expect(host.disposed()).toBe(4)
+    expect([...host.toolHooks.values(), ...host.sessionHooks.values()].every((list) => list.length === 0)).toBe(true)
+  })
+
+  test("the real setup reads its judge from ctx.options (opencode 2's `plugins: [{ package, options }]`)", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({
+        options: { judge: { provider: "scripted", baseURL: judge.url, apiKey: "k", mainModel: "judge-main" } },
+      })
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      expect(judge.requests.length).toBeGreaterThan(0)
+      expect(judge.requests[0]?.model).toBe("judge-main")
+      await host.started?.cleanup()
+    })
+  })
+})
+
+describe("opencode 2: a turn", () => {
+  const judgedTurn = async (rule: JudgeRule, reply = WRONG, extra = {}) => {
+    const judge = startJudge(rule)
+    const host = await createV2Host({ env: judgeEnv(judge.url), ...extra })
+    return { judge, host }
+  }
+
+  test("a read is captured from the tool hook: the judge sees the file, cited with its lines", async () => {
+    const { judge, host } = await judgedTurn(bridges)
+    try {
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      const request = judge.requests.find((call) => call.claim === "It has 7 bridges.")
+      expect(request?.userContent).toContain("It has 3 bridges")
+      expect(request?.sources[0]?.attrs).toContain(`${FACTS.path}:1-2`)
+      // the header opencode 2 puts before the lines is not part of the source
+      expect(request?.userContent).not.toContain("Read file")
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("nothing is judged before the turn ends; at session.execution.succeeded the last reply is", async () => {
+    const { judge, host } = await judgedTurn(bridges)
+    try {
+      const session = await host.createSession()
+      await host.ctx.session.hook("prompt", async () => {})
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      // the fake host ends every turn with execution.succeeded; a turn without it stays unjudged
+      const other = await host.createSession()
+      host.emit("session.step.started", {
+        sessionID: other,
+        assistantMessageID: "msg_open",
+        agent: "build",
+        model: { providerID: "mock", id: "scripted" },
+      })
+      host.emit("session.text.ended", { sessionID: other, assistantMessageID: "msg_open", ordinal: 0, text: WRONG })
+      host.emit("session.step.ended", { sessionID: other, assistantMessageID: "msg_open", finish: "stop" })
+      await host.settle()
+      expect(judge.requests.map((call) => call.claim).sort()).toEqual([
+        "Fredville is the capital city of Freedonia.",
+        "It has 7 bridges.",
+        "It has 7 bridges.",
+      ])
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("one note: session.synthetic with the instruction as text and the one-line notice as description", async () => {
+    const { judge, host } = await judgedTurn(bridges, WRONG, { reconcile: () => "Fredville has 3 bridges." })
+    try {
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      expect(host.synthetics).toHaveLength(1)
+      const [note] = host.synthetics
+      expect(note?.text.startsWith(NUDGE_MARKER)).toBe(true)
+      expect(note?.text).toContain("It has 7 bridges.")
+      expect(note?.description).toBe(
+        `ragfaith: 1 of 2 statements conflicts with ${FACTS.path}:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.`,
+      )
+      expect(note?.description?.length).toBeLessThanOrEqual(1024)
+      expect(note?.description).not.toContain("\n")
+      expect(note).toMatchObject({ metadata: { source: "ragfaith" }, delivery: "queue", resume: true })
+      // the correction it started was judged in turn, and drew no second note
+      expect(judge.requests.some((call) => call.claim === "Fredville has 3 bridges.")).toBe(true)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("the depth bound: a judge that flags everything gets two notes, then silence", async () => {
+    let round = 0
+    const always = (): JudgeReply => ({ verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "no" })
+    const { judge, host } = await judgedTurn(always, WRONG, { reconcile: () => `It has ${++round + 20} bridges.` })
+    try {
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      expect(host.synthetics).toHaveLength(2)
+      // the reply to the second note was never judged
+      expect(judge.requests.some((call) => call.claim === "It has 22 bridges.")).toBe(false)
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("a subagent's session (created with a parentID) is left alone", async () => {
+    const { judge, host } = await judgedTurn(bridges)
+    try {
+      const parent = await host.createSession()
+      const child = await host.createSession(parent)
+      await host.turn(child, "Count the bridges", WRONG, [readFacts()])
+      await host.settle()
+      expect(judge.requests).toEqual([])
+      expect(host.synthetics).toEqual([])
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("a new prompt before the verdicts come drops them: no note for a turn the user left", async () => {
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const { judge, host } = await judgedTurn(async (call: JudgeCall) => {
+      await gate
+      return bridges(call)
+    })
+    try {
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.turn(session, "Never mind, what about the river?", "The river is the Zeppo.")
+      release()
+      await host.settle()
+      expect(host.synthetics).toEqual([])
+    } finally {
+      judge.stop()
+    }
+  })
+
+  test("opencode 2's tool names: a shell run that failed settles a claim that the tests pass", async () => {
+    const { judge, host } = await judgedTurn(bridges)
+    try {
+      const session = await host.createSession()
+      await host.turn(session, "Run the tests", "I ran `npm test` and all tests pass.", [
+        readFacts(),
+        // opencode 2's shell tool completes with the exit code in its metadata, as opencode 1's bash does
+        {
+          tool: "shell",
+          input: { command: "npm test" },
+          content: "1 failing",
+          metadata: { exit: 1, truncated: false },
+        },
+      ])
+      await host.settle()
+      // decided from the session's tool calls, with no judge call: the failed run contradicts "all tests pass"
+      expect(judge.requests.filter((call) => /npm test/.test(call.claim))).toEqual([])
+      expect(host.synthetics).toHaveLength(1)
+      expect(host.synthetics[0]?.text).toContain("I ran npm test and all tests pass.")
+    } finally {
+      judge.stop()
+    }
+  })
+})
+
+describe("opencode 2: judging with the user's own models (no judge key)", () => {
+  const models = [
+    { id: "scripted", providerID: "mock", cost: [{ input: 3, output: 15 }] },
+    { id: "small", providerID: "mock", cost: [{ input: 0.1, output: 0.4 }] },
+    { id: "cheap", providerID: "elsewhere", cost: [{ input: 0, output: 0 }] },
+  ]
+
+  test("generate.text judges on another model of the agent's provider, never the agent's own", async () => {
+    await withJudge(bridges, async (provider) => {
+      const host = await createV2Host({
+        models,
+        generateURL: provider.url,
+        reconcile: () => "Fredville has 3 bridges.",
+      })
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      expect(host.generated.length).toBeGreaterThan(0)
+      for (const call of host.generated) expect(call.model).toEqual({ providerID: "mock", id: "small" })
+      // no system prompt there: the judge prompt leads the one text
+      expect(host.generated[0]?.prompt.startsWith("You are an impartial fact-checking judge.")).toBe(true)
+      expect(host.synthetics).toHaveLength(1)
+    })
+  })
+
+  test("a provider that refuses (401): one notice in the server log, the route rests, the session goes on", async () => {
+    await withJudge(
+      () => ({ status: 401 }),
+      async (provider) => {
+        const host = await createV2Host({ models, generateURL: provider.url })
+        const session = await host.createSession()
+        await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+        await host.settle()
+        const calls = host.generated.length
+        await host.turn(session, "And the towers?", "Fredville has 9 towers.", [readFacts()])
+        await host.settle()
+        expect(host.generated.length).toBe(calls)
+        expect(host.stderr.filter((line) => line.includes("refused the judge (HTTP 401)"))).toHaveLength(1)
+        expect(host.synthetics).toEqual([])
+      },
+    )
+  })
+})
+
+describe("opencode 2: bad input never escapes a hook", () => {
+  const junk: unknown[] = [
+    undefined,
+    null,
+    42,
+    "text",
+    [],
+    {},
+    { sessionID: 5 },
+    { sessionID: "ses_x", tool: {}, input: "nope" },
+    { sessionID: "ses_x", tool: "read", status: "completed", result: null },
+    { sessionID: "ses_x", tool: "read", status: "completed", result: { content: [null, { type: "text" }] } },
+    { sessionID: "ses_x", tool: "shell", status: "error", error: null },
+    { sessionID: "ses_x", messageID: "msg_x", prompt: null },
+    { sessionID: "ses_x", model: "mock/scripted", agent: 7 },
+  ]
+
+  test("every registered callback takes junk and resolves, and the next real turn is still judged", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url) })
+      for (const table of [host.toolHooks, host.sessionHooks]) {
+        for (const callbacks of table.values()) {
+          for (const callback of callbacks)
+            for (const input of junk) await expect(Promise.resolve(callback(input))).resolves.toBeUndefined()
+        }
+      }
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      expect(judge.requests.length).toBeGreaterThan(0)
+    })
+  })
+
+  test("junk on the event stream neither ends it nor throws", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url) })
+      const junkEvents = [
+        null,
+        1,
+        "x",
+        { type: "session.text.ended", data: null },
+        { type: 5, data: { sessionID: {} } },
+      ]
+      for (const event of junkEvents) host.raw(event)
+      await host.drained()
+      const session = await host.createSession()
+      await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+      await host.settle()
+      expect(judge.requests.length).toBeGreaterThan(0)
+    })
+  })
+
+  test("fromV2Event reads only what it knows", () => {
+    for (const raw of [
+      null,
+      5,
+      {},
+      { type: "session.idle" },
+      { type: "session.text.ended", data: { sessionID: "s" } },
+    ]) {
+      expect(fromV2Event(raw)).toEqual([])
+    }
+    expect(fromV2Event({ type: "session.execution.succeeded", data: { sessionID: "s" } })).toEqual([
+      { type: "session.idle", properties: { sessionID: "s" } },
+    ])
+  })
+})
