@@ -523,91 +523,545 @@ function dropSensitiveLines(text: string, startsMidway = false): string {
 
 // ── Premises: redaction ──────────────────────────────────────────────────────────────────────────────────
 
+// Redaction runs in passes, each linear in its input: private-key blocks, Kubernetes Secret manifests, JWTs,
+// the prefix-anchored token formats and the contexts secrets travel in (headers, URLs, command lines), then one
+// scan for assignments to secret-looking names in any syntax. What is never a secret (stand-ins, references,
+// paths, versions, the names of secrets) is decided in one place and keeps every pass from mangling code.
+
 interface SecretRule {
   name: string
-  /**
-   * What every match contains: a literal (a cheap `includes`), or for the assignment rules one shared
-   * case-insensitive test of the secret-ish names, so ordinary text skips the regex.
-   */
-  keyword: string | RegExp
+  /** Literals of which every match holds one: a cheap `includes` skips the regex for most texts. */
+  keyword: string | readonly string[]
   re: RegExp
-  /** Which part of the match is secret; the rest (an assignment's name, a URL's scheme) stays readable. */
+  /** Which part of the match is secret; the rest (a name, a header's scheme, a URL's host) stays readable. */
   replace: (match: string, ...groups: string[]) => string
 }
 
-/** Every name the assignment rules look for contains one of these. */
-const ASSIGNMENT_NAMES = /key|token|secret|passw|pwd|credential/i
-const redactWhole = () => REDACTED
-/** Rejects kebab-case words and prose (`sk-ui-button-2xl`): a real key has a long random part. */
-const isKeyPart = (part: string) =>
-  (part.length >= 8 && /\d/.test(part) && /[A-Za-z]/.test(part)) ||
-  (part.length >= 32 && /[a-z]/.test(part) && /[A-Z]/.test(part))
-const redactIfKeyLike = (match: string) => (match.split(/[-_]/).some(isKeyPart) ? REDACTED : match)
+const isBlank = (code: number) => code === 32 || code === 9
+const isQuote = (code: number) => code === 34 || code === 39 || code === 96
 
 /**
- * Prefix-anchored and bounded patterns (gitleaks' families), each linear in the input: no nested
- * quantifiers, and every run of a character class has an upper bound or ends the match.
+ * Stand-ins from documentation and templates rather than credentials: runs of x or *, one character six
+ * times, a telling word, an ellipsis, `<your-key>`.
  */
-const SECRET_RULES: readonly SecretRule[] = [
-  { name: "github", keyword: "gh", re: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g, replace: redactWhole },
-  { name: "github-pat", keyword: "github_pat_", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g, replace: redactWhole },
+const PLACEHOLDER_RE =
+  /x{5}|X{5}|\*{3}|example|placeholder|change[_-]?(?:me|it)|your[_-]|[_-]here\b|redacted|replace[_-]?me|insert[_-]|\.\.\.|…|<[^<>]{0,64}>/i
+/** Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`. */
+const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
+
+/**
+ * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times, a cycle of a few characters
+ * (`GR134894112312312…`) or seven letters of the alphabet in a row (`…aBcDeFgH…`) is a stand-in too: a
+ * token's random part holds none of them, and hex cannot hold the last. One pass: this runs for every match
+ * and every assigned value (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
+ */
+function isPlaceholder(value: string): boolean {
+  if (PLACEHOLDER_RE.test(value)) return true
+  let run = 1
+  let same = 1
+  let xs = 0
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    const lower = code | 32
+    if (lower === 120 || code === 42) xs++ // x, X, *
+    same = code === value.charCodeAt(i - 1) ? same + 1 : 1
+    run = lower >= 98 && lower <= 122 && (value.charCodeAt(i - 1) | 32) === lower - 1 ? run + 1 : 1
+    if (run >= 7 || same >= 6) return true
+  }
+  if (value.length >= 4 && xs * 2 >= value.length) return true
+  return value.length >= 12 && distinctCount(value.slice(-16)) <= 3
+}
+
+function distinctCount(text: string): number {
+  let seen = ""
+  for (const char of text) if (!seen.includes(char)) seen += char
+  return seen.length
+}
+
+/** For values after a name, also the telling words; a token's own prefix (`sb_secret_`) may hold them. */
+const isStandIn = (value: string) => isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
+
+const redactToken = (match: string) => (isPlaceholder(match) ? match : REDACTED)
+/** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
+const redactAfter = (match: string, lead = "") =>
+  isPlaceholder(match.slice(lead.length)) ? match : `${lead}${REDACTED}`
+/** Keeps the first group and the quotes (second group) around the value (third group), if it is a secret. */
+const redactQuoted = (match: string, lead = "", quote = "", value = "") =>
+  isNeverSecret(value) ? match : `${lead}${quote}${REDACTED}${quote}`
+/** For shapes that dotted names could take too (`MainWindowController.load.…`): a real token mixes cases and digits. */
+const redactIfMixed = (match: string) =>
+  /\d/.test(match) && /[a-z]/.test(match) && /[A-Z]/.test(match) ? redactToken(match) : match
+/** Mixed-case letters that form no words: `IFjCFiPCkuTmJoXd…` is random, `getElementsByTagName` is not. */
+function isRandomLetters(value: string): boolean {
+  if (value.length < 16 || !/[a-z]/.test(value) || !/[A-Z]/.test(value)) return false
+  const wordy = (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).reduce((sum, word) => sum + word.length, 0)
+  return wordy < value.length / 2
+}
+
+/**
+ * Whether a part between separators (`-_.:/+=`) is random: 8 or more characters that mix letters and digits,
+ * or 24 or more letters that form no words. Rejects kebab-case words and prose (`sk-ui-button-2xl`).
+ */
+function looksRandom(value: string): boolean {
+  let start = 0
+  let digit = false
+  let letter = false
+  for (let i = 0; i <= value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (i < value.length && !isSeparator(code)) {
+      if (code >= 48 && code <= 57) digit = true
+      else if ((code | 32) >= 97 && (code | 32) <= 122) letter = true
+      continue
+    }
+    const length = i - start
+    if (length >= 8 && digit && letter) return true
+    if (length >= 24 && !digit && isRandomLetters(value.slice(start, i))) return true
+    start = i + 1
+    digit = false
+    letter = false
+  }
+  return false
+}
+/** `-_.:/+=` */
+const isSeparator = (code: number) =>
+  code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
+const redactIfKeyLike = (match: string) => (looksRandom(match) ? redactToken(match) : match)
+
+// ── What is never a secret ──
+
+/** Values that configure, type or name something; compared lower-cased. */
+const NOT_SECRET_VALUES = new Set([
+  ..."true false yes no on off null nil none undefined empty required optional default auto inherit hidden".split(" "),
+  ..."masked secret secrets password passwd pass token tokens key keys apikey credentials value values".split(" "),
+  ..."string str text number int integer float double bool boolean bytes byte object any array list dict".split(" "),
+  ..."map void char binary buffer date time json yaml env self this await async new function return typeof".split(" "),
+  ..."lambda def var let const static final public private protected readonly changeme test testing todo".split(" "),
+  ..."tbd fixme foo bar baz qux foobar postgres postgresql mysql mariadb redis mongo root admin administrator".split(
+    " ",
+  ),
+  ..."guest user username demo localhost local bearer basic digest oauth oauth2 jwt hmac plain sha256".split(" "),
+  ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
+])
+
+/** Template, environment and secret-store references: the value lives elsewhere. */
+const REFERENCE_RE =
+  /\$\{|\{\{|\{%|<%|%\{|#\{|%\([\w.-]+\)[sd]|\{[\w.:-]*\}|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
+const SECRET_WORDS_RE = /pass|pwd|secret|token|key|cred|auth/i
+const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
+/** A version or range: `1.2.3`, `^4.17.21`, `>=1.0`, `v2.1.0-rc.1`, `1.x`. */
+const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
+/** A package with its version: `jjwt-jackson-0.11.2`, `pbkdf2-password@1.2.1`. */
+const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
+/**
+ * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
+ * reference (`$VAR`, `${…}`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
+ * duration, size, version or date; a URL (its credentials and query have their own rules); a package
+ * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
+ * `prod/db/password`); an e-mail address.
+ */
+const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
+  [/^\$/, [/^\$(?:[{(\w]|$)/]],
+  [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/]],
+  [/^[/~.]/, [new RegExp(`^(?:~|\\.{1,2})?/${PATH_SEGMENT}(?:/${PATH_SEGMENT})*/?$`), /^\/.+\/[dgimsuy]*$/]],
+  [/^@/, [/^@[A-Za-z][\w.]*\(/, PACKAGE_RE]],
+  [
+    /^[\d~^=<>!-]|^v\d/,
+    [
+      /^-?\d{1,11}(?:\.\d+)?$/,
+      /^\d+(?:\.\d+)?(?:ns|us|ms|s|m|h|d|w|y|[kKmMgGtT]i?[bB]?|%)$/,
+      VERSION_RE,
+      /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?$/,
+    ],
+  ],
+  [
+    /^[A-Za-z_]/,
+    [
+      /^[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/\S/,
+      /^(?:arn|workspace|npm|file|link|portal|patch|catalog|jsr|github):/,
+      /^[A-Za-z]:\\/,
+      /^[A-Z][A-Z]*\d{0,2}(?:_[A-Z]+\d{0,2})+$/,
+      /^[a-z]+\d{0,2}(?:[-_./:][a-z]+\d{0,2})+$/,
+      PACKAGE_RE,
+      /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
+    ],
+  ],
+]
+/** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
+const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
+
+function isNeverSecret(raw: string): boolean {
+  const quoted = isQuote(raw.charCodeAt(0)) || isQuote(raw.charCodeAt(raw.length - 1))
+  const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
+  if (value.length < 4 || value.includes(REDACTED) || /\s/.test(value)) return true
+  if ((value.length <= 14 && NOT_SECRET_VALUES.has(value.toLowerCase())) || isStandIn(value)) return true
+  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value)
+  const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
+  if (group?.[1].some((shape) => shape.test(value))) return true
+  if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true
+  return /[\\[({]/.test(value) && REGEX_HINT_RE.test(value)
+}
+
+function isSecretHeaderValue(value: string): boolean {
+  return (/[\d+/=._~-]/.test(value) || value.length >= 20) && !isNeverSecret(value)
+}
+
+// ── Token formats and the contexts secrets travel in ──
+
+/**
+ * Prefix-anchored token formats, as their vendors publish them: a token is recognised standing alone, not
+ * only after a telling name. Each is linear in the input: a literal start, no nested quantifiers, and every
+ * run of a character class bounded or ending the match.
+ */
+const TOKEN_RULES: readonly SecretRule[] = [
+  {
+    name: "github",
+    keyword: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    re: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
+    replace: redactToken,
+  },
+  { name: "github-pat", keyword: "github_pat_", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g, replace: redactToken },
+  {
+    // Personal, deploy, runner, trigger, CI job, feed, incoming mail, agent, OAuth app, SCIM, feature-flag and
+    // workspace tokens; the routable formats end in `.<version><crc>`.
+    name: "gitlab",
+    keyword: [
+      "glpat-",
+      "gldt-",
+      "glrt",
+      "glptt-",
+      "glcbt-",
+      "glft-",
+      "glimt-",
+      "glagent-",
+      "gloas-",
+      "glsoat-",
+      "glffct-",
+      "glwt-",
+    ],
+    re: /\bgl(?:pat|dt|rtr?|ptt|cbt|ft|imt|agent|oas|soat|ffct|wt)-[0-9A-Za-z_-]{20,300}(?:\.[0-9A-Za-z]{2,12}){0,2}/g,
+    replace: redactToken,
+  },
+  {
+    name: "gitlab-runner-registration",
+    keyword: "GR1348941",
+    re: /\bGR1348941[0-9A-Za-z_-]{20,64}/g,
+    replace: redactToken,
+  },
+  {
+    name: "gitlab-session",
+    keyword: "_gitlab_session=",
+    re: /(_gitlab_session=)[0-9a-z]{32}\b/g,
+    replace: redactAfter,
+  },
   {
     name: "sk-key",
     keyword: "sk-",
-    re: /\bsk-(?:proj-|ant-(?:api|admin)\d\d-|or-v1-|svcacct-)?[A-Za-z0-9_-]{20,400}/g,
+    re: /\bsk-(?:proj-|ant-(?:api|admin)\d\d-|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{20,400}/g,
     replace: redactIfKeyLike,
   },
-  { name: "slack", keyword: "xox", re: /\bxox[abposre]-[A-Za-z0-9-]{10,250}/g, replace: redactWhole },
-  { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactWhole },
+  { name: "groq", keyword: "gsk_", re: /\bgsk_[A-Za-z0-9]{48,60}\b/g, replace: redactToken },
+  { name: "xai", keyword: "xai-", re: /\bxai-[A-Za-z0-9]{60,100}\b/g, replace: redactToken },
+  { name: "perplexity", keyword: "pplx-", re: /\bpplx-[A-Za-z0-9]{40,60}\b/g, replace: redactToken },
+  { name: "replicate", keyword: "r8_", re: /\br8_[A-Za-z0-9]{37,40}\b/g, replace: redactToken },
+  { name: "huggingface", keyword: "hf_", re: /\bhf_[A-Za-z]{34,40}\b/g, replace: redactToken },
+  { name: "huggingface-org", keyword: "api_org_", re: /\bapi_org_[A-Za-z]{34}\b/g, replace: redactToken },
+  {
+    // Bot, user, app, refresh, client and cookie tokens; the legacy `xoxo-`/`xoxs-` ones are digit groups.
+    name: "slack",
+    keyword: ["xoxa-", "xoxb-", "xoxc-", "xoxd-", "xoxe", "xoxo-", "xoxp-", "xoxr-", "xoxs-"],
+    re: /\bxox(?:[a-eprs]-[A-Za-z0-9%-]{10,250}|[os]-\d+-\d+-\d+-[a-fA-F\d]{16,64})/g,
+    replace: redactIfKeyLike,
+  },
+  { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactToken },
   {
     name: "slack-webhook",
     keyword: "hooks.slack.com",
-    re: /hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,200}/g,
-    replace: redactWhole,
+    re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g,
+    replace: redactToken,
   },
-  { name: "stripe", keyword: "_", re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,250}/g, replace: redactWhole },
-  { name: "stripe-webhook", keyword: "whsec_", re: /\bwhsec_[A-Za-z0-9]{20,250}/g, replace: redactWhole },
-  { name: "google", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}/g, replace: redactWhole },
-  { name: "gitlab", keyword: "gl", re: /\bgl(?:pat|dt|rt|ptt|cbt)-[0-9A-Za-z_-]{20,100}/g, replace: redactWhole },
-  { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactWhole },
-  { name: "huggingface", keyword: "hf_", re: /\bhf_[A-Za-z]{34,40}\b/g, replace: redactWhole },
+  {
+    // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
+    name: "discord-bot",
+    keyword: ".",
+    re: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    replace: redactIfMixed,
+  },
+  {
+    name: "discord-webhook",
+    keyword: "/api/webhooks/",
+    re: /(discord(?:app)?\.com\/api\/webhooks\/\d{16,20}\/)[A-Za-z0-9_-]{60,70}/g,
+    replace: redactAfter,
+  },
+  { name: "telegram-bot", keyword: ":A", re: /\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, replace: redactToken },
+  {
+    name: "stripe",
+    keyword: ["k_live_", "k_test_", "k_prod_"],
+    re: /\b(?:sk|rk|pk|ek)_(?:live|test|prod)_[A-Za-z0-9]{10,250}/g,
+    replace: redactToken,
+  },
+  { name: "stripe-webhook", keyword: "whsec_", re: /\bwhsec_[A-Za-z0-9]{20,250}/g, replace: redactToken },
+  {
+    name: "stripe-client-secret",
+    keyword: "_secret_",
+    re: /\b(?:pi|seti|pm)_[A-Za-z0-9]{14,40}_secret_[A-Za-z0-9]{10,60}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "shopify",
+    keyword: ["shpat_", "shpca_", "shppa_", "shpss_", "shpua_"],
+    re: /\bshp(?:at|ca|pa|ss|ua)_[A-Za-z0-9]{32,64}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "sendgrid",
+    keyword: "SG.",
+    re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+    replace: redactToken,
+  },
+  { name: "twilio", keyword: "SK", re: /\bSK[0-9a-fA-F]{32}\b/g, replace: redactToken },
+  { name: "mailgun", keyword: "key-", re: /\b(?:pub)?key-[a-f0-9]{32}\b/g, replace: redactToken },
+  { name: "mailgun-v2", keyword: "-", re: /\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g, replace: redactToken },
+  { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}/g, replace: redactToken },
+  { name: "google-oauth-secret", keyword: "GOCSPX-", re: /\bGOCSPX-[A-Za-z0-9_-]{28}/g, replace: redactToken },
+  { name: "google-oauth-token", keyword: "ya29.", re: /\bya29\.[A-Za-z0-9_-]{20,2048}/g, replace: redactToken },
+  { name: "google-refresh-token", keyword: "1//0", re: /\b1\/\/0[A-Za-z0-9_-]{40,512}/g, replace: redactToken },
   {
     name: "aws-key-id",
-    keyword: "A",
+    keyword: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
     re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g,
-    replace: redactWhole,
+    replace: redactToken,
   },
   {
-    name: "jwt",
-    keyword: "eyJ",
-    // Not right after a base64url character: otherwise "eyJ-eyJ-…" restarts a 4 KB scan at every "eyJ".
-    re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
-    replace: redactWhole,
+    // STS session tokens: base64 of a fixed binary header.
+    name: "aws-session-token",
+    keyword: ["ZXIvYXdz", "b3JpZ2lu"],
+    re: /\b(?:FwoGZXIvYXdz|FQoGZXIvYXdz|IQoJb3JpZ2lu)[A-Za-z0-9/+=]{100,4096}/g,
+    replace: redactToken,
   },
+  {
+    // Entra ID client secrets: three characters, a digit, `Q~`, then 31 to 34 more.
+    name: "azure-client-secret",
+    keyword: "Q~",
+    // The start is matched, not looked behind at: a lookbehind costs Bun's regex engine its JIT.
+    re: /(^|[^\w~.-])([\w~.]{3}\dQ~[\w~.-]{31,34})(?![\w~.-])/g,
+    replace: (match, lead = "", token = "") => (isPlaceholder(token) ? match : `${lead}${REDACTED}`),
+  },
+  { name: "digitalocean", keyword: "_v1_", re: /\bdo[oprst]_v1_[a-f0-9]{64}\b/g, replace: redactToken },
+  { name: "heroku", keyword: "HRKU-", re: /\bHRKU-AA[0-9A-Za-z_-]{58}/g, replace: redactToken },
+  {
+    name: "databricks",
+    keyword: ["dapi", "dose"],
+    re: /\bd(?:api|ose)[a-fA-F0-9]{32}(?:-\d)?\b/g,
+    replace: redactToken,
+  },
+  { name: "vault", keyword: ["hvs.", "hvb.", "hvr."], re: /\bhv[sbr]\.[A-Za-z0-9_-]{24,400}/g, replace: redactToken },
+  { name: "vault-legacy", keyword: "s.", re: /\bs\.[A-Za-z0-9]{24}\b/g, replace: redactIfMixed },
+  {
+    name: "terraform-cloud",
+    keyword: ".atlasv1.",
+    re: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g,
+    replace: redactToken,
+  },
+  { name: "grafana-cloud", keyword: "glc_", re: /\bglc_[A-Za-z0-9+/]{32,400}={0,3}/g, replace: redactToken },
+  {
+    name: "grafana-service-account",
+    keyword: "glsa_",
+    re: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b/g,
+    replace: redactToken,
+  },
+  {
+    // Legacy API keys: base64 of `{"k":"`, no dots, so the JWT scan does not see them.
+    name: "grafana-api-key",
+    keyword: "eyJrIjoi",
+    re: /\beyJrIjoi[A-Za-z0-9+/]{40,400}={0,3}/g,
+    replace: redactToken,
+  },
+  {
+    name: "vercel",
+    keyword: ["vca_", "vci_", "vck_", "vcp_", "vcr_"],
+    re: /\bvc[aikpr]_[A-Za-z0-9]{24,64}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "tailscale",
+    keyword: "tskey-",
+    re: /\btskey-(?:[a-z]{2,12}-)?[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,64}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "linear",
+    keyword: "lin_",
+    re: /\blin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})\b/g,
+    replace: redactToken,
+  },
+  { name: "notion", keyword: "ntn_", re: /\bntn_\d{11}[A-Za-z0-9]{35}\b/g, replace: redactToken },
+  { name: "notion-legacy", keyword: "secret_", re: /\bsecret_[A-Za-z0-9]{43}\b/g, replace: redactIfMixed },
+  { name: "1password", keyword: "ops_", re: /\bops_eyJ[A-Za-z0-9+/_-]{100,4096}={0,3}/g, replace: redactToken },
+  {
+    name: "1password-secret-key",
+    keyword: "A3-",
+    re: /\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "sourcegraph",
+    keyword: "sgp_",
+    re: /\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b/g,
+    replace: redactToken,
+  },
+  { name: "facebook", keyword: "EAA", re: /\bEAA[A-Za-z0-9]{90,512}\b/g, replace: redactIfMixed },
+  {
+    // App access tokens: the app id, `|` (or its URL encoding), the app secret.
+    name: "facebook-app-token",
+    keyword: ["|", "%7C"],
+    re: /\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27,40}\b/g,
+    replace: redactIfMixed,
+  },
+  {
+    name: "mapbox",
+    keyword: "sk.eyJ",
+    re: /\bsk\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
+    replace: redactToken,
+  },
+  { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
+  { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
+  {
+    name: "supabase",
+    keyword: ["sbp_", "sb_secret_"],
+    re: /\bsb(?:p_[a-f0-9]{40}\b|_secret_[A-Za-z0-9_-]{20,80})/g,
+    replace: redactToken,
+  },
+  { name: "postman", keyword: "PMAK-", re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g, replace: redactToken },
+  {
+    name: "sentry",
+    keyword: ["sntrys_", "sntryu_"],
+    re: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}/g,
+    replace: redactToken,
+  },
+  { name: "newrelic", keyword: "NRAK-", re: /\bNRAK-[A-Z0-9]{27}\b/g, replace: redactToken },
+  {
+    name: "doppler",
+    keyword: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
+    re: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "planetscale",
+    keyword: "pscale_",
+    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}/g,
+    replace: redactToken,
+  },
+  { name: "atlassian", keyword: "ATATT3", re: /\bATATT3[A-Za-z0-9_=-]{150,300}/g, replace: redactToken },
+  { name: "sonarqube", keyword: ["sqp_", "sqa_", "squ_"], re: /\bsq[pau]_[a-fA-F0-9]{40}\b/g, replace: redactToken },
+  {
+    name: "square",
+    keyword: ["sq0atp-", "sq0csp-", "sq0idp-"],
+    re: /\bsq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}/g,
+    replace: redactToken,
+  },
+  {
+    name: "figma",
+    keyword: ["figd_", "figo_", "figu_"],
+    re: /\bfig[dou]_[A-Za-z0-9_-]{40,100}/g,
+    replace: redactToken,
+  },
+  {
+    name: "cloudflare",
+    keyword: ["cfut_", "cfat_", "cfk_"],
+    re: /\bcf(?:ut|at|k)_[A-Za-z0-9]{40,64}\b/g,
+    replace: redactToken,
+  },
+  { name: "docker-hub", keyword: "dckr_", re: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,64}/g, replace: redactToken },
+  {
+    name: "fly",
+    keyword: ["fo1_", "FlyV1 "],
+    re: /\b(?:fo1_[A-Za-z0-9_-]{43}|FlyV1 fm\d[ar]?_[A-Za-z0-9+/=,_-]{100,4096})/g,
+    replace: redactToken,
+  },
+  { name: "aws-bedrock", keyword: "ABSK", re: /\bABSK[A-Za-z0-9+/]{100,4096}={0,2}/g, replace: redactToken },
+  { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
+]
+
+/** Every name the assignment rules look for contains one of these, in one of these cases. */
+const ASSIGNMENT_KEYWORDS = [
+  "key",
+  "Key",
+  "KEY",
+  "oken",
+  "OKEN",
+  "ecret",
+  "ECRET",
+  "assw",
+  "ASSW",
+  "pwd",
+  "PWD",
+  "redential",
+  "REDENTIAL",
+]
+
+/** Credentials carried by a protocol or a command line rather than by a token format. */
+const CONTEXT_RULES: readonly SecretRule[] = [
   {
     name: "bearer",
-    keyword: "earer",
-    re: /\b([Bb]earer\s{1,5})[A-Za-z0-9._~+/-]{16,4096}=*/g,
-    replace: (_m, lead = "") => `${lead}${REDACTED}`,
+    keyword: ["earer", "EARER"],
+    re: /\b((?:[Bb]earer|BEARER)[ \t]{1,5})[A-Za-z0-9._~+/-]{16,4096}=*/g,
+    replace: redactAfter,
   },
   {
     name: "basic-auth",
     keyword: "asic",
-    re: /\b(Basic\s{1,5})[A-Za-z0-9+/]{12,4096}=*/g,
+    re: /\b(Basic[ \t]{1,5})[A-Za-z0-9+/]{8,4096}=*/g,
     // Base64 of user:pass has digits, padding or inner capitals; "Basic authentication" has none.
-    replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? `${lead}${REDACTED}` : m),
+    replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? redactAfter(m, lead) : m),
+  },
+  {
+    // Any other scheme (`token`, `Bot`, `SSWS`, …) or none at all; Bearer and Basic have their own rules.
+    name: "authorization",
+    keyword: ["uthorization", "UTHORIZATION"],
+    re: /\b((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)?)([^\s"'`]{8,4096})/gi,
+    replace: (m, lead = "", value = "") => (isSecretHeaderValue(value) ? `${lead}${REDACTED}` : m),
   },
   {
     // Credentials inside a URL or connection string: postgres://user:pass@host, https://user:token@host.
     name: "url-credentials",
     keyword: "://",
-    re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:/@'"`<>]{0,256}:[^\s@/'"`<>]{1,256}@/gi,
-    replace: (_m, scheme = "") => `${scheme}${REDACTED}@`,
+    // Found from `://`: starting at every word to read a scheme would re-read runs of letters and dots.
+    re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{1,256})@/g,
+    // The same word as user and password (`postgres:postgres@`) is a local default.
+    replace: (m, user = "", password = "") => (user === password || isNeverSecret(password) ? m : `://${REDACTED}@`),
+  },
+  {
+    // Signed URLs (S3, GCS, Azure SAS); names such as `token` and `api_key` go through the assignment scan.
+    name: "url-signature",
+    keyword: ["sig=", "SIG=", "ture=", "TURE=", "oken=", "OKEN="],
+    re: /([?&](?:sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature)=)([^&#\s"'<>]{8,4096})/gi,
+    replace: (m, lead = "", value = "") => (isNeverSecret(value) ? m : `${lead}${REDACTED}`),
+  },
+  {
+    // .netrc on one line: machine host login user password secret.
+    name: "netrc",
+    keyword: "machine",
+    re: /(\b(?:machine[ \t]+\S{1,256}|default)(?:[ \t]+(?:login|account|port)[ \t]+\S{1,256}){0,3}[ \t]+password[ \t]+)()(\S{1,256})/g,
+    replace: redactQuoted,
+  },
+  {
+    // .netrc spread over lines: a line that is only `password secret`, in a text that names a machine.
+    name: "netrc-lines",
+    keyword: "machine",
+    re: /^([ \t]*password[ \t]+)()(\S{1,256})(?=[ \t]*$)/gm,
+    replace: redactQuoted,
+  },
+  {
+    name: "sql-password",
+    keyword: ["IDENTIFIED", "identified", "PASSWORD '", "password '"],
+    re: /(\b(?:identified[ \t]+by|password)[ \t]+)(')([^'\n]{1,256})'/gi,
+    replace: redactQuoted,
   },
   {
     // Quoted assignments: api_key = "…", "password": "…", token: '…', client_secret => "…".
     name: "quoted-assignment",
-    keyword: ASSIGNMENT_NAMES,
+    keyword: ASSIGNMENT_KEYWORDS,
     // The name's tail is matched atomically (lookahead + backreference): no backtracking through it when no
     // assignment follows, which keeps "SECRET_TOKEN_SECRET_…" linear.
     re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:(?=([_.-][A-Za-z0-9_.-]{0,40}))\2)?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\3/gi,
@@ -617,7 +1071,7 @@ const SECRET_RULES: readonly SecretRule[] = [
     // Dotenv style: API_KEY=abc1, DB_PASSWORD=…; the name shouts, and one of its _-parts is the keyword,
     // so MONKEY= or KEYBOARD_LAYOUT= are left alone.
     name: "env-assignment",
-    keyword: ASSIGNMENT_NAMES,
+    keyword: ASSIGNMENT_KEYWORDS,
     re: /\b((?:[A-Z0-9]+_){0,6}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)(?:_[A-Z0-9]+){0,6}\s{0,3}=\s{0,3})([^\s"'`#$]{4,512})/g,
     // TOKEN_EXPIRY_SECONDS=3600 is a setting, not a secret.
     replace: (m, lead = "", value = "") => (/^(?:\d+|true|false)$/i.test(value) ? m : `${lead}${REDACTED}`),
@@ -626,7 +1080,7 @@ const SECRET_RULES: readonly SecretRule[] = [
     // Unquoted config values: `password: hunter2hunter2` (YAML), `aws_secret_access_key = …` (INI). Plain
     // words such as `password: string` stay: a secret has a digit or a symbol, or is long.
     name: "unquoted-assignment",
-    keyword: ASSIGNMENT_NAMES,
+    keyword: ASSIGNMENT_KEYWORDS,
     // The value stops at "=" (base64 padding aside), so "password=password=…" cannot rescan long runs.
     re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>=]{6,256}={0,2})(?=\s|$)/gim,
     replace: (m, lead = "", value = "") =>
@@ -667,27 +1121,298 @@ function redactPrivateKeys(text: string): string {
       continue
     }
     if (!b) break
-    out += text.slice(cursor, b.index) + REDACTED
     end.lastIndex = b.index + b[0].length
     const close = end.exec(text)
-    if (!close) return out
+    if (!close) return out + text.slice(cursor, b.index) + REDACTED
+    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
+    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
+    const isStandIn = body.length < 64 || isPlaceholder(body)
+    out += text.slice(cursor, b.index) + (isStandIn ? text.slice(b.index, close.index + close[0].length) : REDACTED)
     cursor = close.index + close[0].length
   }
   return out + text.slice(cursor)
 }
 
+// ── Command lines ──
+
+/**
+ * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget), `-pass pass:…` (openssl),
+ * and `-p`/`-a`, which are a password only for some commands (a port or `mkdir -p` elsewhere). Found by the
+ * flag and the blank before it, not by a lookbehind, which costs Bun's regex engine its JIT; an argument too
+ * short to be a password fails in the regex already.
+ */
+const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128}):["']?([^\s"']{4,256})/g
+const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
+const CLI_P_RE = /[ \t]-([pa])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+/** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
+const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
+const MYSQL_COMMAND_RE = /^(?:mysql\w*|mariadb[\w-]*)\b/
+/** How far back a command's start is looked for. */
+const COMMAND_LOOKBACK = 300
+
+/** Whether `-p` (glued to its argument or not) or `-a` takes a password in this command. */
+function takesPassword(flag: string, glued: boolean, command: string): boolean {
+  if (flag === "a") return !glued && command.startsWith("redis-cli")
+  if (command.startsWith("sshpass")) return true
+  return glued ? MYSQL_COMMAND_RE.test(command) : LOGIN_COMMAND_RE.test(command)
+}
+
+/** The last command break (line end, `;`, `&`, `|`, `(`, backtick) in [from, to), or -1. */
+function lastCommandBreak(text: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) if ("\n\r;&|(`".includes(text[i] ?? "")) return i
+  return -1
+}
+
+/**
+ * `-p` and `-a` arguments. The command a flag belongs to is read once per command: every stretch of text
+ * between two flags is searched for a break once, so a line of many flags costs one pass.
+ */
+function redactPasswordFlags(text: string, cuts: Array<[number, number]>): void {
+  let searched = -1
+  let command = ""
+  for (const match of text.matchAll(CLI_P_RE)) {
+    const [whole, flag = "", gap, argument = ""] = match
+    const from = searched < 0 ? Math.max(0, match.index - COMMAND_LOOKBACK) : searched
+    const brk = lastCommandBreak(text, from, match.index)
+    if (searched < 0 || brk >= 0) {
+      const start = brk >= 0 ? brk + 1 : from
+      command = text
+        .slice(start, start + 200)
+        .trimStart()
+        .replace(/^(?:sudo|env)[ \t]+/, "")
+    }
+    searched = match.index
+    if (!takesPassword(flag, gap === undefined, command) || isNeverSecret(argument)) continue
+    const end = match.index + whole.length
+    cuts.push([end - argument.length, end])
+  }
+}
+
+/** Passwords on command lines; each flag's argument keeps its quotes. */
+function redactCommandFlags(text: string, mayContain: (keyword: string) => boolean): string {
+  const cuts: Array<[number, number]> = []
+  if (mayContain(" -u") || mayContain("--user")) {
+    for (const match of text.matchAll(CLI_USER_RE)) {
+      const [whole, user = "", password = ""] = match
+      // The same word twice (`postgres:postgres`) is a local default; `1000:1000` a uid and gid.
+      if (password === user || isNeverSecret(password)) continue
+      cuts.push([match.index + whole.length - password.length, match.index + whole.length])
+    }
+  }
+  if (mayContain("-pass")) {
+    for (const match of text.matchAll(CLI_PASS_RE)) {
+      const password = match[1] ?? ""
+      if (!isNeverSecret(password))
+        cuts.push([match.index + match[0].length - password.length, match.index + match[0].length])
+    }
+  }
+  if (["login", "mysql", "mariadb", "sshpass", "redis-cli"].some(mayContain)) redactPasswordFlags(text, cuts)
+  return applyCuts(
+    text,
+    cuts.sort((a, b) => a[0] - b[0]),
+  )
+}
+
+/** Replaces each [start, end) span (sorted, not overlapping) with REDACTED. */
+function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>): string {
+  if (cuts.length === 0) return text
+  let out = ""
+  let at = 0
+  for (const [start, end] of cuts) {
+    if (start < at) continue // overlapping: the earlier cut already covers it
+    out += text.slice(at, start) + REDACTED
+    at = end
+  }
+  return out + text.slice(at)
+}
+
+// ── JWTs ──
+
+const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
+/** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
+const isJwtChar = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
+const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
+
+function jwtRunEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isJwtBodyChar(text.charCodeAt(end))) end++
+  return end
+}
+
+/**
+ * Where the token before this dot starts: where the header's run starts, if the header (`ey…`) starts it or
+ * follows a short prefix glued on with `_` or `-` (`ghs_<id>_eyJ…`, which is one token).
+ */
+function jwtStart(text: string, dot: number): number {
+  let start = dot
+  while (start > 0 && dot - start <= 8_192 && isJwtChar(text.charCodeAt(start - 1))) start--
+  if (dot - start > 8_192) return -1
+  for (let at = start; at <= dot - 10 && at - start <= 40; at++) {
+    const glued = at > start && (text[at - 1] === "_" || text[at - 1] === "-")
+    if ((at === start || glued) && text.startsWith("ey", at)) return start
+  }
+  return -1
+}
+
+/**
+ * JWTs (and JWEs): header and payload are base64url JSON, so both start `ey`. The scan starts at the dot
+ * before the payload: starting at every `eyJ` would re-read a long base64 run once per occurrence. The header
+ * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`).
+ */
+function redactJwts(text: string): string {
+  if (!text.includes(".ey")) return text
+  const cuts: Array<[number, number]> = []
+  let cursor = 0
+  for (const hit of text.matchAll(JWT_PAYLOAD_RE)) {
+    const dot = hit.index
+    if (dot < cursor) continue
+    let end = jwtRunEnd(text, dot + 1)
+    cursor = end
+    if (end - dot - 1 < 10 || text[end] !== ".") continue
+    const start = jwtStart(text, dot)
+    if (start < 0) continue
+    end = jwtRunEnd(text, end + 1)
+    for (let part = 0; part < 2 && text[end] === "." && isJwtChar(text.charCodeAt(end + 1)); part++) {
+      end = jwtRunEnd(text, end + 1)
+    }
+    while (text[end] === "=") end++
+    cuts.push([start, end])
+    cursor = end
+  }
+  return applyCuts(text, cuts)
+}
+
+// ── Kubernetes Secret manifests ──
+
+const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m
+const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
+const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
+const JSON_SECRET_KIND_RE = /"kind"[ \t]*:[ \t]*"Secret"/
+const JSON_DATA_RE = /("(?:data|stringData)"[ \t]*:[ \t]*\{)([^{}]*)\}/g
+const JSON_ENTRY_RE = /("[^"\n]*"[ \t]*:[ \t]*)"[^"\n]*"/g
+
+/** The indentation of a line, and whether it holds anything but blanks and a comment. */
+function indentOf(line: string): { indent: number; blank: boolean } {
+  let indent = 0
+  while (isBlank(line.charCodeAt(indent))) indent++
+  return { indent, blank: indent === line.length || line[indent] === "#" }
+}
+
+/** A data entry with its value redacted and its quotes kept. */
+function redactEntry(entry: RegExpExecArray): string {
+  const value = entry[2] ?? ""
+  const quote = /^["']/.test(value) && value.endsWith(value[0] ?? "") && value.length > 1 ? (value[0] ?? "") : ""
+  return `${entry[1]}${quote}${REDACTED}${quote}`
+}
+
+/** Within one YAML document of kind Secret: every value of the `data:` and `stringData:` maps. */
+function redactDataBlocks(lines: string[], from: number, to: number): void {
+  let blockIndent = -1
+  let scalarIndent = -1
+  for (let i = from; i < to; i++) {
+    const line = lines[i] ?? ""
+    const { indent, blank } = indentOf(line)
+    if (blockIndent >= 0 && !blank && indent <= blockIndent) blockIndent = -1
+    if (blockIndent < 0) {
+      const block = DATA_BLOCK_RE.exec(line)
+      if (block) blockIndent = (block[1] ?? "").length
+      scalarIndent = -1
+      continue
+    }
+    if (blank) continue
+    if (scalarIndent >= 0 && indent > scalarIndent) {
+      lines[i] = line.slice(0, indent) + REDACTED
+      continue
+    }
+    scalarIndent = -1
+    const entry = DATA_ENTRY_RE.exec(line)
+    if (!entry?.[2]) continue
+    if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
+    else lines[i] = redactEntry(entry)
+  }
+}
+
+/**
+ * Kubernetes Secret manifests, in YAML (document by document, since kubectl writes `kind` after `data`) and
+ * in kubectl's JSON: every value under `data`/`stringData` is a secret, whatever its key is called.
+ */
+function redactSecretManifests(text: string): string {
+  if (!text.includes("Secret")) return text
+  let out = text
+  if (SECRET_KIND_RE.test(out)) {
+    const lines = out.split("\n")
+    let start = 0
+    let isSecret = false
+    for (let i = 0; i <= lines.length; i++) {
+      const line = lines[i] ?? ""
+      if (i < lines.length && !line.startsWith("---")) {
+        isSecret ||= line.includes("kind") && SECRET_KIND_RE.test(line)
+        continue
+      }
+      if (isSecret) redactDataBlocks(lines, start, i)
+      start = i + 1
+      isSecret = false
+    }
+    out = lines.join("\n")
+  }
+  if (JSON_SECRET_KIND_RE.test(out)) {
+    out = out.replace(
+      JSON_DATA_RE,
+      (_m, open: string, body: string) => `${open}${body.replace(JSON_ENTRY_RE, `$1"${REDACTED}"`)}}`,
+    )
+  }
+  return out
+}
+
+// ── All of it, in order ──
+
+/** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
+const QUADGRAM_MIN_CHARS = 4_096
+
+/**
+ * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
+ * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
+ * over a megabyte cost 30 to 60 ms in Bun, the pass 5. A false "may" only means its rule runs for nothing.
+ */
+function keywordTest(text: string): (keyword: string) => boolean {
+  if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
+  const bytes = new TextEncoder().encode(text)
+  const shift = Math.ceil(Math.log2(bytes.length * 8))
+  const map = new Uint32Array(1 << (shift - 5))
+  const bit = (quad: number) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
+  let quad = 0
+  for (let i = 0; i < bytes.length; i++) {
+    quad = (quad << 8) | (bytes[i] ?? 0)
+    const b = bit(quad)
+    map[b >>> 5] = (map[b >>> 5] ?? 0) | (1 << (b & 31))
+  }
+  return (keyword) => {
+    // A short keyword has no 4-gram; `includes` is cheap for those that start with a rare character (`Q~`, `://`).
+    if (keyword.length < 4) return text.includes(keyword)
+    let quad = 0
+    for (let i = 0; i < keyword.length; i++) {
+      quad = (quad << 8) | keyword.charCodeAt(i)
+      const b = bit(quad)
+      if (i >= 3 && !((map[b >>> 5] ?? 0) & (1 << (b & 31)))) return false
+    }
+    return true
+  }
+}
+
 function redactSecrets(text: string): string {
-  let hasNames: boolean | undefined
-  let out = redactPrivateKeys(text)
-  for (const rule of SECRET_RULES) {
-    if (typeof rule.keyword !== "string") {
-      hasNames ??= rule.keyword.test(out)
-      if (!hasNames) continue
-    } else if (!out.includes(rule.keyword)) continue
+  // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
+  let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
+  // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
+  const mayContain = keywordTest(out)
+  for (const rule of [...TOKEN_RULES, ...CONTEXT_RULES]) {
+    const keywords = typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword
+    if (!keywords.some(mayContain)) continue
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
-  return out
+  return redactCommandFlags(out, mayContain)
 }
 
 /** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */
