@@ -983,23 +983,6 @@ const TOKEN_RULES: readonly SecretRule[] = [
   { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
 ]
 
-/** Every name the assignment rules look for contains one of these, in one of these cases. */
-const ASSIGNMENT_KEYWORDS = [
-  "key",
-  "Key",
-  "KEY",
-  "oken",
-  "OKEN",
-  "ecret",
-  "ECRET",
-  "assw",
-  "ASSW",
-  "pwd",
-  "PWD",
-  "redential",
-  "REDENTIAL",
-]
-
 /** Credentials carried by a protocol or a command line rather than by a token format. */
 const CONTEXT_RULES: readonly SecretRule[] = [
   {
@@ -1057,41 +1040,6 @@ const CONTEXT_RULES: readonly SecretRule[] = [
     keyword: ["IDENTIFIED", "identified", "PASSWORD '", "password '"],
     re: /(\b(?:identified[ \t]+by|password)[ \t]+)(')([^'\n]{1,256})'/gi,
     replace: redactQuoted,
-  },
-  {
-    // Quoted assignments: api_key = "…", "password": "…", token: '…', client_secret => "…".
-    name: "quoted-assignment",
-    keyword: ASSIGNMENT_KEYWORDS,
-    // The name's tail is matched atomically (lookahead + backreference): no backtracking through it when no
-    // assignment follows, which keeps "SECRET_TOKEN_SECRET_…" linear.
-    re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:(?=([_.-][A-Za-z0-9_.-]{0,40}))\2)?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\3/gi,
-    replace: (_m, lead = "", _tail = "", quote = "") => `${lead}${quote}${REDACTED}${quote}`,
-  },
-  {
-    // Dotenv style: API_KEY=abc1, DB_PASSWORD=…; the name shouts, and one of its _-parts is the keyword,
-    // so MONKEY= or KEYBOARD_LAYOUT= are left alone.
-    name: "env-assignment",
-    keyword: ASSIGNMENT_KEYWORDS,
-    re: /\b((?:[A-Z0-9]+_){0,6}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)(?:_[A-Z0-9]+){0,6}\s{0,3}=\s{0,3})([^\s"'`#$]{4,512})/g,
-    // TOKEN_EXPIRY_SECONDS=3600 is a setting, not a secret.
-    replace: (m, lead = "", value = "") => (/^(?:\d+|true|false)$/i.test(value) ? m : `${lead}${REDACTED}`),
-  },
-  {
-    // Unquoted config values: `password: hunter2hunter2` (YAML), `aws_secret_access_key = …` (INI). Plain
-    // words such as `password: string` stay: a secret has a digit or a symbol, or is long.
-    name: "unquoted-assignment",
-    keyword: ASSIGNMENT_KEYWORDS,
-    // The value stops at "=" (base64 padding aside), so "password=password=…" cannot rescan long runs.
-    re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>=]{6,256}={0,2})(?=\s|$)/gim,
-    replace: (m, lead = "", value = "") =>
-      /[\d!@#$%^&*+/=~]/.test(value) || value.length >= 16 ? `${lead}${REDACTED}` : m,
-  },
-  {
-    // Keys in query strings: ?api_key=…, &access_token=…, &sig=….
-    name: "query-secret",
-    keyword: "=",
-    re: /([?&](?:api[_-]?key|apikey|key|token|access[_-]?token|auth|secret|password|sig|signature|client[_-]?secret)=)[^&#\s"'<>]{4,512}/gi,
-    replace: (_m, lead = "") => `${lead}${REDACTED}`,
   },
 ]
 
@@ -1366,6 +1314,544 @@ function redactSecretManifests(text: string): string {
   return out
 }
 
+// ── Assignments ──
+
+const WEAK = 1
+const STRONG = 2
+/**
+ * Where a secret's name may be: every one contains one of these. A hit takes the rest of its identifier too,
+ * so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ */
+const SECRET_WORD_RE = /(?:pass|pwd|pw|secret|token|key|cred|auth)[\w.-]*/gi
+const NAME_MAX = 80
+const STRONG_PARTS = new Set(
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+)
+/** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
+const KEY_QUALIFIERS = new Set(
+  [
+    "api access secret private signing sign encryption encrypt crypto cipher master account storage app",
+    "application client consumer license licence subscription auth service shared session admin root webhook",
+    "deploy ssh gpg pgp aes hmac jwt rsa ecdsa dsa ed25519 server partner merchant developer write management",
+    "live prod production otp totp mfa recovery cookie sas bot",
+  ]
+    .join(" ")
+    .split(" "),
+)
+/** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
+const NOT_SECRET_SUFFIXES = new Set(
+  [
+    "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
+    "types kind len length size count ttl expiry expires expiration exp timeout age lifetime duration interval",
+    "seconds secs sec minutes mins hours days ms pattern patterns regex regexp re format prefix suffix header",
+    "headers field fields param params parameter env var variable version mode enabled enable disabled required",
+    "policy limit limits hint label placeholder min max error errors message msg status description desc help",
+    "title text ref reference arn index column col table schema input button form view page route handler",
+    "provider manager store storage class factory builder validator generator strategy source location",
+    "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
+    "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
+    "options opts settings chars charset alphabet username user login email",
+  ]
+    .join(" ")
+    .split(" "),
+)
+/** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
+const NOT_SECRET_PREFIXES = new Set(
+  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
+    " ",
+  ),
+)
+
+function nameParts(name: string): string[] {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z\d]+/)
+    .filter(Boolean)
+}
+
+function partStrength(part: string, previous = ""): number {
+  if (STRONG_PARTS.has(part)) return STRONG
+  if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
+  if (part === "auth") return WEAK
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey.
+  if (/(?:password|passwd|secret|token)$/.test(part)) return STRONG
+  if (!part.endsWith("key")) return 0
+  const head = part.slice(0, -3)
+  return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0
+}
+
+/** How telling a name is: the last secret word in it decides, unless a part around it says it is about the secret. */
+function nameStrength(name: string): number {
+  if (name === "_auth") return STRONG // .npmrc: base64 of user:password
+  const parts = nameParts(name)
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const strength = partStrength(parts[i] ?? "", parts[i - 1])
+    if (!strength) continue
+    if (parts.slice(i + 1).some((part) => NOT_SECRET_SUFFIXES.has(part))) return 0
+    return parts.slice(0, i).some((part) => NOT_SECRET_PREFIXES.has(part)) ? 0 : strength
+  }
+  return 0
+}
+
+interface Name {
+  start: number
+  end: number
+  text: string
+  strength: number
+  /** The quote the name stands in (`"password":`, `define('DB_PASSWORD', …)`), escaped in JSON-in-a-string. */
+  quote: string
+  /** `<password>…</password>` */
+  element: boolean
+  /** The name is itself the value of a name field: `key="Password" value="…"`, `- name: DB_PASSWORD`. */
+  keyField: boolean
+  /** After `?` or `&`: a URL's query. */
+  query: boolean
+}
+
+const isNameChar = (code: number) =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95 ||
+  code === 46 ||
+  code === 45
+/** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
+const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+/** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
+const NAME_FIELDS: readonly string[] =
+  "name key id for type variable var env param parameter field property setting option arg autocomplete".split(" ")
+/** What may stand between a line's start and a dotenv, shell, YAML or INI name. */
+const LINE_LEAD_RE = /^[ \t]*(?:(?:export|set|setenv|declare[ \t]+-x|ENV|readonly|local)[ \t]+|-[ \t]+)?[$@]?$/
+
+function isLineStart(text: string, start: number): boolean {
+  // Most names follow a quote, a bracket or an operator: no line's lead can end in those.
+  let before = start - 1
+  while (before >= 0 && isBlank(text.charCodeAt(before))) before--
+  const code = text.charCodeAt(before)
+  if (before >= 0 && code !== 10 && code !== 13 && code !== 45 && code !== 36 && code !== 64 && !isNameChar(code))
+    return false
+  let from = start
+  while (from > 0 && start - from < 40 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
+  if (from > 0 && text[from - 1] !== "\n" && text[from - 1] !== "\r") return false
+  return from === start || LINE_LEAD_RE.test(text.slice(from, start))
+}
+
+const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ length: 16 }, (_, length) =>
+  NAME_FIELDS.filter((field) => field.length === length),
+)
+
+/** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
+const isNameField = (name: string) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+
+/** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
+function fieldOperatorBefore(text: string, start: number): number {
+  let at = start - 1
+  if (isCloser(text.charCodeAt(at))) at--
+  while (at > 0 && start - at < 8 && isBlank(text.charCodeAt(at))) at--
+  return text[at] === "=" || text[at] === ":" ? at : -1
+}
+
+const followsField = (text: string, start: number) => fieldOperatorBefore(text, start) >= 0
+
+/** Whether the name is the value of a name field (`key="Password"`): read back past the operator to the field. */
+function isNameFieldValue(text: string, start: number): boolean {
+  let end = fieldOperatorBefore(text, start)
+  if (end < 0) return false
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
+  if (text[end - 1] === '"' || text[end - 1] === "'") end--
+  let from = end
+  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
+  if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
+  // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
+  const fields = FIELDS_BY_LENGTH[end - from] ?? []
+  for (const field of fields) if (isWordAt(text, from, field)) return true
+  return false
+}
+
+/** Whether `word` (lower case) stands at `at`, in any case. */
+function isWordAt(text: string, at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  return true
+}
+
+/**
+ * Whether anything that could join this name to a value follows it: an operator or `>` after an optional
+ * closing quote and blanks, a line break after a name field, or a word after a flag, a name field or Go's
+ * `var`/`const`. Most hits in ordinary text (`keyboard`, `Object.keys(`, prose) stop here, after a few reads.
+ */
+function mayAssign(text: string, start: number, end: number): boolean {
+  let at = end
+  for (let n = 0; n < 3 && isCloser(text.charCodeAt(at)); n++) at++
+  while (at - end < 84 && isBlank(text.charCodeAt(at))) at++
+  const c = text[at] ?? ""
+  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
+  if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
+  if (c === "\n" || c === "\r") return followsField(text, start)
+  if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
+  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if ((c === "v" || c === "V") && followsField(text, start)) return true
+  return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
+}
+
+/** How telling each name read so far is; the last one is checked in place first, as repeats come in a row. */
+interface Strengths {
+  last: string
+  lastStrength: number
+  known: Map<string, number>
+}
+
+/** A name or value lower-cased, letters and digits only: how repeatsName compares them. */
+const spelled = (text: string) => text.toLowerCase().replace(/[^a-z\d]/g, "")
+
+function strengthAt(text: string, start: number, end: number, memo: Strengths): number {
+  if (memo.last.length === end - start && text.startsWith(memo.last, start)) return memo.lastStrength
+  memo.last = text.slice(start, end)
+  memo.lastStrength = memo.known.get(memo.last) ?? nameStrength(memo.last)
+  memo.known.set(memo.last, memo.lastStrength)
+  return memo.lastStrength
+}
+
+/**
+ * The name that a hit of SECRET_WORD_RE ends (at `runEnd`, the end of its identifier), read back no further
+ * than `from`; or where to go on: past a long identifier, or past this one.
+ */
+function readName(text: string, from: number, runEnd: number, strengths: Strengths): Name | number {
+  let start = runEnd
+  while (start > from && runEnd - start <= 2 * NAME_MAX && isNameChar(text.charCodeAt(start - 1))) start--
+  let end = runEnd
+  if (end - start > 2 * NAME_MAX) return end
+  while (end > start && (text[end - 1] === "." || text[end - 1] === "-")) end--
+  if (!mayAssign(text, start, end)) return end
+  const strength = strengthAt(text, start, end, strengths)
+  if (!strength) return end
+  const before = text.charCodeAt(start - 1)
+  let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
+  if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
+  // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
+  if (quote && !text.startsWith(quote, end)) quote = ""
+  return {
+    start,
+    end,
+    text: strengths.last,
+    strength,
+    quote,
+    element: text[start - 1] === "<",
+    keyField: isNameFieldValue(text, start),
+    query: text[start - 1] === "?" || text[start - 1] === "&",
+  }
+}
+
+/** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
+const TYPE_ASSIGN_RE =
+  /(?:[ \t]*\??:[ \t]*|[ \t]+)&?[A-Za-z_][\w.]*(?:<[^<>\n]{0,60}>)?(?:\[\])?\??[ \t]*(=)(?![=>~])[ \t]*/y
+/** A call's arguments: `System.setProperty("API_TOKEN", "…")`, `define('DB_PASSWORD', '…')`. */
+const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
+/** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
+const SHELL_DEFAULT_RE = /(:?[-=])/y
+/** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
+const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
+const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
+
+function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
+  re.lastIndex = at
+  const match = re.exec(text)
+  return match ? { op: match[1] ?? "", at: re.lastIndex } : undefined
+}
+
+/** The operator at `at`: `=`, `:`, `:=`, `::=`, `:::=`, `?=`, `?:`, `.=`, `??=`, `||=`, `=>`, `<-`; never `==`, `=~`, `::`. */
+function operatorAt(text: string, at: number): string {
+  const next = text[at + 1]
+  switch (text[at]) {
+    case "=":
+      return next === ">" ? "=>" : next === "=" || next === "~" ? "" : "="
+    case ":":
+      if (next === "=") return ":="
+      if (next !== ":") return ":"
+      return text.startsWith("::=", at) ? "::=" : text.startsWith(":::=", at) ? ":::=" : ""
+    case "?":
+      return next === "=" ? "?=" : next === ":" ? "?:" : text.startsWith("??=", at) ? "??=" : ""
+    case "|":
+      return text.startsWith("||=", at) ? "||=" : ""
+    case ".":
+      return next === "=" ? ".=" : ""
+    case "<":
+      return next === "-" ? "<-" : ""
+    default:
+      return ""
+  }
+}
+
+/**
+ * An operator after any alignment, read character by character (regexes here cost more than the rest of a
+ * hit): `=`, `:`, `:=`, `::=`, `?=`, `.=`, `??=`, `||=`, `=>`, `<-`; or a type and `=` (`token: string =`).
+ */
+function readOperator(text: string, from: number): { op: string; at: number } | undefined {
+  let at = from
+  while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
+  const op = operatorAt(text, at)
+  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (op === ":" || op === "?:") {
+    let type = at + op.length
+    while (isBlank(text.charCodeAt(type))) type++
+    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    if (typed) return typed
+  }
+  at += op.length
+  const valueAt = at
+  while (at - valueAt < 80 && isBlank(text.charCodeAt(at))) at++
+  return { op: op === "?:" ? ":" : op, at }
+}
+
+/** What joins the name to its value, and where the value starts. */
+function readConnector(text: string, name: Name): { op: string; at: number } | undefined {
+  let at = name.end
+  if (name.quote) {
+    at += name.quote.length
+    if (text[at] === "]") at++ // ENV["API_TOKEN"] = …
+  }
+  if (name.keyField) {
+    if (text[at] === ">") return { op: ">", at: at + 1 } // <entry key="db.password">…</entry>
+    return mayPair(text, at) ? (stickyAt(PAIR_RE, text, at) ?? stickyAt(PAIR_NEXT_LINE_RE, text, at)) : undefined
+  }
+  if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
+  if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  const found = readOperator(text, at)
+  if (found) return found
+  // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
+  if (name.quote && /\([ \t]*$/.test(text.slice(Math.max(0, name.start - 8), name.start - name.quote.length))) {
+    return stickyAt(COMMA_RE, text, at)
+  }
+  return undefined
+}
+
+function readFlagGap(text: string, from: number): { op: string; at: number } | undefined {
+  let at = from
+  while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
+  const next = text.charCodeAt(at)
+  return at > from && next > 32 && next !== 45 ? { op: " ", at } : undefined // 45: `-`, the next flag
+}
+
+/** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
+function mayPair(text: string, from: number): boolean {
+  let at = from
+  while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
+  return (text.charCodeAt(at) | 32) === 118 // v
+}
+
+interface Value {
+  start: number
+  end: number
+  quoted: boolean
+  /** The character that ended an unquoted value. */
+  stop: string
+}
+
+/** Whitespace, quotes: where every unquoted value ends. */
+const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+/** `,;&<>(){}[]\`: where a value amid other text ends too. */
+function endsInlineValue(code: number): boolean {
+  switch (code) {
+    case 44:
+    case 59:
+    case 38:
+    case 60:
+    case 62:
+    case 40:
+    case 41:
+    case 123:
+    case 125:
+    case 91:
+    case 93:
+    case 92:
+      return true
+    default:
+      return false
+  }
+}
+
+/** Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation. */
+function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
+  let end = from
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end)
+    if (endsAnyValue(code)) break
+    if (ownLine) continue
+    if (endsInlineValue(code) || (query && code === 35)) break
+    // `=` ends it unless it is base64 padding: so `key=key=key…` cannot make every hit read the whole run.
+    if (code === 61 && !isPaddingAt(text, end)) break
+  }
+  return end
+}
+
+function isPaddingAt(text: string, at: number): boolean {
+  let end = at
+  while (text.charCodeAt(end) === 61) end++
+  const code = text.charCodeAt(end)
+  return Number.isNaN(code) || endsAnyValue(code) || endsInlineValue(code)
+}
+
+/** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
+function closingQuote(text: string, from: number, quote: string, unclosed: Map<string, number>): number {
+  if (from <= (unclosed.get(quote) ?? -1)) return -1
+  const first = quote.charCodeAt(0)
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 10 || code === 13) {
+      unclosed.set(quote, i)
+      return -1
+    }
+    if (code === first && (quote.length === 1 || text.startsWith(quote, i))) return i
+    if (code === 92) i++ // a backslash escapes what follows
+  }
+  unclosed.set(quote, text.length)
+  return -1
+}
+
+/** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
+const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+
+function stringPrefixLength(text: string, at: number): number {
+  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (isQuote(text.charCodeAt(at + 1))) return 1
+  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+}
+
+function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
+  const start = at + stringPrefixLength(text, at)
+  const quote = text.startsWith('\\"', start) ? '\\"' : isQuote(text.charCodeAt(start)) ? (text[start] ?? "") : ""
+  if (quote) {
+    const close = closingQuote(text, start + quote.length, quote, unclosed)
+    if (close < 0) return undefined
+    return { start: start + quote.length, end: close, quoted: true, stop: quote } satisfies Value
+  }
+  let end = unquotedEnd(text, start, ownLine, query)
+  let stop = text[end] ?? ""
+  const last = text.charCodeAt(end - 1)
+  if (ownLine && (last === 44 || last === 59)) stop = text[--end] ?? "" // a trailing , or ;
+  return end > start ? ({ start, end, quoted: false, stop } satisfies Value) : undefined
+}
+
+/** `<password>` at a line's end, the value alone on the next line, `</password>` on the one after. */
+const ELEMENT_NEXT_LINE_RE = /[ \t]*\r?\n[ \t]*([^\s<>]{1,1024})[ \t]*\r?\n[ \t]*<\//y
+
+function readElementValue(text: string, at: number): Value | undefined {
+  ELEMENT_NEXT_LINE_RE.lastIndex = at
+  const next = ELEMENT_NEXT_LINE_RE.exec(text)
+  if (next?.[1]) {
+    const start = text.indexOf(next[1], at)
+    return { start, end: start + next[1].length, quoted: true, stop: "<" }
+  }
+  let end = at
+  while (end < text.length && end - at <= 1024 && !/[<\n\r]/.test(text[end] ?? "")) end++
+  return text.startsWith("</", end) && end > at ? { start: at, end, quoted: true, stop: "<" } : undefined
+}
+
+/** Code rather than a literal: a call or an index (`env('KEY',`, `os.environ[`), or a chain of plain members. */
+const CALL_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[(<[]/
+/** One member of such a chain: snake_case, camelCase, PascalCase or UPPER_CASE, never `qoTYbyrXb`. */
+const MEMBER = "(?:[a-z_$][a-z\\d_$]*|[A-Z][a-z\\d_$]*|[A-Z][A-Z\\d_$]*)(?:[A-Z][a-z\\d_$]+)*"
+const MEMBER_CHAIN_RE = new RegExp(`^${MEMBER}(?:(?:\\.|::|->|\\?\\.)${MEMBER})+[!?]?$`)
+const isCode = (value: string, stop: string) =>
+  stop === "(" || stop === "[" || CALL_RE.test(value) || MEMBER_CHAIN_RE.test(value)
+
+/** `KeyMeshing = "id-Gost28147-89-None-KeyMeshing"`: a value that spells out its own name is a label. */
+function repeatsName(value: string, name: string): boolean {
+  let tail = ""
+  for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
+    const lower = value.charCodeAt(i) | 32
+    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
+  }
+  return tail.length >= 4 && spelled(name).includes(tail)
+}
+
+/** Whether a value after this name is a secret; `plainWord` says if a bare word (`hunter`) counts as one. */
+/** Whether a value is a label, reference or setting, given the name it stands after. */
+const isNotSecretFor = (value: string, name: string) => isNeverSecret(value) || repeatsName(value, name)
+
+function isSecretValue(
+  text: string,
+  value: string,
+  name: Name,
+  found: Value,
+  op: string,
+  notSecret = isNotSecretFor,
+): boolean {
+  // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
+  if (value.length > 1024) return true
+  // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText).
+  if (value.length < 4 || value.endsWith(":")) return false
+  const strength = name.query ? STRONG : name.strength
+  if (strength === WEAK && !looksRandom(value)) return false
+  if (notSecret(value, name.text)) return false
+  if (strength === WEAK) return true
+  if (found.quoted) return true
+  if (isCode(value, found.stop)) return false
+  if (!/^[A-Za-z_]+$/.test(value) || isRandomLetters(value)) return true
+  // A bare word is a literal in dotenv, properties and connection strings (`DB_PASS=hunter`, `pass=hunter;`),
+  // but a variable in code (`password = userInput`) and as often a setting as a password in YAML (`id-token: write`).
+  const upper = /^[-$@]*[A-Z][A-Z\d_]*$/.test(name.text)
+  const dotenv = op === "=" && found.start === name.end + 1 && isLineStart(text, name.start)
+  return (
+    (upper || dotenv || found.stop === ";") && /^(?:[A-Za-z][a-z_]*|[A-Z_]+)$/.test(value) && !/[,)]/.test(found.stop)
+  )
+}
+
+/**
+ * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
+ * command-line flags): the name stays readable, only the value becomes REDACTED. Starts at each hit and reads
+ * the name around it; every read is bounded or moves the cursor past what it read, so the scan is linear
+ * however the text repeats itself.
+ */
+function redactAssignments(text: string): string {
+  const cuts: Array<[number, number]> = []
+  const unclosed = new Map<string, number>()
+  const strengths: Strengths = { last: "", lastStrength: 0, known: new Map() }
+  // Text that repeats itself repeats its names and values too: each pair is judged once.
+  const judged = new Map<string, Map<string, boolean>>()
+  const notSecret = (value: string, nameText: string) => {
+    const byValue = judged.get(nameText) ?? judged.set(nameText, new Map()).get(nameText)
+    const known = byValue?.get(value)
+    if (known !== undefined) return known
+    const verdict = isNotSecretFor(value, nameText)
+    byValue?.set(value, verdict)
+    return verdict
+  }
+  // A fresh copy, and `test`: where a hit comes every few bytes, matchAll's iterator and exec's match arrays
+  // cost more than the rest; the hit's end is all the scan needs.
+  const words = new RegExp(SECRET_WORD_RE)
+  let cursor = 0
+  while (words.test(text)) {
+    const name = readName(text, cursor, words.lastIndex, strengths)
+    if (typeof name === "number") {
+      // Past the whole identifier: a long one (`SECRET_TOKEN_SECRET_…`) would otherwise yield a hit every few bytes.
+      cursor = name
+      words.lastIndex = Math.max(words.lastIndex, name)
+      continue
+    }
+    cursor = name.end
+    const connector = readConnector(text, name)
+    if (!connector) continue
+    const ownLine = connector.op !== " " && !name.quote && isLineStart(text, name.start)
+    const value =
+      connector.op === ">"
+        ? readElementValue(text, connector.at)
+        : readValue(text, connector.at, ownLine, name.query, unclosed)
+    if (!value) continue
+    // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
+    const literal = text.slice(value.start, value.end)
+    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+      cursor = cuts.push([value.start, value.end]) && value.end
+    } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
+    words.lastIndex = Math.max(words.lastIndex, cursor)
+  }
+  return applyCuts(text, cuts)
+}
+
 // ── All of it, in order ──
 
 /** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
@@ -1412,7 +1898,7 @@ function redactSecrets(text: string): string {
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
-  return redactCommandFlags(out, mayContain)
+  return redactAssignments(redactCommandFlags(out, mayContain))
 }
 
 /** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */
