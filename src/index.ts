@@ -683,7 +683,7 @@ const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readon
       /^[A-Z][A-Z]*\d{0,2}(?:_[A-Z]+\d{0,2})+$/,
       /^[a-z]+\d{0,2}(?:[-_./:][a-z]+\d{0,2})+$/,
       PACKAGE_RE,
-      /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
+      /^[\w.+-]+@(?:[A-Za-z\d-]+\.)+[A-Za-z]{2,}$/,
     ],
   ],
 ]
@@ -1464,6 +1464,7 @@ function isNameFieldValue(text: string, start: number): boolean {
   let from = end
   while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
   if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
+  if (text[from - 1] === "$") return false // PowerShell's $env:API_KEY = … is an assignment, not a field
   // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
   const fields = FIELDS_BY_LENGTH[end - from] ?? []
   for (const field of fields) if (isWordAt(text, from, field)) return true
@@ -1791,12 +1792,15 @@ function isSecretValue(
   if (found.quoted) return true
   if (isCode(value, found.stop)) return false
   if (!/^[A-Za-z_]+$/.test(value) || isRandomLetters(value)) return true
-  // A bare word is a literal in dotenv, properties and connection strings (`DB_PASS=hunter`, `pass=hunter;`),
-  // but a variable in code (`password = userInput`) and as often a setting as a password in YAML (`id-token: write`).
+  // A bare word is a literal in dotenv, properties, connection strings and URL queries (`DB_PASS=hunter`,
+  // `pass=hunter;`, `?api-key=rawr`), but a variable in code (`password = userInput`) and as often a setting
+  // as a password in YAML (`id-token: write`).
   const upper = /^[-$@]*[A-Z][A-Z\d_]*$/.test(name.text)
   const dotenv = op === "=" && found.start === name.end + 1 && isLineStart(text, name.start)
   return (
-    (upper || dotenv || found.stop === ";") && /^(?:[A-Za-z][a-z_]*|[A-Z_]+)$/.test(value) && !/[,)]/.test(found.stop)
+    (upper || dotenv || name.query || found.stop === ";") &&
+    /^(?:[A-Za-z][a-z_]*|[A-Z_]+)$/.test(value) &&
+    !/[,)]/.test(found.stop)
   )
 }
 

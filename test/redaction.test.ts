@@ -82,6 +82,13 @@ describe("redaction: one shape each, exactly: the name stays readable, quotes st
     ["command-line flag", `deploy --api-key ${v} --region eu`, `deploy --api-key ${R} --region eu`],
     ["connection string", `Server=db;User Id=app;Password=${v};`, `Server=db;User Id=app;Password=${R};`],
     ["query string", `https://api.test/v1?api_key=${v}&page=2`, `https://api.test/v1?api_key=${R}&page=2`],
+    ["a plain word in a query", "GET /api/users?api-key=rawr HTTP/1.1", `GET /api/users?api-key=${R} HTTP/1.1`],
+    ["PowerShell", `$env:FLASK_SECRET_KEY = "${v}"`, `$env:FLASK_SECRET_KEY = "${R}"`],
+    [
+      "a password shaped like an e-mail address",
+      "'ENCRYPTION_KEY' => 'Fb5L-Hk@2.GB84',",
+      `'ENCRYPTION_KEY' => '${R}',`,
+    ],
     ["SQL", `CREATE USER app WITH PASSWORD '${v}';`, `CREATE USER app WITH PASSWORD '${R}';`],
   ])("%s", (_shape, input, expected) => {
     expect(redactSecrets(input)).toBe(expected)

@@ -596,7 +596,11 @@ export const SHAPES: readonly Shape[] = [
     templates: ["{n}={s}", '{n}="{s}"', "{n}='{s}'", "{n}={s} # rotated monthly", "{PATH=/usr/bin, {n}={s}, LANG=C}"],
     avoid: ",",
   },
-  { shape: "shell export", styles: ["upper"], templates: ["export {n}={s}", 'export {n}="{s}"', "{n}={s} ./run.sh"] },
+  {
+    shape: "shell export",
+    styles: ["upper"],
+    templates: ["export {n}={s}", 'export {n}="{s}"', "{n}={s} ./run.sh", '{$}env:{n} = "{s}"'],
+  },
   {
     shape: "INI",
     styles: ["snake", "camel", "dotted"],
