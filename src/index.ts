@@ -1864,7 +1864,7 @@ const QUADGRAM_MIN_CHARS = 4_096
 /**
  * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
  * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
- * over a megabyte cost 30 to 60 ms in Bun, the pass 5. A false "may" only means its rule runs for nothing.
+ * over a megabyte cost 30 to 60 ms in Bun, the pass 5 to 10. A false "may" only means its rule runs for nothing.
  */
 function keywordTest(text: string): (keyword: string) => boolean {
   if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
