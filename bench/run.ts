@@ -518,6 +518,10 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"_eyJhbGciOi." repeated (glued JWT headers)', (n) => repeatTo("_eyJhbGciOi.", n)],
   ["a Secret manifest of a megabyte of data lines", (n) => `kind: Secret\ndata:\n${repeatTo("  k: dmFsdWU=\n", n)}`],
   ['"---\\nkind: Secret" documents', (n) => repeatTo("---\nkind: Secret\ndata:\n  a: b\n", n)],
+  [
+    '"QUJD\\n-----END PRIVATE KEY-----" repeated (a short key body before each lone END)',
+    (n) => repeatTo("QUJD\n-----END PRIVATE KEY-----\n", n),
+  ],
   ['"aaa1Q~" repeated (Entra secrets)', (n) => repeatTo("aaa1Q~", n)],
   ['"xoxb-" repeated', (n) => repeatTo("xoxb-", n)],
   ["one line of random hex", (n) => randomToken(rng(4), n, "0123456789abcdef")],

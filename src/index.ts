@@ -1043,10 +1043,40 @@ const CONTEXT_RULES: readonly SecretRule[] = [
   },
 ]
 
+/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
+const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+const isKeyBodyChar = (char = "") => /^[A-Za-z0-9+/=\\]$/.test(char)
+
+/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
+function keyBodyStart(text: string, marker: number): number {
+  let start = marker
+  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
+  if (start > 0 && text[start - 1] !== "\n") return start
+  while (start > 0) {
+    const lineStart = text.lastIndexOf("\n", start - 2) + 1
+    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
+    start = lineStart
+  }
+  return start
+}
+
+/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
+function keyBodyEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isKeyBodyChar(text[end])) end++
+  while (text[end] === "\n") {
+    const next = text.indexOf("\n", end + 1)
+    const lineEnd = next < 0 ? text.length : next
+    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
+    end = lineEnd
+  }
+  return end
+}
+
 /**
  * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
- * (which would rescan the rest of the text for every BEGIN). An END without its BEGIN (the block straddles
- * a cut) redacts everything before it; a BEGIN without its END redacts everything after it.
+ * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
+ * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
  */
 function redactPrivateKeys(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text
@@ -1054,28 +1084,38 @@ function redactPrivateKeys(text: string): string {
   const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
   let out = ""
   let cursor = 0
-  // A BEGIN found ahead of the cursor is still the next one: searching again for every END would be quadratic.
+  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
+  // again: searching anew each time would be quadratic.
   let b: RegExpExecArray | null | undefined
+  let endless = false
   for (;;) {
     if (b === undefined || (b && b.index < cursor)) {
       begin.lastIndex = cursor
       b = begin.exec(text)
     }
     end.lastIndex = cursor
-    const e = end.exec(text)
+    const e = endless ? null : end.exec(text)
     if (e && (!b || e.index < b.index)) {
-      out += REDACTED
+      const start = keyBodyStart(text, e.index)
+      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
+      out += start < e.index ? text.slice(cursor, start) + REDACTED : text.slice(cursor, e.index + e[0].length)
       cursor = e.index + e[0].length
       continue
     }
     if (!b) break
     end.lastIndex = b.index + b[0].length
-    const close = end.exec(text)
-    if (!close) return out + text.slice(cursor, b.index) + REDACTED
+    const close = endless ? null : end.exec(text)
+    out += text.slice(cursor, b.index)
+    if (!close) {
+      endless = true
+      cursor = keyBodyEnd(text, b.index + b[0].length)
+      out += cursor > b.index + b[0].length ? REDACTED : b[0]
+      continue
+    }
     const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
     // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
     const isStandIn = body.length < 64 || isPlaceholder(body)
-    out += text.slice(cursor, b.index) + (isStandIn ? text.slice(b.index, close.index + close[0].length) : REDACTED)
+    out += isStandIn ? text.slice(b.index, close.index + close[0].length) : REDACTED
     cursor = close.index + close[0].length
   }
   return out + text.slice(cursor)
@@ -1766,7 +1806,10 @@ function repeatsName(value: string, name: string): boolean {
     const lower = value.charCodeAt(i) | 32
     if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
   }
-  return tail.length >= 4 && spelled(name).includes(tail)
+  if (tail.length < 4) return false
+  const bare = spelled(name)
+  // Either the name holds the value's end (`SN_id_…_KeyMeshing = "KeyMeshing"`) or the value ends in the name.
+  return bare.includes(tail) || (bare.length >= 6 && spelled(value).endsWith(bare))
 }
 
 /** Whether a value after this name is a secret; `plainWord` says if a bare word (`hunter`) counts as one. */
@@ -1783,8 +1826,10 @@ function isSecretValue(
 ): boolean {
   // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
   if (value.length > 1024) return true
-  // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText).
+  // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText); one cut off
+  // by a template's interpolation (`ghp_${…}`, `#{…}`) is not all there is.
   if (value.length < 4 || value.endsWith(":")) return false
+  if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
   if (strength === WEAK && !looksRandom(value)) return false
   if (notSecret(value, name.text)) return false

@@ -90,6 +90,12 @@ describe("redaction: one shape each, exactly: the name stays readable, quotes st
       `'ENCRYPTION_KEY' => '${R}',`,
     ],
     ["SQL", `CREATE USER app WITH PASSWORD '${v}';`, `CREATE USER app WITH PASSWORD '${R}';`],
+    [
+      "a key block cut off at its end, then prose",
+      `-----BEGIN PRIVATE KEY-----\n${v}${v}\n${v}\n\nThe deploy notes go on.`,
+      `${R}\n\nThe deploy notes go on.`,
+    ],
+    ["a key block cut off at its start", `${v}${v}\n${v}==\n-----END PRIVATE KEY-----\nnext`, `${R}\nnext`],
   ])("%s", (_shape, input, expected) => {
     expect(redactSecrets(input)).toBe(expected)
   })
@@ -120,6 +126,15 @@ describe("redaction: what is never a secret stays", () => {
     ["the name of a secret", "secretKeyRef: {name: db-credentials, key: password}"],
     ["an env var's name", "tokenEnvVar: GITHUB_TOKEN"],
     ["a same-word local default", "postgres://postgres:postgres@localhost:5432/app"],
+    [
+      "prose that names the key markers",
+      "`-----END PRIVATE KEY-----` repeated, no BEGIN; then `-----BEGIN PRIVATE KEY-----` alone",
+    ],
+    [
+      "a template's interpolation after a token prefix",
+      `return \`// deploy token: ghp_${"$"}{randomToken(random, 36)}\``,
+    ],
+    ["a value that ends in its own name", 'pub const SN_id_None_KeyMeshing = "id-Gost28147-89-None-KeyMeshing"'],
     [
       "a Kubernetes env var from a secret",
       "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}",
