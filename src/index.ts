@@ -550,7 +550,7 @@ const PLACEHOLDER_RE =
 const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
 
 /**
- * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times, a cycle of a few characters
+ * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
  * (`GR134894112312312…`) or seven letters of the alphabet in a row (`…aBcDeFgH…`) is a stand-in too: a
  * token's random part holds none of them, and hex cannot hold the last. One pass: this runs for every match
  * and every assigned value (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
@@ -564,7 +564,8 @@ function isPlaceholder(value: string): boolean {
     const code = value.charCodeAt(i)
     const lower = code | 32
     if (lower === 120 || code === 42) xs++ // x, X, *
-    same = code === value.charCodeAt(i - 1) ? same + 1 : 1
+    // Base64 of binary holds runs of `A` (zero bytes): only other characters six times mark a stand-in.
+    same = code === value.charCodeAt(i - 1) && code !== 65 ? same + 1 : 1
     run = lower >= 98 && lower <= 122 && (value.charCodeAt(i - 1) | 32) === lower - 1 ? run + 1 : 1
     if (run >= 7 || same >= 6) return true
   }
@@ -1114,7 +1115,8 @@ function redactPrivateKeys(text: string): string {
     }
     const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
     // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
-    const isStandIn = body.length < 64 || isPlaceholder(body)
+    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
+    const isStandIn = body.length < 64 || PLACEHOLDER_RE.test(body)
     out += isStandIn ? text.slice(b.index, close.index + close[0].length) : REDACTED
     cursor = close.index + close[0].length
   }

@@ -50,8 +50,12 @@ export function jwt(draw: Draw, alg = "HS256"): string {
   return `${header}.${base64url(JSON.stringify(claims))}.${signature}`
 }
 
+/** The fixed start of every OpenSSH key body (`openssh-key-v1`, no cipher): runs of `A` that real keys have. */
+const OPENSSH_MAGIC = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"
+
 export function pem(draw: Draw, kind: string): string {
   const lines = Array.from({ length: 6 }, () => draw(64, b64))
+  if (kind.startsWith("OPENSSH")) lines[0] = OPENSSH_MAGIC
   return [`-----BEGIN ${kind}-----`, ...lines, `${draw(24, b64)}==`, `-----END ${kind}-----`].join("\n")
 }
 
