@@ -499,6 +499,36 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"SECRET_TOKEN_" repeated (one long upper-case word)', (n) => repeatTo("SECRET_TOKEN_", n)],
   ['"AKIA" repeated', (n) => repeatTo("AKIA", n)],
   ['"Basic " repeated', (n) => repeatTo("Basic ", n)],
+  // The assignment scan: a hit every few bytes, each an assignment whose value is no secret.
+  ['key=" repeated (quoted values that are names)', (n) => repeatTo('key="', n)],
+  ['token=" repeated (quoted values that are names)', (n) => repeatTo('token="', n)],
+  ['"key":" repeated (JSON keys, one after another)', (n) => repeatTo('"key":"', n)],
+  ['"key: " repeated', (n) => repeatTo("key: ", n)],
+  ['"key " repeated (names without operators)', (n) => repeatTo("key ", n)],
+  ["token: ' repeated (quoted prose)", (n) => repeatTo("token: '", n)],
+  ['"password": " repeated', (n) => repeatTo('"password": "', n)],
+  ['<add key="password" repeated (name fields without values)', (n) => repeatTo('<add key="password" ', n)],
+  ['"<password>" repeated', (n) => repeatTo("<password>", n)],
+  ['"- name: DB_PASSWORD" lines', (n) => repeatTo("- name: DB_PASSWORD\n", n)],
+  ["${TOKEN repeated", (n) => repeatTo("${TOKEN", n)],
+  ['" -pass pass:" repeated (flags)', (n) => repeatTo(" -pass pass:", n)],
+  ['"key_" lines', (n) => repeatTo("key_\n", n)],
+  ['"passwordpassword…" (one long name)', (n) => repeatTo("password", n)],
+  // Command lines, JWTs, manifests and token formats the new rules read.
+  ['" -u a:" repeated', (n) => repeatTo(" -u a:", n)],
+  ['"docker login -p x " repeated', (n) => repeatTo("docker login -p x ", n)],
+  ['"Authorization: token " repeated', (n) => repeatTo("authorization: token ", n)],
+  ['".eyJ" repeated', (n) => repeatTo(".eyJ", n)],
+  ['"_eyJhbGciOi." repeated (glued JWT headers)', (n) => repeatTo("_eyJhbGciOi.", n)],
+  ["a Secret manifest of a megabyte of data lines", (n) => `kind: Secret\ndata:\n${repeatTo("  k: dmFsdWU=\n", n)}`],
+  ['"---\\nkind: Secret" documents', (n) => repeatTo("---\nkind: Secret\ndata:\n  a: b\n", n)],
+  [
+    '"QUJD\\n-----END PRIVATE KEY-----" repeated (a short key body before each lone END)',
+    (n) => repeatTo("QUJD\n-----END PRIVATE KEY-----\n", n),
+  ],
+  ['"aaa1Q~" repeated (Entra secrets)', (n) => repeatTo("aaa1Q~", n)],
+  ['"xoxb-" repeated', (n) => repeatTo("xoxb-", n)],
+  ["one line of random hex", (n) => randomToken(rng(4), n, "0123456789abcdef")],
 ]
 
 function markdownCorpus() {
@@ -557,6 +587,17 @@ async function benchThroughput() {
     fmtMs(worst),
     worst < 100 ? "met" : "MISSED",
   ])
+  // Loaded here: the coverage corpora are built only when this section runs (bench/redaction.ts alone too).
+  const { redactionCoverage } = await import("./redaction.ts")
+  const coverage = redactionCoverage()
+  print("Redaction coverage on the generated corpora and the clean corpus (bench/redaction.ts):")
+  print()
+  print(coverage.text)
+  print()
+  targets.push(...coverage.targets)
+  for (const [target, goal, measured, verdict] of coverage.targets) {
+    if (verdict !== "met") findings.push(`${target}: ${measured} (goal ${goal})`)
+  }
 }
 
 // ── 6. Cache ─────────────────────────────────────────────────────────────────────────────────────────────

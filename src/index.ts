@@ -753,128 +753,561 @@ function dropSensitiveLines(text: string, startsMidway = false): string {
 
 // ── Premises: redaction ──────────────────────────────────────────────────────────────────────────────────
 
+// Redaction runs in passes, each linear in its input: private-key blocks, Kubernetes Secret manifests, JWTs,
+// the prefix-anchored token formats and the contexts secrets travel in (headers, URLs, command lines), then one
+// scan for assignments to secret-looking names in any syntax. What is never a secret (stand-ins, references,
+// paths, versions, the names of secrets) is decided in one place and keeps every pass from mangling code.
+
 interface SecretRule {
   name: string
-  /**
-   * What every match contains: a literal (a cheap `includes`), or for the assignment rules one shared
-   * case-insensitive test of the secret-ish names, so ordinary text skips the regex.
-   */
-  keyword: string | RegExp
+  /** Literals of which every match holds one: a cheap `includes` skips the regex for most texts. */
+  keyword: string | readonly string[]
   re: RegExp
-  /** Which part of the match is secret; the rest (an assignment's name, a URL's scheme) stays readable. */
+  /** Which part of the match is secret; the rest (a name, a header's scheme, a URL's host) stays readable. */
   replace: (match: string, ...groups: string[]) => string
 }
 
-/** Every name the assignment rules look for contains one of these. */
-const ASSIGNMENT_NAMES = /key|token|secret|passw|pwd|credential/i
-const redactWhole = () => REDACTED
-/** Rejects kebab-case words and prose (`sk-ui-button-2xl`): a real key has a long random part. */
-const isKeyPart = (part: string) =>
-  (part.length >= 8 && /\d/.test(part) && /[A-Za-z]/.test(part)) ||
-  (part.length >= 32 && /[a-z]/.test(part) && /[A-Z]/.test(part))
-const redactIfKeyLike = (match: string) => (match.split(/[-_]/).some(isKeyPart) ? REDACTED : match)
+const isBlank = (code: number) => code === 32 || code === 9
+const isQuote = (code: number) => code === 34 || code === 39 || code === 96
 
 /**
- * Prefix-anchored and bounded patterns (gitleaks' families), each linear in the input: no nested
- * quantifiers, and every run of a character class has an upper bound or ends the match.
+ * Stand-ins from documentation and templates rather than credentials: runs of x or *, one character six
+ * times, a telling word, an ellipsis, `<your-key>`.
  */
-const SECRET_RULES: readonly SecretRule[] = [
-  { name: "github", keyword: "gh", re: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g, replace: redactWhole },
-  { name: "github-pat", keyword: "github_pat_", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g, replace: redactWhole },
+const PLACEHOLDER_RE =
+  /x{5}|X{5}|\*{3}|example|placeholder|change[_-]?(?:me|it)|your[_-]|[_-]here\b|redacted|replace[_-]?me|insert[_-]|\.\.\.|…|<[^<>]{0,64}>/i
+/** Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`. */
+const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
+
+/**
+ * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
+ * (`GR134894112312312…`) or seven letters of the alphabet in a row (`…aBcDeFgH…`) is a stand-in too: a
+ * token's random part holds none of them, and hex cannot hold the last. One pass: this runs for every match
+ * and every assigned value (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
+ */
+function isPlaceholder(value: string): boolean {
+  if (PLACEHOLDER_RE.test(value)) return true
+  let run = 1
+  let same = 1
+  let xs = 0
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    const lower = code | 32
+    if (lower === 120 || code === 42) xs++ // x, X, *
+    // Base64 of binary holds runs of `A` (zero bytes): only other characters six times mark a stand-in.
+    same = code === value.charCodeAt(i - 1) && code !== 65 ? same + 1 : 1
+    run = lower >= 98 && lower <= 122 && (value.charCodeAt(i - 1) | 32) === lower - 1 ? run + 1 : 1
+    if (run >= 7 || same >= 6) return true
+  }
+  if (value.length >= 4 && xs * 2 >= value.length) return true
+  return value.length >= 12 && distinctCount(value.slice(-16)) <= 3
+}
+
+function distinctCount(text: string): number {
+  let seen = ""
+  for (const char of text) if (!seen.includes(char)) seen += char
+  return seen.length
+}
+
+/** For values after a name, also the telling words; a token's own prefix (`sb_secret_`) may hold them. */
+const isStandIn = (value: string) => isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
+
+const redactToken = (match: string) => (isPlaceholder(match) ? match : REDACTED)
+/** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
+const redactAfter = (match: string, lead = "") =>
+  isPlaceholder(match.slice(lead.length)) ? match : `${lead}${REDACTED}`
+/** Keeps the first group and the quotes (second group) around the value (third group), if it is a secret. */
+const redactQuoted = (match: string, lead = "", quote = "", value = "") =>
+  isNeverSecret(value) ? match : `${lead}${quote}${REDACTED}${quote}`
+/** For shapes that dotted names could take too (`MainWindowController.load.…`): a real token mixes cases and digits. */
+const redactIfMixed = (match: string) =>
+  /\d/.test(match) && /[a-z]/.test(match) && /[A-Z]/.test(match) ? redactToken(match) : match
+/** Mixed-case letters that form no words: `IFjCFiPCkuTmJoXd…` is random, `getElementsByTagName` is not. */
+function isRandomLetters(value: string): boolean {
+  if (value.length < 16 || !/[a-z]/.test(value) || !/[A-Z]/.test(value)) return false
+  const wordy = (value.match(/[A-Z]?[a-z]{3,}/g) ?? []).reduce((sum, word) => sum + word.length, 0)
+  return wordy < value.length / 2
+}
+
+/**
+ * Whether a part between separators (`-_.:/+=`) is random: 8 or more characters that mix letters and digits,
+ * or 24 or more letters that form no words. Rejects kebab-case words and prose (`sk-ui-button-2xl`).
+ */
+function looksRandom(value: string): boolean {
+  let start = 0
+  let digit = false
+  let letter = false
+  for (let i = 0; i <= value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (i < value.length && !isSeparator(code)) {
+      if (code >= 48 && code <= 57) digit = true
+      else if ((code | 32) >= 97 && (code | 32) <= 122) letter = true
+      continue
+    }
+    const length = i - start
+    if (length >= 8 && digit && letter) return true
+    if (length >= 24 && !digit && isRandomLetters(value.slice(start, i))) return true
+    start = i + 1
+    digit = false
+    letter = false
+  }
+  return false
+}
+/** `-_.:/+=` */
+const isSeparator = (code: number) =>
+  code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
+const redactIfKeyLike = (match: string) => (looksRandom(match) ? redactToken(match) : match)
+
+// ── What is never a secret ──
+
+/** Values that configure, type or name something; compared lower-cased. */
+const NOT_SECRET_VALUES = new Set([
+  ..."true false yes no on off null nil none undefined empty required optional default auto inherit hidden".split(" "),
+  ..."masked secret secrets password passwd pass token tokens key keys apikey credentials value values".split(" "),
+  ..."string str text number int integer float double bool boolean bytes byte object any array list dict".split(" "),
+  ..."map void char binary buffer date time json yaml env self this await async new function return typeof".split(" "),
+  ..."lambda def var let const static final public private protected readonly changeme test testing todo".split(" "),
+  ..."tbd fixme foo bar baz qux foobar postgres postgresql mysql mariadb redis mongo root admin administrator".split(
+    " ",
+  ),
+  ..."guest user username demo localhost local bearer basic digest oauth oauth2 jwt hmac plain sha256".split(" "),
+  ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
+])
+
+/** Template, environment and secret-store references: the value lives elsewhere. */
+const REFERENCE_RE =
+  /\$\{|\{\{|\{%|<%|%\{|#\{|%\([\w.-]+\)[sd]|\{[\w.:-]*\}|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
+const SECRET_WORDS_RE = /pass|pwd|secret|token|key|cred|auth/i
+const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
+/** A version or range: `1.2.3`, `^4.17.21`, `>=1.0`, `v2.1.0-rc.1`, `1.x`. */
+const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
+/** A package with its version: `jjwt-jackson-0.11.2`, `pbkdf2-password@1.2.1`. */
+const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
+/**
+ * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
+ * reference (`$VAR`, `${…}`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
+ * duration, size, version or date; a URL (its credentials and query have their own rules); a package
+ * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
+ * `prod/db/password`); an e-mail address.
+ */
+const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
+  [/^\$/, [/^\$(?:[{(\w]|$)/]],
+  [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/]],
+  [/^[/~.]/, [new RegExp(`^(?:~|\\.{1,2})?/${PATH_SEGMENT}(?:/${PATH_SEGMENT})*/?$`), /^\/.+\/[dgimsuy]*$/]],
+  [/^@/, [/^@[A-Za-z][\w.]*\(/, PACKAGE_RE]],
+  [
+    /^[\d~^=<>!-]|^v\d/,
+    [
+      /^-?\d{1,11}(?:\.\d+)?$/,
+      /^\d+(?:\.\d+)?(?:ns|us|ms|s|m|h|d|w|y|[kKmMgGtT]i?[bB]?|%)$/,
+      VERSION_RE,
+      /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?$/,
+    ],
+  ],
+  [
+    /^[A-Za-z_]/,
+    [
+      /^[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/\S/,
+      /^(?:arn|workspace|npm|file|link|portal|patch|catalog|jsr|github):/,
+      /^[A-Za-z]:\\/,
+      /^[A-Z][A-Z]*\d{0,2}(?:_[A-Z]+\d{0,2})+$/,
+      /^[a-z]+\d{0,2}(?:[-_./:][a-z]+\d{0,2})+$/,
+      PACKAGE_RE,
+      /^[\w.+-]+@(?:[A-Za-z\d-]+\.)+[A-Za-z]{2,}$/,
+    ],
+  ],
+]
+/** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
+const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
+
+function isNeverSecret(raw: string): boolean {
+  const quoted = isQuote(raw.charCodeAt(0)) || isQuote(raw.charCodeAt(raw.length - 1))
+  const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
+  if (value.length < 4 || value.includes(REDACTED) || /\s/.test(value)) return true
+  if ((value.length <= 14 && NOT_SECRET_VALUES.has(value.toLowerCase())) || isStandIn(value)) return true
+  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value)
+  const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
+  if (group?.[1].some((shape) => shape.test(value))) return true
+  if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true
+  return /[\\[({]/.test(value) && REGEX_HINT_RE.test(value)
+}
+
+function isSecretHeaderValue(value: string): boolean {
+  return (/[\d+/=._~-]/.test(value) || value.length >= 20) && !isNeverSecret(value)
+}
+
+// ── Token formats and the contexts secrets travel in ──
+
+/**
+ * Prefix-anchored token formats, as their vendors publish them: a token is recognised standing alone, not
+ * only after a telling name. Each is linear in the input: a literal start, no nested quantifiers, and every
+ * run of a character class bounded or ending the match.
+ */
+const TOKEN_RULES: readonly SecretRule[] = [
+  {
+    name: "github",
+    keyword: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+    re: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
+    replace: redactToken,
+  },
+  { name: "github-pat", keyword: "github_pat_", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g, replace: redactToken },
+  {
+    // Personal, deploy, runner, trigger, CI job, feed, incoming mail, agent, OAuth app, SCIM, feature-flag and
+    // workspace tokens; the routable formats end in `.<version><crc>`.
+    name: "gitlab",
+    keyword: [
+      "glpat-",
+      "gldt-",
+      "glrt",
+      "glptt-",
+      "glcbt-",
+      "glft-",
+      "glimt-",
+      "glagent-",
+      "gloas-",
+      "glsoat-",
+      "glffct-",
+      "glwt-",
+    ],
+    re: /\bgl(?:pat|dt|rtr?|ptt|cbt|ft|imt|agent|oas|soat|ffct|wt)-[0-9A-Za-z_-]{20,300}(?:\.[0-9A-Za-z]{2,12}){0,2}/g,
+    replace: redactToken,
+  },
+  {
+    name: "gitlab-runner-registration",
+    keyword: "GR1348941",
+    re: /\bGR1348941[0-9A-Za-z_-]{20,64}/g,
+    replace: redactToken,
+  },
+  {
+    name: "gitlab-session",
+    keyword: "_gitlab_session=",
+    re: /(_gitlab_session=)[0-9a-z]{32}\b/g,
+    replace: redactAfter,
+  },
   {
     name: "sk-key",
     keyword: "sk-",
-    re: /\bsk-(?:proj-|ant-(?:api|admin)\d\d-|or-v1-|svcacct-)?[A-Za-z0-9_-]{20,400}/g,
+    re: /\bsk-(?:proj-|ant-(?:api|admin)\d\d-|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{20,400}/g,
     replace: redactIfKeyLike,
   },
-  { name: "slack", keyword: "xox", re: /\bxox[abposre]-[A-Za-z0-9-]{10,250}/g, replace: redactWhole },
-  { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactWhole },
+  { name: "groq", keyword: "gsk_", re: /\bgsk_[A-Za-z0-9]{48,60}\b/g, replace: redactToken },
+  { name: "xai", keyword: "xai-", re: /\bxai-[A-Za-z0-9]{60,100}\b/g, replace: redactToken },
+  { name: "perplexity", keyword: "pplx-", re: /\bpplx-[A-Za-z0-9]{40,60}\b/g, replace: redactToken },
+  { name: "replicate", keyword: "r8_", re: /\br8_[A-Za-z0-9]{37,40}\b/g, replace: redactToken },
+  { name: "huggingface", keyword: "hf_", re: /\bhf_[A-Za-z]{34,40}\b/g, replace: redactToken },
+  { name: "huggingface-org", keyword: "api_org_", re: /\bapi_org_[A-Za-z]{34}\b/g, replace: redactToken },
+  {
+    // Bot, user, app, refresh, client and cookie tokens; the legacy `xoxo-`/`xoxs-` ones are digit groups.
+    name: "slack",
+    keyword: ["xoxa-", "xoxb-", "xoxc-", "xoxd-", "xoxe", "xoxo-", "xoxp-", "xoxr-", "xoxs-"],
+    re: /\bxox(?:[a-eprs]-[A-Za-z0-9%-]{10,250}|[os]-\d+-\d+-\d+-[a-fA-F\d]{16,64})/g,
+    replace: redactIfKeyLike,
+  },
+  { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactToken },
   {
     name: "slack-webhook",
     keyword: "hooks.slack.com",
-    re: /hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,200}/g,
-    replace: redactWhole,
+    re: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{20,200}/g,
+    replace: redactToken,
   },
-  { name: "stripe", keyword: "_", re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,250}/g, replace: redactWhole },
-  { name: "stripe-webhook", keyword: "whsec_", re: /\bwhsec_[A-Za-z0-9]{20,250}/g, replace: redactWhole },
-  { name: "google", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}/g, replace: redactWhole },
-  { name: "gitlab", keyword: "gl", re: /\bgl(?:pat|dt|rt|ptt|cbt)-[0-9A-Za-z_-]{20,100}/g, replace: redactWhole },
-  { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactWhole },
-  { name: "huggingface", keyword: "hf_", re: /\bhf_[A-Za-z]{34,40}\b/g, replace: redactWhole },
+  {
+    // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
+    name: "discord-bot",
+    keyword: ".",
+    re: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    replace: redactIfMixed,
+  },
+  {
+    name: "discord-webhook",
+    keyword: "/api/webhooks/",
+    re: /(discord(?:app)?\.com\/api\/webhooks\/\d{16,20}\/)[A-Za-z0-9_-]{60,70}/g,
+    replace: redactAfter,
+  },
+  { name: "telegram-bot", keyword: ":A", re: /\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, replace: redactToken },
+  {
+    name: "stripe",
+    keyword: ["k_live_", "k_test_", "k_prod_"],
+    re: /\b(?:sk|rk|pk|ek)_(?:live|test|prod)_[A-Za-z0-9]{10,250}/g,
+    replace: redactToken,
+  },
+  { name: "stripe-webhook", keyword: "whsec_", re: /\bwhsec_[A-Za-z0-9]{20,250}/g, replace: redactToken },
+  {
+    name: "stripe-client-secret",
+    keyword: "_secret_",
+    re: /\b(?:pi|seti|pm)_[A-Za-z0-9]{14,40}_secret_[A-Za-z0-9]{10,60}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "shopify",
+    keyword: ["shpat_", "shpca_", "shppa_", "shpss_", "shpua_"],
+    re: /\bshp(?:at|ca|pa|ss|ua)_[A-Za-z0-9]{32,64}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "sendgrid",
+    keyword: "SG.",
+    re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+    replace: redactToken,
+  },
+  { name: "twilio", keyword: "SK", re: /\bSK[0-9a-fA-F]{32}\b/g, replace: redactToken },
+  { name: "mailgun", keyword: "key-", re: /\b(?:pub)?key-[a-f0-9]{32}\b/g, replace: redactToken },
+  { name: "mailgun-v2", keyword: "-", re: /\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g, replace: redactToken },
+  { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}/g, replace: redactToken },
+  { name: "google-oauth-secret", keyword: "GOCSPX-", re: /\bGOCSPX-[A-Za-z0-9_-]{28}/g, replace: redactToken },
+  { name: "google-oauth-token", keyword: "ya29.", re: /\bya29\.[A-Za-z0-9_-]{20,2048}/g, replace: redactToken },
+  { name: "google-refresh-token", keyword: "1//0", re: /\b1\/\/0[A-Za-z0-9_-]{40,512}/g, replace: redactToken },
   {
     name: "aws-key-id",
-    keyword: "A",
+    keyword: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
     re: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g,
-    replace: redactWhole,
+    replace: redactToken,
   },
   {
-    name: "jwt",
-    keyword: "eyJ",
-    // Not right after a base64url character: otherwise "eyJ-eyJ-…" restarts a 4 KB scan at every "eyJ".
-    re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}/g,
-    replace: redactWhole,
+    // STS session tokens: base64 of a fixed binary header.
+    name: "aws-session-token",
+    keyword: ["ZXIvYXdz", "b3JpZ2lu"],
+    re: /\b(?:FwoGZXIvYXdz|FQoGZXIvYXdz|IQoJb3JpZ2lu)[A-Za-z0-9/+=]{100,4096}/g,
+    replace: redactToken,
   },
+  {
+    // Entra ID client secrets: three characters, a digit, `Q~`, then 31 to 34 more.
+    name: "azure-client-secret",
+    keyword: "Q~",
+    // The start is matched, not looked behind at: a lookbehind costs Bun's regex engine its JIT.
+    re: /(^|[^\w~.-])([\w~.]{3}\dQ~[\w~.-]{31,34})(?![\w~.-])/g,
+    replace: (match, lead = "", token = "") => (isPlaceholder(token) ? match : `${lead}${REDACTED}`),
+  },
+  { name: "digitalocean", keyword: "_v1_", re: /\bdo[oprst]_v1_[a-f0-9]{64}\b/g, replace: redactToken },
+  { name: "heroku", keyword: "HRKU-", re: /\bHRKU-AA[0-9A-Za-z_-]{58}/g, replace: redactToken },
+  {
+    name: "databricks",
+    keyword: ["dapi", "dose"],
+    re: /\bd(?:api|ose)[a-fA-F0-9]{32}(?:-\d)?\b/g,
+    replace: redactToken,
+  },
+  { name: "vault", keyword: ["hvs.", "hvb.", "hvr."], re: /\bhv[sbr]\.[A-Za-z0-9_-]{24,400}/g, replace: redactToken },
+  { name: "vault-legacy", keyword: "s.", re: /\bs\.[A-Za-z0-9]{24}\b/g, replace: redactIfMixed },
+  {
+    name: "terraform-cloud",
+    keyword: ".atlasv1.",
+    re: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}/g,
+    replace: redactToken,
+  },
+  { name: "grafana-cloud", keyword: "glc_", re: /\bglc_[A-Za-z0-9+/]{32,400}={0,3}/g, replace: redactToken },
+  {
+    name: "grafana-service-account",
+    keyword: "glsa_",
+    re: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b/g,
+    replace: redactToken,
+  },
+  {
+    // Legacy API keys: base64 of `{"k":"`, no dots, so the JWT scan does not see them.
+    name: "grafana-api-key",
+    keyword: "eyJrIjoi",
+    re: /\beyJrIjoi[A-Za-z0-9+/]{40,400}={0,3}/g,
+    replace: redactToken,
+  },
+  {
+    name: "vercel",
+    keyword: ["vca_", "vci_", "vck_", "vcp_", "vcr_"],
+    re: /\bvc[aikpr]_[A-Za-z0-9]{24,64}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "tailscale",
+    keyword: "tskey-",
+    re: /\btskey-(?:[a-z]{2,12}-)?[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,64}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "linear",
+    keyword: "lin_",
+    re: /\blin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})\b/g,
+    replace: redactToken,
+  },
+  { name: "notion", keyword: "ntn_", re: /\bntn_\d{11}[A-Za-z0-9]{35}\b/g, replace: redactToken },
+  { name: "notion-legacy", keyword: "secret_", re: /\bsecret_[A-Za-z0-9]{43}\b/g, replace: redactIfMixed },
+  { name: "1password", keyword: "ops_", re: /\bops_eyJ[A-Za-z0-9+/_-]{100,4096}={0,3}/g, replace: redactToken },
+  {
+    name: "1password-secret-key",
+    keyword: "A3-",
+    re: /\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "sourcegraph",
+    keyword: "sgp_",
+    re: /\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b/g,
+    replace: redactToken,
+  },
+  { name: "facebook", keyword: "EAA", re: /\bEAA[A-Za-z0-9]{90,512}\b/g, replace: redactIfMixed },
+  {
+    // App access tokens: the app id, `|` (or its URL encoding), the app secret.
+    name: "facebook-app-token",
+    keyword: ["|", "%7C"],
+    re: /\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27,40}\b/g,
+    replace: redactIfMixed,
+  },
+  {
+    name: "mapbox",
+    keyword: "sk.eyJ",
+    re: /\bsk\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
+    replace: redactToken,
+  },
+  { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
+  { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
+  {
+    name: "supabase",
+    keyword: ["sbp_", "sb_secret_"],
+    re: /\bsb(?:p_[a-f0-9]{40}\b|_secret_[A-Za-z0-9_-]{20,80})/g,
+    replace: redactToken,
+  },
+  { name: "postman", keyword: "PMAK-", re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g, replace: redactToken },
+  {
+    name: "sentry",
+    keyword: ["sntrys_", "sntryu_"],
+    re: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}/g,
+    replace: redactToken,
+  },
+  { name: "newrelic", keyword: "NRAK-", re: /\bNRAK-[A-Z0-9]{27}\b/g, replace: redactToken },
+  {
+    name: "doppler",
+    keyword: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
+    re: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}\b/g,
+    replace: redactToken,
+  },
+  {
+    name: "planetscale",
+    keyword: "pscale_",
+    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}/g,
+    replace: redactToken,
+  },
+  { name: "atlassian", keyword: "ATATT3", re: /\bATATT3[A-Za-z0-9_=-]{150,300}/g, replace: redactToken },
+  { name: "sonarqube", keyword: ["sqp_", "sqa_", "squ_"], re: /\bsq[pau]_[a-fA-F0-9]{40}\b/g, replace: redactToken },
+  {
+    name: "square",
+    keyword: ["sq0atp-", "sq0csp-", "sq0idp-"],
+    re: /\bsq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}/g,
+    replace: redactToken,
+  },
+  {
+    name: "figma",
+    keyword: ["figd_", "figo_", "figu_"],
+    re: /\bfig[dou]_[A-Za-z0-9_-]{40,100}/g,
+    replace: redactToken,
+  },
+  {
+    name: "cloudflare",
+    keyword: ["cfut_", "cfat_", "cfk_"],
+    re: /\bcf(?:ut|at|k)_[A-Za-z0-9]{40,64}\b/g,
+    replace: redactToken,
+  },
+  { name: "docker-hub", keyword: "dckr_", re: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,64}/g, replace: redactToken },
+  {
+    name: "fly",
+    keyword: ["fo1_", "FlyV1 "],
+    re: /\b(?:fo1_[A-Za-z0-9_-]{43}|FlyV1 fm\d[ar]?_[A-Za-z0-9+/=,_-]{100,4096})/g,
+    replace: redactToken,
+  },
+  { name: "aws-bedrock", keyword: "ABSK", re: /\bABSK[A-Za-z0-9+/]{100,4096}={0,2}/g, replace: redactToken },
+  { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
+]
+
+/** Credentials carried by a protocol or a command line rather than by a token format. */
+const CONTEXT_RULES: readonly SecretRule[] = [
   {
     name: "bearer",
-    keyword: "earer",
-    re: /\b([Bb]earer\s{1,5})[A-Za-z0-9._~+/-]{16,4096}=*/g,
-    replace: (_m, lead = "") => `${lead}${REDACTED}`,
+    keyword: ["earer", "EARER"],
+    re: /\b((?:[Bb]earer|BEARER)[ \t]{1,5})[A-Za-z0-9._~+/-]{16,4096}=*/g,
+    replace: redactAfter,
   },
   {
     name: "basic-auth",
     keyword: "asic",
-    re: /\b(Basic\s{1,5})[A-Za-z0-9+/]{12,4096}=*/g,
+    re: /\b(Basic[ \t]{1,5})[A-Za-z0-9+/]{8,4096}=*/g,
     // Base64 of user:pass has digits, padding or inner capitals; "Basic authentication" has none.
-    replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? `${lead}${REDACTED}` : m),
+    replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? redactAfter(m, lead) : m),
+  },
+  {
+    // Any other scheme (`token`, `Bot`, `SSWS`, …) or none at all; Bearer and Basic have their own rules.
+    name: "authorization",
+    keyword: ["uthorization", "UTHORIZATION"],
+    re: /\b((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)?)([^\s"'`]{8,4096})/gi,
+    replace: (m, lead = "", value = "") => (isSecretHeaderValue(value) ? `${lead}${REDACTED}` : m),
   },
   {
     // Credentials inside a URL or connection string: postgres://user:pass@host, https://user:token@host.
     name: "url-credentials",
     keyword: "://",
-    re: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)[^\s:/@'"`<>]{0,256}:[^\s@/'"`<>]{1,256}@/gi,
-    replace: (_m, scheme = "") => `${scheme}${REDACTED}@`,
+    // Found from `://`: starting at every word to read a scheme would re-read runs of letters and dots.
+    re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{1,256})@/g,
+    // The same word as user and password (`postgres:postgres@`) is a local default.
+    replace: (m, user = "", password = "") => (user === password || isNeverSecret(password) ? m : `://${REDACTED}@`),
   },
   {
-    // Quoted assignments: api_key = "…", "password": "…", token: '…', client_secret => "…".
-    name: "quoted-assignment",
-    keyword: ASSIGNMENT_NAMES,
-    // The name's tail is matched atomically (lookahead + backreference): no backtracking through it when no
-    // assignment follows, which keeps "SECRET_TOKEN_SECRET_…" linear.
-    re: /((?:api[_-]?key|apikey|token|secret|passw(?:or)?d|pwd|credential|private[_-]?key|access[_-]?key)(?:(?=([_.-][A-Za-z0-9_.-]{0,40}))\2)?["']?\s{0,5}(?:[:=]|=>|:=)\s{0,5})(["'])([^"'\s]{4,512})\3/gi,
-    replace: (_m, lead = "", _tail = "", quote = "") => `${lead}${quote}${REDACTED}${quote}`,
+    // Signed URLs (S3, GCS, Azure SAS); names such as `token` and `api_key` go through the assignment scan.
+    name: "url-signature",
+    keyword: ["sig=", "SIG=", "ture=", "TURE=", "oken=", "OKEN="],
+    re: /([?&](?:sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature)=)([^&#\s"'<>]{8,4096})/gi,
+    replace: (m, lead = "", value = "") => (isNeverSecret(value) ? m : `${lead}${REDACTED}`),
   },
   {
-    // Dotenv style: API_KEY=abc1, DB_PASSWORD=…; the name shouts, and one of its _-parts is the keyword,
-    // so MONKEY= or KEYBOARD_LAYOUT= are left alone.
-    name: "env-assignment",
-    keyword: ASSIGNMENT_NAMES,
-    re: /\b((?:[A-Z0-9]+_){0,6}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)(?:_[A-Z0-9]+){0,6}\s{0,3}=\s{0,3})([^\s"'`#$]{4,512})/g,
-    // TOKEN_EXPIRY_SECONDS=3600 is a setting, not a secret.
-    replace: (m, lead = "", value = "") => (/^(?:\d+|true|false)$/i.test(value) ? m : `${lead}${REDACTED}`),
+    // .netrc on one line: machine host login user password secret.
+    name: "netrc",
+    keyword: "machine",
+    re: /(\b(?:machine[ \t]+\S{1,256}|default)(?:[ \t]+(?:login|account|port)[ \t]+\S{1,256}){0,3}[ \t]+password[ \t]+)()(\S{1,256})/g,
+    replace: redactQuoted,
   },
   {
-    // Unquoted config values: `password: hunter2hunter2` (YAML), `aws_secret_access_key = …` (INI). Plain
-    // words such as `password: string` stay: a secret has a digit or a symbol, or is long.
-    name: "unquoted-assignment",
-    keyword: ASSIGNMENT_NAMES,
-    // The value stops at "=" (base64 padding aside), so "password=password=…" cannot rescan long runs.
-    re: /\b((?:passw(?:or)?d|secret(?:[_-]access)?[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token)\s{0,3}[:=]\s{0,3})([^\s"'`,;{}()[\]<>=]{6,256}={0,2})(?=\s|$)/gim,
-    replace: (m, lead = "", value = "") =>
-      /[\d!@#$%^&*+/=~]/.test(value) || value.length >= 16 ? `${lead}${REDACTED}` : m,
+    // .netrc spread over lines: a line that is only `password secret`, in a text that names a machine.
+    name: "netrc-lines",
+    keyword: "machine",
+    re: /^([ \t]*password[ \t]+)()(\S{1,256})(?=[ \t]*$)/gm,
+    replace: redactQuoted,
   },
   {
-    // Keys in query strings: ?api_key=…, &access_token=…, &sig=….
-    name: "query-secret",
-    keyword: "=",
-    re: /([?&](?:api[_-]?key|apikey|key|token|access[_-]?token|auth|secret|password|sig|signature|client[_-]?secret)=)[^&#\s"'<>]{4,512}/gi,
-    replace: (_m, lead = "") => `${lead}${REDACTED}`,
+    name: "sql-password",
+    keyword: ["IDENTIFIED", "identified", "PASSWORD '", "password '"],
+    re: /(\b(?:identified[ \t]+by|password)[ \t]+)(')([^'\n]{1,256})'/gi,
+    replace: redactQuoted,
   },
 ]
 
+/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
+const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+const isKeyBodyChar = (char = "") => /^[A-Za-z0-9+/=\\]$/.test(char)
+
+/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
+function keyBodyStart(text: string, marker: number): number {
+  let start = marker
+  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
+  if (start > 0 && text[start - 1] !== "\n") return start
+  while (start > 0) {
+    const lineStart = text.lastIndexOf("\n", start - 2) + 1
+    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
+    start = lineStart
+  }
+  return start
+}
+
+/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
+function keyBodyEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isKeyBodyChar(text[end])) end++
+  while (text[end] === "\n") {
+    const next = text.indexOf("\n", end + 1)
+    const lineEnd = next < 0 ? text.length : next
+    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
+    end = lineEnd
+  }
+  return end
+}
+
 /**
  * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
- * (which would rescan the rest of the text for every BEGIN). An END without its BEGIN (the block straddles
- * a cut) redacts everything before it; a BEGIN without its END redacts everything after it.
+ * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
+ * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
  */
 function redactPrivateKeys(text: string): string {
   if (!text.includes("PRIVATE KEY")) return text
@@ -882,42 +1315,871 @@ function redactPrivateKeys(text: string): string {
   const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
   let out = ""
   let cursor = 0
-  // A BEGIN found ahead of the cursor is still the next one: searching again for every END would be quadratic.
+  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
+  // again: searching anew each time would be quadratic.
   let b: RegExpExecArray | null | undefined
+  let endless = false
   for (;;) {
     if (b === undefined || (b && b.index < cursor)) {
       begin.lastIndex = cursor
       b = begin.exec(text)
     }
     end.lastIndex = cursor
-    const e = end.exec(text)
+    const e = endless ? null : end.exec(text)
     if (e && (!b || e.index < b.index)) {
-      out += REDACTED
+      const start = keyBodyStart(text, e.index)
+      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
+      out += start < e.index ? text.slice(cursor, start) + REDACTED : text.slice(cursor, e.index + e[0].length)
       cursor = e.index + e[0].length
       continue
     }
     if (!b) break
-    out += text.slice(cursor, b.index) + REDACTED
     end.lastIndex = b.index + b[0].length
-    const close = end.exec(text)
-    if (!close) return out
+    const close = endless ? null : end.exec(text)
+    out += text.slice(cursor, b.index)
+    if (!close) {
+      endless = true
+      cursor = keyBodyEnd(text, b.index + b[0].length)
+      out += cursor > b.index + b[0].length ? REDACTED : b[0]
+      continue
+    }
+    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
+    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
+    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
+    const isStandIn = body.length < 64 || PLACEHOLDER_RE.test(body)
+    out += isStandIn ? text.slice(b.index, close.index + close[0].length) : REDACTED
     cursor = close.index + close[0].length
   }
   return out + text.slice(cursor)
 }
 
+// ── Command lines ──
+
+/**
+ * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget), `-pass pass:…` (openssl),
+ * and `-p`/`-a`, which are a password only for some commands (a port or `mkdir -p` elsewhere). Found by the
+ * flag and the blank before it, not by a lookbehind, which costs Bun's regex engine its JIT; an argument too
+ * short to be a password fails in the regex already.
+ */
+const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128}):["']?([^\s"']{4,256})/g
+const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
+const CLI_P_RE = /[ \t]-([pa])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+/** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
+const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
+const MYSQL_COMMAND_RE = /^(?:mysql\w*|mariadb[\w-]*)\b/
+/** How far back a command's start is looked for. */
+const COMMAND_LOOKBACK = 300
+
+/** Whether `-p` (glued to its argument or not) or `-a` takes a password in this command. */
+function takesPassword(flag: string, glued: boolean, command: string): boolean {
+  if (flag === "a") return !glued && command.startsWith("redis-cli")
+  if (command.startsWith("sshpass")) return true
+  return glued ? MYSQL_COMMAND_RE.test(command) : LOGIN_COMMAND_RE.test(command)
+}
+
+/** The last command break (line end, `;`, `&`, `|`, `(`, backtick) in [from, to), or -1. */
+function lastCommandBreak(text: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) if ("\n\r;&|(`".includes(text[i] ?? "")) return i
+  return -1
+}
+
+/**
+ * `-p` and `-a` arguments. The command a flag belongs to is read once per command: every stretch of text
+ * between two flags is searched for a break once, so a line of many flags costs one pass.
+ */
+function redactPasswordFlags(text: string, cuts: Array<[number, number]>): void {
+  let searched = -1
+  let command = ""
+  for (const match of text.matchAll(CLI_P_RE)) {
+    const [whole, flag = "", gap, argument = ""] = match
+    const from = searched < 0 ? Math.max(0, match.index - COMMAND_LOOKBACK) : searched
+    const brk = lastCommandBreak(text, from, match.index)
+    if (searched < 0 || brk >= 0) {
+      const start = brk >= 0 ? brk + 1 : from
+      command = text
+        .slice(start, start + 200)
+        .trimStart()
+        .replace(/^(?:sudo|env)[ \t]+/, "")
+    }
+    searched = match.index
+    if (!takesPassword(flag, gap === undefined, command) || isNeverSecret(argument)) continue
+    const end = match.index + whole.length
+    cuts.push([end - argument.length, end])
+  }
+}
+
+/** Passwords on command lines; each flag's argument keeps its quotes. */
+function redactCommandFlags(text: string, mayContain: (keyword: string) => boolean): string {
+  const cuts: Array<[number, number]> = []
+  if (mayContain(" -u") || mayContain("--user")) {
+    for (const match of text.matchAll(CLI_USER_RE)) {
+      const [whole, user = "", password = ""] = match
+      // The same word twice (`postgres:postgres`) is a local default; `1000:1000` a uid and gid.
+      if (password === user || isNeverSecret(password)) continue
+      cuts.push([match.index + whole.length - password.length, match.index + whole.length])
+    }
+  }
+  if (mayContain("-pass")) {
+    for (const match of text.matchAll(CLI_PASS_RE)) {
+      const password = match[1] ?? ""
+      if (!isNeverSecret(password))
+        cuts.push([match.index + match[0].length - password.length, match.index + match[0].length])
+    }
+  }
+  if (["login", "mysql", "mariadb", "sshpass", "redis-cli"].some(mayContain)) redactPasswordFlags(text, cuts)
+  return applyCuts(
+    text,
+    cuts.sort((a, b) => a[0] - b[0]),
+  )
+}
+
+/** Replaces each [start, end) span (sorted, not overlapping) with REDACTED. */
+function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>): string {
+  if (cuts.length === 0) return text
+  let out = ""
+  let at = 0
+  for (const [start, end] of cuts) {
+    if (start < at) continue // overlapping: the earlier cut already covers it
+    out += text.slice(at, start) + REDACTED
+    at = end
+  }
+  return out + text.slice(at)
+}
+
+// ── JWTs ──
+
+const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
+/** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
+const isJwtChar = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
+const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
+
+function jwtRunEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isJwtBodyChar(text.charCodeAt(end))) end++
+  return end
+}
+
+/**
+ * Where the token before this dot starts: where the header's run starts, if the header (`ey…`) starts it or
+ * follows a short prefix glued on with `_` or `-` (`ghs_<id>_eyJ…`, which is one token).
+ */
+function jwtStart(text: string, dot: number): number {
+  let start = dot
+  while (start > 0 && dot - start <= 8_192 && isJwtChar(text.charCodeAt(start - 1))) start--
+  if (dot - start > 8_192) return -1
+  for (let at = start; at <= dot - 10 && at - start <= 40; at++) {
+    const glued = at > start && (text[at - 1] === "_" || text[at - 1] === "-")
+    if ((at === start || glued) && text.startsWith("ey", at)) return start
+  }
+  return -1
+}
+
+/**
+ * JWTs (and JWEs): header and payload are base64url JSON, so both start `ey`. The scan starts at the dot
+ * before the payload: starting at every `eyJ` would re-read a long base64 run once per occurrence. The header
+ * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`).
+ */
+function redactJwts(text: string): string {
+  if (!text.includes(".ey")) return text
+  const cuts: Array<[number, number]> = []
+  let cursor = 0
+  for (const hit of text.matchAll(JWT_PAYLOAD_RE)) {
+    const dot = hit.index
+    if (dot < cursor) continue
+    let end = jwtRunEnd(text, dot + 1)
+    cursor = end
+    if (end - dot - 1 < 10 || text[end] !== ".") continue
+    const start = jwtStart(text, dot)
+    if (start < 0) continue
+    end = jwtRunEnd(text, end + 1)
+    for (let part = 0; part < 2 && text[end] === "." && isJwtChar(text.charCodeAt(end + 1)); part++) {
+      end = jwtRunEnd(text, end + 1)
+    }
+    while (text[end] === "=") end++
+    cuts.push([start, end])
+    cursor = end
+  }
+  return applyCuts(text, cuts)
+}
+
+// ── Kubernetes Secret manifests ──
+
+const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m
+const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
+const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
+const JSON_SECRET_KIND_RE = /"kind"[ \t]*:[ \t]*"Secret"/
+const JSON_DATA_RE = /("(?:data|stringData)"[ \t]*:[ \t]*\{)([^{}]*)\}/g
+const JSON_ENTRY_RE = /("[^"\n]*"[ \t]*:[ \t]*)"[^"\n]*"/g
+
+/** The indentation of a line, and whether it holds anything but blanks and a comment. */
+function indentOf(line: string): { indent: number; blank: boolean } {
+  let indent = 0
+  while (isBlank(line.charCodeAt(indent))) indent++
+  return { indent, blank: indent === line.length || line[indent] === "#" }
+}
+
+/** A data entry with its value redacted and its quotes kept. */
+function redactEntry(entry: RegExpExecArray): string {
+  const value = entry[2] ?? ""
+  const quote = /^["']/.test(value) && value.endsWith(value[0] ?? "") && value.length > 1 ? (value[0] ?? "") : ""
+  return `${entry[1]}${quote}${REDACTED}${quote}`
+}
+
+/** Within one YAML document of kind Secret: every value of the `data:` and `stringData:` maps. */
+function redactDataBlocks(lines: string[], from: number, to: number): void {
+  let blockIndent = -1
+  let scalarIndent = -1
+  for (let i = from; i < to; i++) {
+    const line = lines[i] ?? ""
+    const { indent, blank } = indentOf(line)
+    if (blockIndent >= 0 && !blank && indent <= blockIndent) blockIndent = -1
+    if (blockIndent < 0) {
+      const block = DATA_BLOCK_RE.exec(line)
+      if (block) blockIndent = (block[1] ?? "").length
+      scalarIndent = -1
+      continue
+    }
+    if (blank) continue
+    if (scalarIndent >= 0 && indent > scalarIndent) {
+      lines[i] = line.slice(0, indent) + REDACTED
+      continue
+    }
+    scalarIndent = -1
+    const entry = DATA_ENTRY_RE.exec(line)
+    if (!entry?.[2]) continue
+    if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
+    else lines[i] = redactEntry(entry)
+  }
+}
+
+/**
+ * Kubernetes Secret manifests, in YAML (document by document, since kubectl writes `kind` after `data`) and
+ * in kubectl's JSON: every value under `data`/`stringData` is a secret, whatever its key is called.
+ */
+function redactSecretManifests(text: string): string {
+  if (!text.includes("Secret")) return text
+  let out = text
+  if (SECRET_KIND_RE.test(out)) {
+    const lines = out.split("\n")
+    let start = 0
+    let isSecret = false
+    for (let i = 0; i <= lines.length; i++) {
+      const line = lines[i] ?? ""
+      if (i < lines.length && !line.startsWith("---")) {
+        isSecret ||= line.includes("kind") && SECRET_KIND_RE.test(line)
+        continue
+      }
+      if (isSecret) redactDataBlocks(lines, start, i)
+      start = i + 1
+      isSecret = false
+    }
+    out = lines.join("\n")
+  }
+  if (JSON_SECRET_KIND_RE.test(out)) {
+    out = out.replace(
+      JSON_DATA_RE,
+      (_m, open: string, body: string) => `${open}${body.replace(JSON_ENTRY_RE, `$1"${REDACTED}"`)}}`,
+    )
+  }
+  return out
+}
+
+// ── Assignments ──
+
+const WEAK = 1
+const STRONG = 2
+/**
+ * Where a secret's name may be: every one contains one of these. A hit takes the rest of its identifier too,
+ * so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ */
+const SECRET_WORD_RE = /(?:pass|pwd|pw|secret|token|key|cred|auth)[\w.-]*/gi
+const NAME_MAX = 80
+const STRONG_PARTS = new Set(
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+)
+/** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
+const KEY_QUALIFIERS = new Set(
+  [
+    "api access secret private signing sign encryption encrypt crypto cipher master account storage app",
+    "application client consumer license licence subscription auth service shared session admin root webhook",
+    "deploy ssh gpg pgp aes hmac jwt rsa ecdsa dsa ed25519 server partner merchant developer write management",
+    "live prod production otp totp mfa recovery cookie sas bot",
+  ]
+    .join(" ")
+    .split(" "),
+)
+/** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
+const NOT_SECRET_SUFFIXES = new Set(
+  [
+    "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
+    "types kind len length size count ttl expiry expires expiration exp timeout age lifetime duration interval",
+    "seconds secs sec minutes mins hours days ms pattern patterns regex regexp re format prefix suffix header",
+    "headers field fields param params parameter env var variable version mode enabled enable disabled required",
+    "policy limit limits hint label placeholder min max error errors message msg status description desc help",
+    "title text ref reference arn index column col table schema input button form view page route handler",
+    "provider manager store storage class factory builder validator generator strategy source location",
+    "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
+    "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
+    "options opts settings chars charset alphabet username user login email",
+  ]
+    .join(" ")
+    .split(" "),
+)
+/** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
+const NOT_SECRET_PREFIXES = new Set(
+  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
+    " ",
+  ),
+)
+
+function nameParts(name: string): string[] {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z\d]+/)
+    .filter(Boolean)
+}
+
+function partStrength(part: string, previous = ""): number {
+  if (STRONG_PARTS.has(part)) return STRONG
+  if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
+  if (part === "auth") return WEAK
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey.
+  if (/(?:password|passwd|secret|token)$/.test(part)) return STRONG
+  if (!part.endsWith("key")) return 0
+  const head = part.slice(0, -3)
+  return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0
+}
+
+/** How telling a name is: the last secret word in it decides, unless a part around it says it is about the secret. */
+function nameStrength(name: string): number {
+  if (name === "_auth") return STRONG // .npmrc: base64 of user:password
+  const parts = nameParts(name)
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const strength = partStrength(parts[i] ?? "", parts[i - 1])
+    if (!strength) continue
+    if (parts.slice(i + 1).some((part) => NOT_SECRET_SUFFIXES.has(part))) return 0
+    return parts.slice(0, i).some((part) => NOT_SECRET_PREFIXES.has(part)) ? 0 : strength
+  }
+  return 0
+}
+
+interface Name {
+  start: number
+  end: number
+  text: string
+  strength: number
+  /** The quote the name stands in (`"password":`, `define('DB_PASSWORD', …)`), escaped in JSON-in-a-string. */
+  quote: string
+  /** `<password>…</password>` */
+  element: boolean
+  /** The name is itself the value of a name field: `key="Password" value="…"`, `- name: DB_PASSWORD`. */
+  keyField: boolean
+  /** After `?` or `&`: a URL's query. */
+  query: boolean
+}
+
+const isNameChar = (code: number) =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95 ||
+  code === 46 ||
+  code === 45
+/** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
+const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+/** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
+const NAME_FIELDS: readonly string[] =
+  "name key id for type variable var env param parameter field property setting option arg autocomplete".split(" ")
+/** What may stand between a line's start and a dotenv, shell, YAML or INI name. */
+const LINE_LEAD_RE = /^[ \t]*(?:(?:export|set|setenv|declare[ \t]+-x|ENV|readonly|local)[ \t]+|-[ \t]+)?[$@]?$/
+
+function isLineStart(text: string, start: number): boolean {
+  // Most names follow a quote, a bracket or an operator: no line's lead can end in those.
+  let before = start - 1
+  while (before >= 0 && isBlank(text.charCodeAt(before))) before--
+  const code = text.charCodeAt(before)
+  if (before >= 0 && code !== 10 && code !== 13 && code !== 45 && code !== 36 && code !== 64 && !isNameChar(code))
+    return false
+  let from = start
+  while (from > 0 && start - from < 40 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
+  if (from > 0 && text[from - 1] !== "\n" && text[from - 1] !== "\r") return false
+  return from === start || LINE_LEAD_RE.test(text.slice(from, start))
+}
+
+const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ length: 16 }, (_, length) =>
+  NAME_FIELDS.filter((field) => field.length === length),
+)
+
+/** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
+const isNameField = (name: string) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+
+/** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
+function fieldOperatorBefore(text: string, start: number): number {
+  let at = start - 1
+  if (isCloser(text.charCodeAt(at))) at--
+  while (at > 0 && start - at < 8 && isBlank(text.charCodeAt(at))) at--
+  return text[at] === "=" || text[at] === ":" ? at : -1
+}
+
+const followsField = (text: string, start: number) => fieldOperatorBefore(text, start) >= 0
+
+/** Whether the name is the value of a name field (`key="Password"`): read back past the operator to the field. */
+function isNameFieldValue(text: string, start: number): boolean {
+  let end = fieldOperatorBefore(text, start)
+  if (end < 0) return false
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
+  if (text[end - 1] === '"' || text[end - 1] === "'") end--
+  let from = end
+  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
+  if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
+  if (text[from - 1] === "$") return false // PowerShell's $env:API_KEY = … is an assignment, not a field
+  // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
+  const fields = FIELDS_BY_LENGTH[end - from] ?? []
+  for (const field of fields) if (isWordAt(text, from, field)) return true
+  return false
+}
+
+/** Whether `word` (lower case) stands at `at`, in any case. */
+function isWordAt(text: string, at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  return true
+}
+
+/**
+ * Whether anything that could join this name to a value follows it: an operator or `>` after an optional
+ * closing quote and blanks, a line break after a name field, or a word after a flag, a name field or Go's
+ * `var`/`const`. Most hits in ordinary text (`keyboard`, `Object.keys(`, prose) stop here, after a few reads.
+ */
+function mayAssign(text: string, start: number, end: number): boolean {
+  let at = end
+  for (let n = 0; n < 3 && isCloser(text.charCodeAt(at)); n++) at++
+  while (at - end < 84 && isBlank(text.charCodeAt(at))) at++
+  const c = text[at] ?? ""
+  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
+  if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
+  if (c === "\n" || c === "\r") return followsField(text, start)
+  if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
+  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if ((c === "v" || c === "V") && followsField(text, start)) return true
+  return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
+}
+
+/** How telling each name read so far is; the last one is checked in place first, as repeats come in a row. */
+interface Strengths {
+  last: string
+  lastStrength: number
+  known: Map<string, number>
+}
+
+/** A name or value lower-cased, letters and digits only: how repeatsName compares them. */
+const spelled = (text: string) => text.toLowerCase().replace(/[^a-z\d]/g, "")
+
+function strengthAt(text: string, start: number, end: number, memo: Strengths): number {
+  if (memo.last.length === end - start && text.startsWith(memo.last, start)) return memo.lastStrength
+  memo.last = text.slice(start, end)
+  memo.lastStrength = memo.known.get(memo.last) ?? nameStrength(memo.last)
+  memo.known.set(memo.last, memo.lastStrength)
+  return memo.lastStrength
+}
+
+/**
+ * The name that a hit of SECRET_WORD_RE ends (at `runEnd`, the end of its identifier), read back no further
+ * than `from`; or where to go on: past a long identifier, or past this one.
+ */
+function readName(text: string, from: number, runEnd: number, strengths: Strengths): Name | number {
+  let start = runEnd
+  while (start > from && runEnd - start <= 2 * NAME_MAX && isNameChar(text.charCodeAt(start - 1))) start--
+  let end = runEnd
+  if (end - start > 2 * NAME_MAX) return end
+  while (end > start && (text[end - 1] === "." || text[end - 1] === "-")) end--
+  if (!mayAssign(text, start, end)) return end
+  const strength = strengthAt(text, start, end, strengths)
+  if (!strength) return end
+  const before = text.charCodeAt(start - 1)
+  let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
+  if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
+  // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
+  if (quote && !text.startsWith(quote, end)) quote = ""
+  return {
+    start,
+    end,
+    text: strengths.last,
+    strength,
+    quote,
+    element: text[start - 1] === "<",
+    keyField: isNameFieldValue(text, start),
+    query: text[start - 1] === "?" || text[start - 1] === "&",
+  }
+}
+
+/** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
+const TYPE_ASSIGN_RE =
+  /(?:[ \t]*\??:[ \t]*|[ \t]+)&?[A-Za-z_][\w.]*(?:<[^<>\n]{0,60}>)?(?:\[\])?\??[ \t]*(=)(?![=>~])[ \t]*/y
+/** A call's arguments: `System.setProperty("API_TOKEN", "…")`, `define('DB_PASSWORD', '…')`. */
+const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
+/** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
+const SHELL_DEFAULT_RE = /(:?[-=])/y
+/** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
+const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
+const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
+
+function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
+  re.lastIndex = at
+  const match = re.exec(text)
+  return match ? { op: match[1] ?? "", at: re.lastIndex } : undefined
+}
+
+/** The operator at `at`: `=`, `:`, `:=`, `::=`, `:::=`, `?=`, `?:`, `.=`, `??=`, `||=`, `=>`, `<-`; never `==`, `=~`, `::`. */
+function operatorAt(text: string, at: number): string {
+  const next = text[at + 1]
+  switch (text[at]) {
+    case "=":
+      return next === ">" ? "=>" : next === "=" || next === "~" ? "" : "="
+    case ":":
+      if (next === "=") return ":="
+      if (next !== ":") return ":"
+      return text.startsWith("::=", at) ? "::=" : text.startsWith(":::=", at) ? ":::=" : ""
+    case "?":
+      return next === "=" ? "?=" : next === ":" ? "?:" : text.startsWith("??=", at) ? "??=" : ""
+    case "|":
+      return text.startsWith("||=", at) ? "||=" : ""
+    case ".":
+      return next === "=" ? ".=" : ""
+    case "<":
+      return next === "-" ? "<-" : ""
+    default:
+      return ""
+  }
+}
+
+/**
+ * An operator after any alignment, read character by character (regexes here cost more than the rest of a
+ * hit): `=`, `:`, `:=`, `::=`, `?=`, `.=`, `??=`, `||=`, `=>`, `<-`; or a type and `=` (`token: string =`).
+ */
+function readOperator(text: string, from: number): { op: string; at: number } | undefined {
+  let at = from
+  while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
+  const op = operatorAt(text, at)
+  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (op === ":" || op === "?:") {
+    let type = at + op.length
+    while (isBlank(text.charCodeAt(type))) type++
+    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    if (typed) return typed
+  }
+  at += op.length
+  const valueAt = at
+  while (at - valueAt < 80 && isBlank(text.charCodeAt(at))) at++
+  return { op: op === "?:" ? ":" : op, at }
+}
+
+/** What joins the name to its value, and where the value starts. */
+function readConnector(text: string, name: Name): { op: string; at: number } | undefined {
+  let at = name.end
+  if (name.quote) {
+    at += name.quote.length
+    if (text[at] === "]") at++ // ENV["API_TOKEN"] = …
+  }
+  if (name.keyField) {
+    if (text[at] === ">") return { op: ">", at: at + 1 } // <entry key="db.password">…</entry>
+    return mayPair(text, at) ? (stickyAt(PAIR_RE, text, at) ?? stickyAt(PAIR_NEXT_LINE_RE, text, at)) : undefined
+  }
+  if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
+  if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  const found = readOperator(text, at)
+  if (found) return found
+  // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
+  if (name.quote && /\([ \t]*$/.test(text.slice(Math.max(0, name.start - 8), name.start - name.quote.length))) {
+    return stickyAt(COMMA_RE, text, at)
+  }
+  return undefined
+}
+
+function readFlagGap(text: string, from: number): { op: string; at: number } | undefined {
+  let at = from
+  while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
+  const next = text.charCodeAt(at)
+  return at > from && next > 32 && next !== 45 ? { op: " ", at } : undefined // 45: `-`, the next flag
+}
+
+/** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
+function mayPair(text: string, from: number): boolean {
+  let at = from
+  while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
+  return (text.charCodeAt(at) | 32) === 118 // v
+}
+
+interface Value {
+  start: number
+  end: number
+  quoted: boolean
+  /** The character that ended an unquoted value. */
+  stop: string
+}
+
+/** Whitespace, quotes: where every unquoted value ends. */
+const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+/** `,;&<>(){}[]\`: where a value amid other text ends too. */
+function endsInlineValue(code: number): boolean {
+  switch (code) {
+    case 44:
+    case 59:
+    case 38:
+    case 60:
+    case 62:
+    case 40:
+    case 41:
+    case 123:
+    case 125:
+    case 91:
+    case 93:
+    case 92:
+      return true
+    default:
+      return false
+  }
+}
+
+/** Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation. */
+function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
+  let end = from
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end)
+    if (endsAnyValue(code)) break
+    if (ownLine) continue
+    if (endsInlineValue(code) || (query && code === 35)) break
+    // `=` ends it unless it is base64 padding: so `key=key=key…` cannot make every hit read the whole run.
+    if (code === 61 && !isPaddingAt(text, end)) break
+  }
+  return end
+}
+
+function isPaddingAt(text: string, at: number): boolean {
+  let end = at
+  while (text.charCodeAt(end) === 61) end++
+  const code = text.charCodeAt(end)
+  return Number.isNaN(code) || endsAnyValue(code) || endsInlineValue(code)
+}
+
+/** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
+function closingQuote(text: string, from: number, quote: string, unclosed: Map<string, number>): number {
+  if (from <= (unclosed.get(quote) ?? -1)) return -1
+  const first = quote.charCodeAt(0)
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 10 || code === 13) {
+      unclosed.set(quote, i)
+      return -1
+    }
+    if (code === first && (quote.length === 1 || text.startsWith(quote, i))) return i
+    if (code === 92) i++ // a backslash escapes what follows
+  }
+  unclosed.set(quote, text.length)
+  return -1
+}
+
+/** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
+const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+
+function stringPrefixLength(text: string, at: number): number {
+  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (isQuote(text.charCodeAt(at + 1))) return 1
+  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+}
+
+function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
+  const start = at + stringPrefixLength(text, at)
+  const quote = text.startsWith('\\"', start) ? '\\"' : isQuote(text.charCodeAt(start)) ? (text[start] ?? "") : ""
+  if (quote) {
+    const close = closingQuote(text, start + quote.length, quote, unclosed)
+    if (close < 0) return undefined
+    return { start: start + quote.length, end: close, quoted: true, stop: quote } satisfies Value
+  }
+  let end = unquotedEnd(text, start, ownLine, query)
+  let stop = text[end] ?? ""
+  const last = text.charCodeAt(end - 1)
+  if (ownLine && (last === 44 || last === 59)) stop = text[--end] ?? "" // a trailing , or ;
+  return end > start ? ({ start, end, quoted: false, stop } satisfies Value) : undefined
+}
+
+/** `<password>` at a line's end, the value alone on the next line, `</password>` on the one after. */
+const ELEMENT_NEXT_LINE_RE = /[ \t]*\r?\n[ \t]*([^\s<>]{1,1024})[ \t]*\r?\n[ \t]*<\//y
+
+function readElementValue(text: string, at: number): Value | undefined {
+  ELEMENT_NEXT_LINE_RE.lastIndex = at
+  const next = ELEMENT_NEXT_LINE_RE.exec(text)
+  if (next?.[1]) {
+    const start = text.indexOf(next[1], at)
+    return { start, end: start + next[1].length, quoted: true, stop: "<" }
+  }
+  let end = at
+  while (end < text.length && end - at <= 1024 && !/[<\n\r]/.test(text[end] ?? "")) end++
+  return text.startsWith("</", end) && end > at ? { start: at, end, quoted: true, stop: "<" } : undefined
+}
+
+/** Code rather than a literal: a call or an index (`env('KEY',`, `os.environ[`), or a chain of plain members. */
+const CALL_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[(<[]/
+/** One member of such a chain: snake_case, camelCase, PascalCase or UPPER_CASE, never `qoTYbyrXb`. */
+const MEMBER = "(?:[a-z_$][a-z\\d_$]*|[A-Z][a-z\\d_$]*|[A-Z][A-Z\\d_$]*)(?:[A-Z][a-z\\d_$]+)*"
+const MEMBER_CHAIN_RE = new RegExp(`^${MEMBER}(?:(?:\\.|::|->|\\?\\.)${MEMBER})+[!?]?$`)
+const isCode = (value: string, stop: string) =>
+  stop === "(" || stop === "[" || CALL_RE.test(value) || MEMBER_CHAIN_RE.test(value)
+
+/** `KeyMeshing = "id-Gost28147-89-None-KeyMeshing"`: a value that spells out its own name is a label. */
+function repeatsName(value: string, name: string): boolean {
+  let tail = ""
+  for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
+    const lower = value.charCodeAt(i) | 32
+    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
+  }
+  if (tail.length < 4) return false
+  const bare = spelled(name)
+  // Either the name holds the value's end (`SN_id_…_KeyMeshing = "KeyMeshing"`) or the value ends in the name.
+  return bare.includes(tail) || (bare.length >= 6 && spelled(value).endsWith(bare))
+}
+
+/** Whether a value after this name is a secret; `plainWord` says if a bare word (`hunter`) counts as one. */
+/** Whether a value is a label, reference or setting, given the name it stands after. */
+const isNotSecretFor = (value: string, name: string) => isNeverSecret(value) || repeatsName(value, name)
+
+function isSecretValue(
+  text: string,
+  value: string,
+  name: Name,
+  found: Value,
+  op: string,
+  notSecret = isNotSecretFor,
+): boolean {
+  // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
+  if (value.length > 1024) return true
+  // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText); one cut off
+  // by a template's interpolation (`ghp_${…}`, `#{…}`) is not all there is.
+  if (value.length < 4 || value.endsWith(":")) return false
+  if (found.stop === "{" && /[$#%]$/.test(value)) return false
+  const strength = name.query ? STRONG : name.strength
+  if (strength === WEAK && !looksRandom(value)) return false
+  if (notSecret(value, name.text)) return false
+  if (strength === WEAK) return true
+  if (found.quoted) return true
+  if (isCode(value, found.stop)) return false
+  if (!/^[A-Za-z_]+$/.test(value) || isRandomLetters(value)) return true
+  // A bare word is a literal in dotenv, properties, connection strings and URL queries (`DB_PASS=hunter`,
+  // `pass=hunter;`, `?api-key=rawr`), but a variable in code (`password = userInput`) and as often a setting
+  // as a password in YAML (`id-token: write`).
+  const upper = /^[-$@]*[A-Z][A-Z\d_]*$/.test(name.text)
+  const dotenv = op === "=" && found.start === name.end + 1 && isLineStart(text, name.start)
+  return (
+    (upper || dotenv || name.query || found.stop === ";") &&
+    /^(?:[A-Za-z][a-z_]*|[A-Z_]+)$/.test(value) &&
+    !/[,)]/.test(found.stop)
+  )
+}
+
+/**
+ * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
+ * command-line flags): the name stays readable, only the value becomes REDACTED. Starts at each hit and reads
+ * the name around it; every read is bounded or moves the cursor past what it read, so the scan is linear
+ * however the text repeats itself.
+ */
+function redactAssignments(text: string): string {
+  const cuts: Array<[number, number]> = []
+  const unclosed = new Map<string, number>()
+  const strengths: Strengths = { last: "", lastStrength: 0, known: new Map() }
+  // Text that repeats itself repeats its names and values too: each pair is judged once.
+  const judged = new Map<string, Map<string, boolean>>()
+  const notSecret = (value: string, nameText: string) => {
+    const byValue = judged.get(nameText) ?? judged.set(nameText, new Map()).get(nameText)
+    const known = byValue?.get(value)
+    if (known !== undefined) return known
+    const verdict = isNotSecretFor(value, nameText)
+    byValue?.set(value, verdict)
+    return verdict
+  }
+  // A fresh copy, and `test`: where a hit comes every few bytes, matchAll's iterator and exec's match arrays
+  // cost more than the rest; the hit's end is all the scan needs.
+  const words = new RegExp(SECRET_WORD_RE)
+  let cursor = 0
+  while (words.test(text)) {
+    const name = readName(text, cursor, words.lastIndex, strengths)
+    if (typeof name === "number") {
+      // Past the whole identifier: a long one (`SECRET_TOKEN_SECRET_…`) would otherwise yield a hit every few bytes.
+      cursor = name
+      words.lastIndex = Math.max(words.lastIndex, name)
+      continue
+    }
+    cursor = name.end
+    const connector = readConnector(text, name)
+    if (!connector) continue
+    const ownLine = connector.op !== " " && !name.quote && isLineStart(text, name.start)
+    const value =
+      connector.op === ">"
+        ? readElementValue(text, connector.at)
+        : readValue(text, connector.at, ownLine, name.query, unclosed)
+    if (!value) continue
+    // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
+    const literal = text.slice(value.start, value.end)
+    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+      cursor = cuts.push([value.start, value.end]) && value.end
+    } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
+    words.lastIndex = Math.max(words.lastIndex, cursor)
+  }
+  return applyCuts(text, cuts)
+}
+
+// ── All of it, in order ──
+
+/** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
+const QUADGRAM_MIN_CHARS = 4_096
+
+/**
+ * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
+ * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
+ * over a megabyte cost 30 to 60 ms in Bun, the pass 5 to 10. A false "may" only means its rule runs for nothing.
+ */
+function keywordTest(text: string): (keyword: string) => boolean {
+  if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
+  const bytes = new TextEncoder().encode(text)
+  const shift = Math.ceil(Math.log2(bytes.length * 8))
+  const map = new Uint32Array(1 << (shift - 5))
+  const bit = (quad: number) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
+  let quad = 0
+  for (let i = 0; i < bytes.length; i++) {
+    quad = (quad << 8) | (bytes[i] ?? 0)
+    const b = bit(quad)
+    map[b >>> 5] = (map[b >>> 5] ?? 0) | (1 << (b & 31))
+  }
+  return (keyword) => {
+    // A short keyword has no 4-gram; `includes` is cheap for those that start with a rare character (`Q~`, `://`).
+    if (keyword.length < 4) return text.includes(keyword)
+    let quad = 0
+    for (let i = 0; i < keyword.length; i++) {
+      quad = (quad << 8) | keyword.charCodeAt(i)
+      const b = bit(quad)
+      if (i >= 3 && !((map[b >>> 5] ?? 0) & (1 << (b & 31)))) return false
+    }
+    return true
+  }
+}
+
 function redactSecrets(text: string): string {
-  let hasNames: boolean | undefined
-  let out = redactPrivateKeys(text)
-  for (const rule of SECRET_RULES) {
-    if (typeof rule.keyword !== "string") {
-      hasNames ??= rule.keyword.test(out)
-      if (!hasNames) continue
-    } else if (!out.includes(rule.keyword)) continue
+  // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
+  let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
+  // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
+  const mayContain = keywordTest(out)
+  for (const rule of [...TOKEN_RULES, ...CONTEXT_RULES]) {
+    const keywords = typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword
+    if (!keywords.some(mayContain)) continue
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
-  return out
+  return redactAssignments(redactCommandFlags(out, mayContain))
 }
 
 /** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */

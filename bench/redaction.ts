@@ -1,0 +1,99 @@
+/**
+ * Redaction coverage: `bun bench/redaction.ts` (a few seconds), also printed by section 5 of `bun bench/run.ts`.
+ *
+ * Runs the generated corpora of test/support/secrets.ts (fake secrets in every vendor format, standing alone
+ * and behind their usual name, and in every assignment shape) and the clean corpus of test/support/clean.ts
+ * (plus generated TypeScript and Python) through the real redactSecrets. The seeds are those the tests use,
+ * so these are the figures test/redaction.test.ts holds the code to. Prints shares and counts only, never a
+ * sample: nothing secret-looking reaches the output.
+ */
+
+import plugin from "../src/index.ts"
+import { CLEAN_CORPUS } from "../test/support/clean.ts"
+import {
+  changedLines,
+  EXTRA_FORMATS,
+  type FormatSample,
+  formatSamples,
+  PROMISED_FORMATS,
+  shapeSamples,
+  type Tally,
+  tally,
+  VENDOR_FORMATS,
+} from "../test/support/secrets.ts"
+import { fmtMs, KB, pyCode, table, tsCode } from "./lib.ts"
+
+const { redactSecrets } = plugin.internal
+
+const share = (row: Tally | undefined) =>
+  row ? `${((100 * row.redacted) / row.total).toFixed(1)}% of ${row.total}` : "—"
+
+/** One row per family: its share standing alone and behind its name. */
+function familyRows(samples: readonly FormatSample[]): string[][] {
+  const rows = tally(samples, redactSecrets, (sample) => `${sample.family}\u0000${sample.context}`)
+  const families = [...new Set(samples.map((sample) => sample.family))]
+  const find = (family: string, context: string) => rows.find((row) => row.group === `${family}\u0000${context}`)
+  return families.map((family) => [family, share(find(family, "alone")), share(find(family, "named"))])
+}
+
+function weakest(rows: readonly Tally[]): number {
+  return Math.min(...rows.map((row) => (100 * row.redacted) / row.total))
+}
+
+/** The coverage tables as markdown, and the targets they meet or miss. */
+export function redactionCoverage(): { text: string; targets: Array<[string, string, string, string]> } {
+  const started = performance.now()
+  const promised = formatSamples(PROMISED_FORMATS, 11, 6)
+  const vendors = formatSamples(VENDOR_FORMATS, 12, 6)
+  const extras = formatSamples(EXTRA_FORMATS, 13, 6)
+  const shapes = shapeSamples(7, 20)
+  const out: string[] = []
+  const headers = ["family", "standing alone", "behind its name"]
+  out.push("Families the README promised before:", "", table(headers, familyRows(promised)), "")
+  out.push("Vendors the README did not name before:", "", table(headers, familyRows(vendors)), "")
+  out.push("Further prefix-anchored vendors:", "", table(headers, familyRows(extras)), "")
+  const shapeTally = tally(shapes, redactSecrets, (sample) => sample.shape)
+  out.push("Assignment shapes (value redacted, name kept):", "")
+  out.push(
+    table(
+      ["shape", "redacted"],
+      shapeTally.map((row) => [row.group, share(row)]),
+    ),
+    "",
+  )
+  const clean: Array<readonly [string, string]> = [
+    ...CLEAN_CORPUS,
+    ["generated TypeScript, 64 KB", tsCode(64 * KB, { seed: 3 })],
+    ["generated Python, 64 KB", pyCode(64 * KB)],
+  ]
+  let lines = 0
+  let changed = 0
+  for (const [, text] of clean) {
+    lines += text.split("\n").length
+    changed += changedLines(text, redactSecrets(text))
+  }
+  out.push(`Clean corpus: ${clean.length} texts, ${lines.toLocaleString("en")} lines, ${changed} changed.`)
+  const samples = promised.length + vendors.length + extras.length + shapes.length
+  out.push(`${samples.toLocaleString("en")} samples measured in ${fmtMs(performance.now() - started)}.`)
+  const families = tally([...promised, ...vendors], redactSecrets, (sample) => `${sample.family}, ${sample.context}`)
+  const familyWorst = weakest(families)
+  const shapeWorst = weakest(shapeTally)
+  return {
+    text: out.join("\n"),
+    targets: [
+      ["5. redaction, weakest family", "≥ 99%", `${familyWorst.toFixed(1)}%`, familyWorst >= 99 ? "met" : "MISSED"],
+      [
+        "5. redaction, weakest assignment shape",
+        "≥ 95%",
+        `${shapeWorst.toFixed(1)}%`,
+        shapeWorst >= 95 ? "met" : "MISSED",
+      ],
+      ["5. redaction, clean corpus", "0 changed lines", String(changed), changed === 0 ? "met" : "MISSED"],
+    ],
+  }
+}
+
+if (import.meta.main) {
+  const { text, targets } = redactionCoverage()
+  process.stdout.write(`# Redaction coverage\n\n${text}\n\n${table(["target", "goal", "measured", ""], targets)}\n`)
+}

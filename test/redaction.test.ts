@@ -1,0 +1,170 @@
+import { describe, expect, test } from "bun:test"
+import plugin from "../src/index.ts"
+import { CLEAN_CORPUS } from "./support/clean.ts"
+import {
+  changedLines,
+  drawer,
+  EXTRA_FORMATS,
+  formatSamples,
+  PROMISED_FORMATS,
+  SHAPES,
+  shapeSamples,
+  tally,
+  VENDOR_FORMATS,
+} from "./support/secrets.ts"
+
+const { redactSecrets, REDACTED } = plugin.internal
+
+// ── coverage on the generated corpora ──
+
+/** Seeds and sizes are fixed, so the corpora and these thresholds are the same on every run. */
+const PROMISED = formatSamples(PROMISED_FORMATS, 11, 6)
+const VENDORS = formatSamples(VENDOR_FORMATS, 12, 6)
+const EXTRAS = formatSamples(EXTRA_FORMATS, 13, 6)
+const ASSIGNMENTS = shapeSamples(7, 20)
+
+const byFamily = (sample: { family: string; context: string }) => `${sample.family}, ${sample.context}`
+const rows = (tallies: ReturnType<typeof tally>) => tallies.map((row) => [row.group, row] as const)
+
+describe("redaction: every family redacted standing alone and behind its name, at least 99%", () => {
+  test.each([
+    ...rows(tally(PROMISED, redactSecrets, byFamily)),
+    ...rows(tally(VENDORS, redactSecrets, byFamily)),
+    ...rows(tally(EXTRAS, redactSecrets, byFamily)),
+  ])("%s", (_group, row) => {
+    expect({ missed: row.missed, share: row.redacted / row.total >= 0.99 }).toEqual({ missed: row.missed, share: true })
+  })
+})
+
+describe("redaction: every assignment shape redacted with its name kept, at least 95%", () => {
+  test.each(rows(tally(ASSIGNMENTS, redactSecrets, (sample) => sample.shape)))("%s", (_shape, row) => {
+    expect({ missed: row.missed, share: row.redacted / row.total >= 0.95 }).toEqual({ missed: row.missed, share: true })
+  })
+
+  test("every shape of the issue is in the corpus", () => {
+    const shapes = new Set(SHAPES.map((shape) => shape.shape))
+    for (const shape of ["INI", "YAML unquoted", "XML element", "XML attribute", "Go", "Makefile", "curl -u"]) {
+      expect(shapes.has(shape)).toBe(true)
+    }
+    for (const shape of ["alignment spaces", "docker login -p", "mysql -p", ".netrc", "Java, Kotlin", "PHP"]) {
+      expect(shapes.has(shape)).toBe(true)
+    }
+  })
+})
+
+describe("redaction: one shape each, exactly: the name stays readable, quotes stay, only the value goes", () => {
+  const R = REDACTED
+  const v = drawer(5)(20)
+  test.each([
+    ["INI, unquoted", `[default]\naws_secret_access_key = ${v}`, `[default]\naws_secret_access_key = ${R}`],
+    ["YAML, CI env", `env:\n  AWS_SECRET_ACCESS_KEY: ${v}`, `env:\n  AWS_SECRET_ACCESS_KEY: ${R}`],
+    ["aws CLI output", `SecretAccessKey: ${v}`, `SecretAccessKey: ${R}`],
+    ["lower-case prefixed name", `db_password: ${v}`, `db_password: ${R}`],
+    ["camelCase suffix", `githubToken=${v}`, `githubToken=${R}`],
+    ["XML element", `<password>${v}</password>`, `<password>${R}</password>`],
+    ["XML element over three lines", `<password>\n  ${v}\n</password>`, `<password>\n  ${R}\n</password>`],
+    ["XML key/value attributes", `<add key="Password" value="${v}"/>`, `<add key="Password" value="${R}"/>`],
+    ["Go typed var", `var apiToken string = "${v}"`, `var apiToken string = "${R}"`],
+    ["backtick string", `token := \`${v}\``, `token := \`${R}\``],
+    ["PHP .=", `$token .= "${v}";`, `$token .= "${R}";`],
+    ["Makefile ::=", `API_TOKEN ::= ${v}`, `API_TOKEN ::= ${R}`],
+    ["Makefile ?=", `API_TOKEN ?= ${v}`, `API_TOKEN ?= ${R}`],
+    ["System.setProperty", `System.setProperty("X_TOKEN", "${v}");`, `System.setProperty("X_TOKEN", "${R}");`],
+    ["wide alignment", `DB_PASSWORD          = ${v}`, `DB_PASSWORD          = ${R}`],
+    ["curl -u", `curl -u admin:${v} https://x.test`, `curl -u admin:${R} https://x.test`],
+    ["docker login -p", `docker login -u ci -p ${v} registry.test`, `docker login -u ci -p ${R} registry.test`],
+    ["mysql -p, glued", `mysql -u root -p${v} app`, `mysql -u root -p${R} app`],
+    [".netrc", `machine api.test login ci password ${v}`, `machine api.test login ci password ${R}`],
+    ["Kubernetes env, two lines", `- name: DB_PASSWORD\n  value: "${v}"`, `- name: DB_PASSWORD\n  value: "${R}"`],
+    ["Authorization: token", `Authorization: token ${v}`, `Authorization: token ${R}`],
+    ["Authorization, bare value", `Authorization: ${v}`, `Authorization: ${R}`],
+    [".npmrc with a space", `_authToken = ${v}`, `_authToken = ${R}`],
+    ["command-line flag", `deploy --api-key ${v} --region eu`, `deploy --api-key ${R} --region eu`],
+    ["connection string", `Server=db;User Id=app;Password=${v};`, `Server=db;User Id=app;Password=${R};`],
+    ["query string", `https://api.test/v1?api_key=${v}&page=2`, `https://api.test/v1?api_key=${R}&page=2`],
+    ["a plain word in a query", "GET /api/users?api-key=rawr HTTP/1.1", `GET /api/users?api-key=${R} HTTP/1.1`],
+    ["PowerShell", `$env:FLASK_SECRET_KEY = "${v}"`, `$env:FLASK_SECRET_KEY = "${R}"`],
+    [
+      "a password shaped like an e-mail address",
+      "'ENCRYPTION_KEY' => 'Fb5L-Hk@2.GB84',",
+      `'ENCRYPTION_KEY' => '${R}',`,
+    ],
+    ["SQL", `CREATE USER app WITH PASSWORD '${v}';`, `CREATE USER app WITH PASSWORD '${R}';`],
+    [
+      "a key block cut off at its end, then prose",
+      `-----BEGIN PRIVATE KEY-----\n${v}${v}\n${v}\n\nThe deploy notes go on.`,
+      `${R}\n\nThe deploy notes go on.`,
+    ],
+    ["a key block cut off at its start", `${v}${v}\n${v}==\n-----END PRIVATE KEY-----\nnext`, `${R}\nnext`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+})
+
+describe("redaction: what is never a secret stays", () => {
+  test.each(CLEAN_CORPUS.map(([name, text]) => [name, text] as const))("clean corpus: %s", (_name, text) => {
+    expect(changedLines(text, redactSecrets(text))).toBe(0)
+  })
+
+  test.each([
+    ["a secret file's path", "MYSQL_ROOT_PASSWORD_FILE=/run/secrets/db-password"],
+    ["an env() lookup, call left open", "SECRET_KEY = env('SECRET_KEY',"],
+    ["process.env", "  password: process.env.DATABASE_PASSWORD,"],
+    ["a dependency and its version", '    "pbkdf2-password": "^1.2.1",'],
+    ["?key=value in prose", "Pass ?key=value in the query string."],
+    ["a regex literal", "export const GITHUB_TOKEN_PATTERN = /gh[pousr]_[A-Za-z0-9]{36}/"],
+    ["x's after a token prefix", "token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
+    ["the documented AWS example key id", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE"],
+    ["a fake-looking password", 'password = "somefakekey"'],
+    ["a Terraform reference", `password = "${"$"}{aws_db_instance.default.password}"`],
+    ["a GitHub Actions secret", `password: ${"$"}{{ secrets.GITHUB_TOKEN }}`],
+    ["a Helm template", 'password: "{{ .Values.db.password }}"'],
+    ["os.environ", 'key = os.environ["API_KEY"]'],
+    ["<your-key>", "OPENAI_API_KEY=<your-openai-key>"],
+    ["changeme", "SECRET_KEY=changeme"],
+    ["an ellipsis", 'token: "..."'],
+    ["the name of a secret", "secretKeyRef: {name: db-credentials, key: password}"],
+    ["an env var's name", "tokenEnvVar: GITHUB_TOKEN"],
+    ["a same-word local default", "postgres://postgres:postgres@localhost:5432/app"],
+    [
+      "prose that names the key markers",
+      "`-----END PRIVATE KEY-----` repeated, no BEGIN; then `-----BEGIN PRIVATE KEY-----` alone",
+    ],
+    [
+      "a template's interpolation after a token prefix",
+      `return \`// deploy token: ghp_${"$"}{randomToken(random, 36)}\``,
+    ],
+    ["a value that ends in its own name", 'pub const SN_id_None_KeyMeshing = "id-Gost28147-89-None-KeyMeshing"'],
+    [
+      "a Kubernetes env var from a secret",
+      "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}",
+    ],
+  ])("%s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
+describe("redaction: a value never crosses a line break", () => {
+  test.each([
+    ["dotenv", "GITHUB_API_KEY=\nNEXT_SETTING=abc123def456ghi"],
+    ["dotenv, trailing blanks", "GITHUB_API_KEY=   \nNEXT_SETTING=abc123def456ghi"],
+    ["YAML", "password:\n  nested: abc123def456ghi"],
+    ["INI", "password =\nhost = abc123def456ghi"],
+    ["quoted, unclosed", 'token: "\nabc123def456ghi"'],
+    ["XML element left open", "<password>\nabc123def456ghi"],
+    ["a flag at the line's end", "deploy --api-key\nabc123def456ghi"],
+  ])("%s: the next line is untouched", (_shape, input) => {
+    const next = input.slice(input.indexOf("\n") + 1)
+    expect(redactSecrets(input).split("\n").slice(1).join("\n")).toBe(next)
+  })
+})
+
+describe("redaction: one long text gives what its parts give", () => {
+  // Above a few kilobytes, rule keywords are looked up in a 4-gram bitmap instead of searched one by one.
+  test("the generated corpora, joined into one text, come out as the samples do one by one", () => {
+    const samples = [...PROMISED, ...VENDORS, ...ASSIGNMENTS].map((sample) => sample.text)
+    const joined = samples.join("\n\n")
+    expect(joined.length).toBeGreaterThan(100_000)
+    expect(redactSecrets(joined)).toBe(samples.map((text) => redactSecrets(text)).join("\n\n"))
+  })
+})

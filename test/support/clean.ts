@@ -1,0 +1,669 @@
+/**
+ * Ordinary code and configuration that holds no secret, in the syntaxes redaction reads: it must come out
+ * of redaction unchanged, line for line. Placeholders, references, paths, versions and the names of secrets
+ * are here on purpose: they are what a scanner most often mistakes for a secret.
+ */
+
+export const CLEAN_CORPUS: ReadonlyArray<readonly [name: string, text: string]> = [
+  [
+    ".env.example",
+    `# Copy to .env and fill in
+DATABASE_URL=postgres://localhost:5432/app
+DB_PASSWORD=
+GITHUB_API_KEY=
+NEXT_LINE_STAYS=true
+API_KEY=your-api-key-here
+SECRET_KEY=changeme
+STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx
+OPENAI_API_KEY=<your-openai-key>
+SESSION_SECRET=...
+AUTH_TOKEN=${"$"}{AUTH_TOKEN}
+TOKEN_TTL=3600
+MAX_TOKENS=4096
+PASSWORD_MIN_LENGTH=12
+JWT_EXPIRES_IN=15m
+API_KEY_HEADER=X-Api-Key
+SECRET_KEY_FILE=/run/secrets/secret_key
+MYSQL_ROOT_PASSWORD_FILE=/run/secrets/db-password
+PWD=/home/app
+ENABLE_TOKEN_AUTH=false
+`,
+  ],
+  [
+    "docker-compose.yml",
+    `services:
+  db:
+    image: postgres:16
+    environment:
+      POSTGRES_USER: postgres
+      POSTGRES_PASSWORD: postgres
+      POSTGRES_PASSWORD_FILE: /run/secrets/db_password
+      MYSQL_ROOT_PASSWORD_FILE: /run/secrets/db-password
+    secrets:
+      - db_password
+  app:
+    build: .
+    environment:
+      - DATABASE_PASSWORD=${"$"}{DATABASE_PASSWORD}
+      - API_TOKEN=${"$"}{API_TOKEN:?set it in .env}
+      - SECRET_KEY_BASE
+    env_file: .env
+secrets:
+  db_password:
+    file: ./secrets/db_password.txt
+`,
+  ],
+  [
+    "GitHub Actions workflow",
+    `name: release
+on:
+  push:
+    tags: ["v*"]
+permissions:
+  id-token: write
+  contents: read
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    services:
+      postgres:
+        image: postgres:16
+        env:
+          POSTGRES_PASSWORD: postgres
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+          registry-url: https://registry.npmjs.org
+      - run: npm publish --provenance
+        env:
+          NODE_AUTH_TOKEN: ${"$"}{{ secrets.NPM_TOKEN }}
+      - uses: docker/login-action@v3
+        with:
+          username: ${"$"}{{ github.actor }}
+          password: ${"$"}{{ secrets.GITHUB_TOKEN }}
+      - name: Deploy
+        env:
+          AWS_ACCESS_KEY_ID: ${"$"}{{ secrets.AWS_ACCESS_KEY_ID }}
+          AWS_SECRET_ACCESS_KEY: ${"$"}{{ secrets.AWS_SECRET_ACCESS_KEY }}
+          token: ${"$"}{{ github.token }}
+        run: ./scripts/deploy.sh
+      - uses: some/action@v1
+        with:
+          github-token: ${"$"}{{ secrets.GITHUB_TOKEN }}
+          secrets: inherit
+`,
+  ],
+  [
+    "Kubernetes deployment",
+    `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  template:
+    spec:
+      containers:
+        - name: api
+          image: ghcr.io/acme/api:1.4.2
+          env:
+            - name: DB_PASSWORD
+              valueFrom:
+                secretKeyRef:
+                  name: db-credentials
+                  key: password
+            - name: API_TOKEN
+              valueFrom:
+                secretKeyRef: {name: api-secrets, key: token}
+            - name: LOG_LEVEL
+              value: info
+          envFrom:
+            - secretRef:
+                name: app-secrets
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  TOKEN_ISSUER: https://auth.example.test/
+  PASSWORD_POLICY: strict
+`,
+  ],
+  [
+    "sealed secret and external secret",
+    `apiVersion: external-secrets.io/v1beta1
+kind: ExternalSecret
+metadata:
+  name: db
+spec:
+  secretStoreRef:
+    name: vault
+    kind: ClusterSecretStore
+  target:
+    name: db-credentials
+  data:
+    - secretKey: password
+      remoteRef:
+        key: prod/db/password
+`,
+  ],
+  [
+    "Helm values",
+    `auth:
+  existingSecret: redis-auth
+  existingSecretPasswordKey: redis-password
+  password: ""
+  token: {{ .Values.global.token | quote }}
+postgresql:
+  auth:
+    username: app
+    password: "{{ .Values.db.password }}"
+    secretKeys:
+      adminPasswordKey: postgres-password
+      userPasswordKey: password
+`,
+  ],
+  [
+    "Terraform",
+    `variable "db_password" {
+  type      = string
+  sensitive = true
+}
+
+resource "aws_db_instance" "default" {
+  username = "app"
+  password = var.db_password
+  password_wo = ephemeral.random_password.db.result
+}
+
+output "connection" {
+  value     = "${"$"}{aws_db_instance.default.password}"
+  sensitive = true
+}
+
+resource "aws_iam_access_key" "ci" {
+  user    = aws_iam_user.ci.name
+  pgp_key = "keybase:ci"
+}
+
+provider "github" {
+  token = var.github_token
+}
+`,
+  ],
+  [
+    "Django settings",
+    `import os
+import environ
+
+env = environ.Env()
+
+SECRET_KEY = env('SECRET_KEY',
+    default=None)
+SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
+DEBUG = env.bool("DEBUG", default=False)
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.postgresql",
+        "PASSWORD": os.environ.get("DB_PASSWORD"),
+        "HOST": env("DB_HOST"),
+    }
+}
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_NAME = "csrftoken"
+`,
+  ],
+  [
+    "Python code",
+    `from getpass import getpass
+
+import jwt
+import requests
+
+
+def login(username: str, password: str) -> str:
+    """Exchanges a password for a token."""
+    token = jwt.encode({"sub": username}, key=settings.SECRET_KEY, algorithm="HS256")
+    password = getpass("Password: ")
+    api_key = os.getenv("API_KEY")
+    secret = kwargs.pop("secret", None)
+    headers = {"Authorization": f"Bearer {token}", "X-API-Key": api_key}
+    response = requests.post(url, auth=(username, password), headers=headers, timeout=10)
+    token = response.json()["access_token"]
+    if not token:
+        raise ValueError("missing token")
+    return token
+
+
+class Settings(BaseSettings):
+    api_key: str = Field(..., env="API_KEY")
+    db_password: SecretStr
+    token_url: str = "https://oauth2.example.test/token"
+`,
+  ],
+  [
+    "Node config",
+    `import { z } from "zod"
+
+export const config = {
+  port: Number(process.env.PORT ?? 3000),
+  database: {
+    host: process.env.DATABASE_HOST,
+    password: process.env.DATABASE_PASSWORD,
+    user: "app",
+  },
+  github: { token: process.env.GITHUB_TOKEN!, apiKey: import.meta.env.VITE_API_KEY },
+  session: { secret: requireEnv("SESSION_SECRET"), maxAge: 86_400 },
+}
+
+const schema = z.object({ password: z.string().min(12), token: z.string().optional() })
+
+export interface Credentials {
+  username: string
+  password: string
+  token?: string
+  apiKey: ApiKey
+  secret: Buffer
+}
+
+export async function login(password: string): Promise<string> {
+  const token = await getToken()
+  const { accessToken } = await exchange(password)
+  localStorage.setItem("token", accessToken)
+  return token
+}
+
+const TOKEN_KEY = "auth_token"
+const API_KEY_HEADER = "x-api-key"
+const headers = { Authorization: ${"`"}Bearer ${"$"}{token}${"`"}, "X-Api-Key": apiKey }
+`,
+  ],
+  [
+    "regex constants",
+    String.raw`export const GITHUB_TOKEN_PATTERN = /gh[pousr]_[A-Za-z0-9]{36}/
+export const SLACK_TOKEN_PATTERN = /xox[baprs]-[0-9a-zA-Z-]{10,48}/g
+const API_KEY_RE = /^[A-Za-z0-9]{32}$/
+password_regex = r"^(?=.*[A-Z])(?=.*\d).{12,}$"
+TOKEN_FORMAT = re.compile(r"^glpat-[0-9A-Za-z_-]{20}$")
+`,
+  ],
+  [
+    "package.json",
+    `{
+  "name": "auth-server",
+  "version": "2.3.0",
+  "dependencies": {
+    "pbkdf2-password": "^1.2.1",
+    "jsonwebtoken": "^9.0.2",
+    "passport": "0.7.0",
+    "passport-http-bearer": "~1.0.1",
+    "keytar": "7.9.0",
+    "secret-handshake": "workspace:*",
+    "@auth/core": "npm:@auth/core@0.37.0",
+    "csrf-tokens": "latest"
+  },
+  "scripts": { "token": "node scripts/token.js" }
+}
+`,
+  ],
+  [
+    "package-lock excerpt",
+    `    "node_modules/pbkdf2-password": {
+      "version": "1.2.1",
+      "resolved": "https://registry.npmjs.org/pbkdf2-password/-/pbkdf2-password-1.2.1.tgz",
+      "integrity": "sha512-Q0Wd2FkNtyeDC8N2gVb/6O5hX9xKp7fG3jL4mN5pQ6rS7tU8vW9xY0zA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1vW2xY3zA4bC5dE6fA7==",
+      "dependencies": {
+        "base64-js": "^1.5.1"
+      }
+    },
+`,
+  ],
+  [
+    "yarn.lock excerpt",
+    `pbkdf2-password@^1.2.1:
+  version "1.2.1"
+  resolved "https://registry.yarnpkg.com/pbkdf2-password/-/pbkdf2-password-1.2.1.tgz#0b9e2f0ae6f0c3bd1a7d8a1e3c07f4d1e9b9d3a2"
+  integrity sha512-Q0Wd2FkNtyeDC8N2gVb/6O5hX9xKp7fG3jL4mN5pQ6rS7tU8vW9xY0zA1bC2dE3fG4hI5jK6lM7nO8pQ9rS0tU1vW2xY3zA4bC5dE6fA7==
+`,
+  ],
+  [
+    "requirements and Cargo",
+    `django-secret-key==1.0.0
+keyring>=24.3
+python-jose[cryptography]==3.3.0
+
+[dependencies]
+secret-service = "3.0"
+keyring = { version = "2", features = ["apple-native"] }
+jsonwebtoken = "9.3.0"
+`,
+  ],
+  [
+    "Go code",
+    `package auth
+
+import "os"
+
+var ErrInvalidToken = errors.New("invalid token")
+
+const tokenPrefix = "Bearer "
+
+type Config struct {
+	APIKey   string ${"`"}json:"api_key" env:"API_KEY"${"`"}
+	Password string ${"`"}yaml:"password"${"`"}
+	Token    string
+}
+
+func Load() Config {
+	token := os.Getenv("TOKEN")
+	password := flag.String("password", "", "database password")
+	var apiKey string = cfg.APIKey
+	secret, err := client.GetSecret(ctx, "prod/api-key")
+	return Config{Token: token, Password: *password, APIKey: apiKey}
+}
+`,
+  ],
+  [
+    "Java and Spring",
+    `@Value("${"$"}{api.key}")
+private String apiKey;
+
+private static final String TOKEN_HEADER = "Authorization";
+private static final String PASSWORD_PARAM = "password";
+
+public String login(HttpServletRequest request) {
+    String password = request.getParameter("password");
+    String token = jwtService.createToken(user);
+    System.setProperty("javax.net.ssl.trustStorePassword", System.getenv("TRUSTSTORE_PASSWORD"));
+    return token;
+}
+`,
+  ],
+  [
+    "application.yml and properties",
+    `spring:
+  datasource:
+    url: jdbc:postgresql://db:5432/app
+    username: app
+    password: ${"$"}{DB_PASSWORD}
+  security:
+    oauth2:
+      client:
+        registration:
+          github:
+            client-id: ${"$"}{GITHUB_CLIENT_ID}
+            client-secret: ${"$"}{GITHUB_CLIENT_SECRET:}
+
+spring.datasource.password=${"$"}{DB_PASSWORD}
+jwt.secret=${"$"}{JWT_SECRET}
+server.ssl.key-store-password=${"$"}{KEYSTORE_PASSWORD}
+server.ssl.key-store=classpath:keystore.p12
+`,
+  ],
+  [
+    "C# and appsettings",
+    `public class AuthOptions
+{
+    public string ApiKey { get; set; } = string.Empty;
+    public string Password { get; init; }
+}
+
+var token = await tokenProvider.GetTokenAsync(cancellationToken);
+var password = Environment.GetEnvironmentVariable("DB_PASSWORD");
+CancellationToken cancellationToken = default;
+[JsonProperty("api_key")]
+
+{
+  "ConnectionStrings": {
+    "Default": "Server=db;Database=app;Trusted_Connection=True;"
+  },
+  "Jwt": { "Key": "", "Issuer": "https://auth.example.test" },
+  "KeyVault": { "Uri": "https://acme.vault.azure.net/", "SecretName": "db-password" }
+}
+`,
+  ],
+  [
+    "PHP",
+    `<?php
+define('DB_PASSWORD', getenv('DB_PASSWORD'));
+define('AUTH_KEY', 'put your unique phrase here');
+$password = $_POST['password'];
+$token = bin2hex(random_bytes(32));
+$hashed = password_hash($password, PASSWORD_DEFAULT);
+return [
+    'password' => Hash::make($request->password),
+    'api_key' => env('API_KEY'),
+    'secret' => config('services.stripe.secret'),
+];
+`,
+  ],
+  [
+    "Ruby and Rails",
+    `Rails.application.configure do
+  config.secret_key_base = Rails.application.credentials.secret_key_base
+  config.api_key = ENV.fetch("API_KEY")
+end
+
+class User < ApplicationRecord
+  has_secure_password
+  validates :password, length: { minimum: 12 }
+  def token
+    @token ||= SecureRandom.hex(20)
+  end
+end
+
+password: ENV["DB_PASSWORD"]
+`,
+  ],
+  [
+    "shell script",
+    `#!/usr/bin/env bash
+set -euo pipefail
+read -rs -p "Password: " PASSWORD
+TOKEN=$(cat /run/secrets/token)
+export GITHUB_TOKEN="${"$"}{GITHUB_TOKEN:-}"
+export API_KEY=$API_KEY
+echo "$DOCKER_PASSWORD" | docker login -u "$DOCKER_USER" --password-stdin ghcr.io
+docker login -u ci -p "$REGISTRY_PASSWORD" registry.example.test
+curl -u "$USER:$API_TOKEN" https://api.example.test/me
+mysql -u root -p app < schema.sql
+mysql -u root -p"$MYSQL_PASSWORD" app
+mkdir -p /tmp/build && docker run -p 8080:80 -u 1000:1000 nginx
+ssh -p 2222 deploy@host
+kubectl create secret generic db --from-literal=password="$DB_PASSWORD"
+`,
+  ],
+  [
+    "Makefile",
+    `REGISTRY ?= ghcr.io/acme
+TOKEN ?= $(shell cat .token)
+API_KEY := $(API_KEY)
+SECRETS_DIR ::= ./secrets
+deploy:
+	TOKEN=$(TOKEN) ./deploy.sh
+`,
+  ],
+  [
+    "nginx and Apache",
+    `location /api/ {
+    proxy_set_header Authorization $http_authorization;
+    proxy_pass http://backend;
+    auth_basic "Restricted";
+    auth_basic_user_file /etc/nginx/.htpasswd;
+}
+<Directory "/var/www">
+    AuthType Basic
+    AuthUserFile /etc/apache2/.htpasswd
+    Require valid-user
+</Directory>
+`,
+  ],
+  [
+    "HTML form",
+    `<form method="post" action="/login">
+  <label for="password">Password</label>
+  <input type="password" id="password" name="password" autocomplete="current-password" required>
+  <input type="hidden" name="csrf_token" value="{{ csrf_token }}">
+  <button type="submit">Sign in</button>
+</form>
+`,
+  ],
+  [
+    "XML config",
+    `<configuration>
+  <appSettings>
+    <add key="ApiKey" value="" />
+    <add key="Password" value="${"$"}(DB_PASSWORD)" />
+    <add key="TokenLifetime" value="3600" />
+  </appSettings>
+  <connectionStrings>
+    <add name="Default" connectionString="Server=db;Database=app;Integrated Security=true" />
+  </connectionStrings>
+  <password>${"$"}{env.DB_PASSWORD}</password>
+  <secretName>db-password</secretName>
+</configuration>
+`,
+  ],
+  [
+    "i18n strings",
+    `{
+  "password": "Password",
+  "password_hint": "At least 12 characters",
+  "forgot_password": "Forgot your password?",
+  "token_expired": "Your session has expired",
+  "api_key": "API key",
+  "secret": "Secret",
+  "new_password": "New password"
+}
+`,
+  ],
+  [
+    "JSON schema and OpenAPI",
+    `{
+  "type": "object",
+  "properties": {
+    "password": { "type": "string", "format": "password", "minLength": 12 },
+    "token": { "type": "string", "description": "The access token" }
+  },
+  "required": ["password"]
+}
+components:
+  securitySchemes:
+    apiKey:
+      type: apiKey
+      in: header
+      name: X-API-Key
+    bearerAuth:
+      type: http
+      scheme: bearer
+      bearerFormat: JWT
+`,
+  ],
+  [
+    "AWS examples from the docs",
+    `[default]
+aws_access_key_id = AKIAIOSFODNN7EXAMPLE
+aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY
+region = us-east-1
+[profile ci]
+credential_process = /opt/bin/aws-vault export --format=json ci
+role_arn = arn:aws:iam::123456789012:role/ci
+`,
+  ],
+  [
+    "placeholders in docs",
+    `Set the token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+GitLab tokens look like glpat-XXXXXXXXXXX-XXXXXXXX or glptt-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.
+Runner registration: GR1348941XXXXXXXXXXXXXXXXXXXX, GR134894112312312312312312312
+password = "somefakekey"
+api_key = "YOUR_API_KEY"
+token: "<token>"
+secret: '********'
+Authorization: Bearer <token>
+Authorization: Bearer ${"$"}TOKEN
+curl -H "Authorization: token $GITHUB_TOKEN" https://api.github.com/user
+curl https://api.example.test/items?key=value&page=2
+Pass ?key=value in the query, or &token=... for the legacy endpoint.
+postgres://user:password@localhost:5432/db
+mongodb+srv://<username>:<password>@cluster0.example.mongodb.net/
+https://${"$"}{GITHUB_USER}:${"$"}{GITHUB_TOKEN}@github.com/acme/repo.git
+`,
+  ],
+  [
+    "prose about credentials",
+    `## Authentication
+
+Every request needs an API key. Pass it in the X-Api-Key header; the key is shown once.
+The token expires after one hour. Rotate the secret with ` +
+      "`acme secrets rotate`" +
+      `.
+A ghp_ prefix marks a personal access token; AKIA marks an AWS key id.
+Password: must be at least 12 characters.
+Note: the password is never logged. Secret: see the vault.
+Basic authentication (RFC 7617) sends the password base64-encoded.
+Bearer token authentication is required for every request.
+| Name | Type | Description |
+|------|------|-------------|
+| token | string | The access token |
+| password | string | Minimum 12 characters |
+`,
+  ],
+  [
+    "SQL",
+    `CREATE TABLE users (
+  id bigserial PRIMARY KEY,
+  email text NOT NULL,
+  password_hash text NOT NULL,
+  api_key_id uuid REFERENCES api_keys (id)
+);
+SELECT id, token_type, expires_at FROM tokens WHERE user_id = $1;
+ALTER USER app WITH PASSWORD :'db_password';
+`,
+  ],
+  [
+    "CI logs",
+    `2024-05-01T10:00:00Z INFO token refreshed, expires_in=3600
+2024-05-01T10:00:01Z WARN retrying with key rotation (attempt 2/5)
+2024-05-01T10:00:02Z INFO cache key=user:42:profile hit
+npm notice Publishing to https://registry.npmjs.org/ with tag latest and default access
+Run docker/login-action@v3
+Logging into ghcr.io...
+Login Succeeded!
+commit 9fceb02d0ae598e95dc970b74767f19372d61af8 (HEAD -> main)
+request 123e4567-e89b-12d3-a456-426614174000 failed with 401 Unauthorized
+sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+`,
+  ],
+  [
+    "notes about key markers",
+    `| where | input | before | after |
+|---|---|---|---|
+| the BEGIN search ran again for every END | \`-----END PRIVATE KEY-----\` repeated, no BEGIN | 1.7 s | 22 ms |
+| a BEGIN with no END | \`-----BEGIN PRIVATE KEY-----\` then a megabyte of text | 0.4 ms | 0.4 ms |
+
+Redaction keeps the text around a lone -----BEGIN OPENSSH PRIVATE KEY----- marker.
+`,
+  ],
+  [
+    "TypeScript with keys",
+    `const keys = Object.keys(record)
+for (const key of keys) map.set(key, record[key])
+type Key = keyof typeof TABLE
+const cacheKey = ${"`"}${"$"}{userId}:${"$"}{page}${"`"}
+const sortKey: "createdAt" | "name" = "createdAt"
+const primaryKey = "id"
+export const STORAGE_KEY = "app.settings.v2"
+<li key={item.id}>{item.label}</li>
+const hotkey = "mod+k"
+monkey.patch(turkey, { key: "value" })
+const passthrough = true
+const bypassCache = false
+`,
+  ],
+]
