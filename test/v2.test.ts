@@ -61,7 +61,7 @@ describe("opencode 2: loading", () => {
 })
 
 describe("opencode 2: a turn", () => {
-  const judgedTurn = async (rule: JudgeRule, reply = WRONG, extra = {}) => {
+  const judgedTurn = async (rule: JudgeRule, extra = {}) => {
     const judge = startJudge(rule)
     const host = await createV2Host({ env: judgeEnv(judge.url), ...extra })
     return { judge, host }
@@ -111,7 +111,7 @@ describe("opencode 2: a turn", () => {
   })
 
   test("one note: session.synthetic with the instruction as text and the one-line notice as description", async () => {
-    const { judge, host } = await judgedTurn(bridges, WRONG, { reconcile: () => "Fredville has 3 bridges." })
+    const { judge, host } = await judgedTurn(bridges, { reconcile: () => "Fredville has 3 bridges." })
     try {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
@@ -136,7 +136,7 @@ describe("opencode 2: a turn", () => {
   test("the depth bound: a judge that flags everything gets two notes, then silence", async () => {
     let round = 0
     const always = (): JudgeReply => ({ verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "no" })
-    const { judge, host } = await judgedTurn(always, WRONG, { reconcile: () => `It has ${++round + 20} bridges.` })
+    const { judge, host } = await judgedTurn(always, { reconcile: () => `It has ${++round + 20} bridges.` })
     try {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
