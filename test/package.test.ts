@@ -152,7 +152,7 @@ describe("package contents", () => {
   })
 
   test("package.json: engines.opencode and no runtime or peer dependencies", () => {
-    expect(pkg.engines?.opencode).toBe(">=1.18.33 <2")
+    expect(pkg.engines?.opencode).toBe(">=1.18.33")
     expect(pkg.dependencies).toBeUndefined()
     expect(pkg.peerDependencies).toBeUndefined()
     expect(pkg.optionalDependencies).toBeUndefined()
