@@ -6,19 +6,16 @@
 
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { FACTS } from "./support/fixtures.ts"
+import { BRIDGES_CONTRADICTED, bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
 
 const { splitClaims, anchorQuote, quotableTexts, secondOpinionModel } = plugin.internal
 
-const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
-const CONTRADICTION = { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
+const WRONG = WRONG_REPLY
+const CONTRADICTION = BRIDGES_CONTRADICTED
 /** Unfaithful for the bridge count (with the given quote), faithful otherwise. */
-const bridges =
-  (flag: JudgeReply = CONTRADICTION) =>
-  ({ claim }: JudgeCall): JudgeReply =>
-    /7 bridges/.test(claim) ? flag : { verdict: "faithful", source: "S1" }
+const bridges = bridgesJudge
 
 async function judgedTurn(rule: (call: JudgeCall) => JudgeReply, env: Record<string, string> = {}, reply = WRONG) {
   return withJudge(rule, async (judge) => {

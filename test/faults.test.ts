@@ -18,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { CacheRecord, HostClient } from "../src/index.ts"
 import plugin from "../src/index.ts"
-import { closedPort, distinctClaims, FACTS, tempDirs, waitForLines } from "./support/fixtures.ts"
+import { closedPort, distinctClaims, FACTS, tempDirs, WRONG_REPLY, waitForLines } from "./support/fixtures.ts"
 import { createHost, type HostOptions, nextId } from "./support/host.ts"
 import { answerJudge, type JudgeReply, judgeEnv, readJudgeCall, startJudge, withJudge } from "./support/judge.ts"
 
@@ -33,7 +33,7 @@ process.on("unhandledRejection", (reason) => {
 
 /** Three claims, none verbatim in FACTS, so each one needs the judge. */
 const THREE = "Fredville is the capital city. Fredville has exactly three bridges. The national animal is a fox."
-const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
+const WRONG = WRONG_REPLY
 /** Verbatim in FACTS: the zero-token gate settles it without any judge call. */
 const VERBATIM = "The capital of Freedonia is Fredville."
 

@@ -6,17 +6,14 @@
 
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { FACTS, toastLines } from "./support/fixtures.ts"
+import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, withJudge } from "./support/judge.ts"
 
 const { JUDGE_PROMPTS, rankJudgeModels } = plugin.internal
 
-const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
-const bridges = ({ claim }: JudgeCall): JudgeReply =>
-  /7 bridges/.test(claim)
-    ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
-    : { verdict: "faithful", source: "S1" }
+const WRONG = WRONG_REPLY
+const bridges = bridgesJudge()
 
 /** The user's opencode: a scripted provider with the agent's model, a small model and a second judge model. */
 const PROVIDERS: NonNullable<HostOptions["providers"]> = [

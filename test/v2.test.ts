@@ -6,17 +6,21 @@
 
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { FACTS } from "./support/fixtures.ts"
-import { createV2Host, v2Read } from "./support/host-v2.ts"
-import { type JudgeCall, type JudgeReply, type JudgeRule, judgeEnv, startJudge, withJudge } from "./support/judge.ts"
+import { bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
+import { createV2Host, type V2HostOptions, v2Read } from "./support/host-v2.ts"
+import {
+  type JudgeCall,
+  type JudgeReply,
+  type JudgeRule,
+  judgeEnv,
+  type startJudge,
+  withJudge,
+} from "./support/judge.ts"
 
 const { NUDGE_MARKER, fromV2Event } = plugin.internal
 
-const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
-const bridges = ({ claim }: JudgeCall): JudgeReply =>
-  /7 bridges/.test(claim)
-    ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
-    : { verdict: "faithful", source: "S1" }
+const WRONG = WRONG_REPLY
+const bridges = bridgesJudge()
 
 const readFacts = () => v2Read(FACTS.path, FACTS.text)
 
@@ -60,16 +64,20 @@ describe("opencode 2: loading", () => {
   })
 })
 
+type V2Work = (run: {
+  judge: ReturnType<typeof startJudge>
+  host: Awaited<ReturnType<typeof createV2Host>>
+}) => Promise<void>
+
 describe("opencode 2: a turn", () => {
-  const judgedTurn = async (rule: JudgeRule, extra = {}) => {
-    const judge = startJudge(rule)
-    const host = await createV2Host({ env: judgeEnv(judge.url), ...extra })
-    return { judge, host }
-  }
+  /** A scripted judge and a v2 host using it, for the length of `work`, stopped afterwards whatever happens. */
+  const withV2Host = (rule: JudgeRule, options: V2HostOptions, work: V2Work) =>
+    withJudge(rule, async (judge) =>
+      work({ judge, host: await createV2Host({ env: judgeEnv(judge.url), ...options }) }),
+    )
 
   test("a read is captured from the tool hook: the judge sees the file, cited with its lines", async () => {
-    const { judge, host } = await judgedTurn(bridges)
-    try {
+    await withV2Host(bridges, {}, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
       await host.settle()
@@ -78,14 +86,11 @@ describe("opencode 2: a turn", () => {
       expect(request?.sources[0]?.attrs).toContain(`${FACTS.path}:1-2`)
       // the header opencode 2 puts before the lines is not part of the source
       expect(request?.userContent).not.toContain("Read file")
-    } finally {
-      judge.stop()
-    }
+    })
   })
 
   test("nothing is judged before the turn ends; at session.execution.succeeded the last reply is", async () => {
-    const { judge, host } = await judgedTurn(bridges)
-    try {
+    await withV2Host(bridges, {}, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.ctx.session.hook("prompt", async () => {})
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
@@ -105,14 +110,11 @@ describe("opencode 2: a turn", () => {
         "It has 7 bridges.",
         "It has 7 bridges.",
       ])
-    } finally {
-      judge.stop()
-    }
+    })
   })
 
   test("one note: session.synthetic with the instruction as text and the one-line notice as description", async () => {
-    const { judge, host } = await judgedTurn(bridges, { reconcile: () => "Fredville has 3 bridges." })
-    try {
+    await withV2Host(bridges, { reconcile: () => "Fredville has 3 bridges." }, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
       await host.settle()
@@ -128,39 +130,31 @@ describe("opencode 2: a turn", () => {
       expect(note).toMatchObject({ metadata: { source: "ragfaith" }, delivery: "queue", resume: true })
       // the correction it started was judged in turn, and drew no second note
       expect(judge.requests.some((call) => call.claim === "Fredville has 3 bridges.")).toBe(true)
-    } finally {
-      judge.stop()
-    }
+    })
   })
 
   test("the depth bound: a judge that flags everything gets two notes, then silence", async () => {
     let round = 0
     const always = (): JudgeReply => ({ verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "no" })
-    const { judge, host } = await judgedTurn(always, { reconcile: () => `It has ${++round + 20} bridges.` })
-    try {
+    await withV2Host(always, { reconcile: () => `It has ${++round + 20} bridges.` }, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
       await host.settle()
       expect(host.synthetics).toHaveLength(2)
       // the reply to the second note was never judged
       expect(judge.requests.some((call) => call.claim === "It has 22 bridges.")).toBe(false)
-    } finally {
-      judge.stop()
-    }
+    })
   })
 
   test("a subagent's session (created with a parentID) is left alone", async () => {
-    const { judge, host } = await judgedTurn(bridges)
-    try {
+    await withV2Host(bridges, {}, async ({ judge, host }) => {
       const parent = await host.createSession()
       const child = await host.createSession(parent)
       await host.turn(child, "Count the bridges", WRONG, [readFacts()])
       await host.settle()
       expect(judge.requests).toEqual([])
       expect(host.synthetics).toEqual([])
-    } finally {
-      judge.stop()
-    }
+    })
   })
 
   test("a new prompt before the verdicts come drops them: no note for a turn the user left", async () => {
@@ -168,25 +162,22 @@ describe("opencode 2: a turn", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve
     })
-    const { judge, host } = await judgedTurn(async (call: JudgeCall) => {
+    const held = async (call: JudgeCall) => {
       await gate
       return bridges(call)
-    })
-    try {
+    }
+    await withV2Host(held, {}, async ({ host }) => {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
       await host.turn(session, "Never mind, what about the river?", "The river is the Zeppo.")
       release()
       await host.settle()
       expect(host.synthetics).toEqual([])
-    } finally {
-      judge.stop()
-    }
+    })
   })
 
   test("opencode 2's tool names: a shell run that failed settles a claim that the tests pass", async () => {
-    const { judge, host } = await judgedTurn(bridges)
-    try {
+    await withV2Host(bridges, {}, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.turn(session, "Run the tests", "I ran `npm test` and all tests pass.", [
         readFacts(),
@@ -203,9 +194,7 @@ describe("opencode 2: a turn", () => {
       expect(judge.requests.filter((call) => /npm test/.test(call.claim))).toEqual([])
       expect(host.synthetics).toHaveLength(1)
       expect(host.synthetics[0]?.text).toContain("I ran npm test and all tests pass.")
-    } finally {
-      judge.stop()
-    }
+    })
   })
 })
 

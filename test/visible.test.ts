@@ -5,17 +5,14 @@
 
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
-import { FACTS, toastLines } from "./support/fixtures.ts"
+import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
 
 const { NUDGE_MARKER } = plugin.internal
 
-const WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges."
-const bridges = ({ claim }: JudgeCall): JudgeReply =>
-  /7 bridges/.test(claim)
-    ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
-    : { verdict: "faithful", source: "S1" }
+const WRONG = WRONG_REPLY
+const bridges = bridgesJudge()
 
 async function turn(rule: (call: JudgeCall) => JudgeReply, opts: HostOptions = {}, reply = WRONG) {
   return withJudge(rule, async (judge) => {

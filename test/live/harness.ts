@@ -306,6 +306,21 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
     },
   }
 
+  // The scripted judge's answer to one request, recorded; a rule that throws answers 500.
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON
+  const askJudge = async (body: any, rec: RecordedRequest) => {
+    const call = readJudgeCall(body, judgeIndex++)
+    let reply: JudgeReply
+    try {
+      reply = await endpoint.judge(call)
+    } catch (err) {
+      reply = { status: 500, body: `judge rule threw: ${String(err)}` }
+    }
+    rec.answer = reply
+    rec.status = "status" in reply ? reply.status : 200
+    return { call, reply }
+  }
+
   const handle = async (req: Request, rec: RecordedRequest): Promise<Response> => {
     const url = new URL(req.url)
     const page = endpoint.pages[url.pathname]
@@ -345,15 +360,7 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
     }
     if (url.pathname.startsWith("/judge/")) {
       rec.kind = "judge"
-      const call = readJudgeCall(body, judgeIndex++)
-      let reply: JudgeReply
-      try {
-        reply = await endpoint.judge(call)
-      } catch (err) {
-        reply = { status: 500, body: `judge rule threw: ${String(err)}` }
-      }
-      rec.answer = reply
-      rec.status = "status" in reply ? reply.status : 200
+      const { call, reply } = await askJudge(body, rec)
       const prompt = Math.ceil(rec.bytes / 4)
       return answerJudge(reply, call, { prompt_tokens: prompt, completion_tokens: 24, total_tokens: prompt + 24 })
     }
@@ -362,15 +369,7 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
     if (isJudgePrompt(body)) {
       rec.kind = "judge"
       rec.route = true
-      const call = readJudgeCall(body, judgeIndex++)
-      let reply: JudgeReply
-      try {
-        reply = await endpoint.judge(call)
-      } catch (err) {
-        reply = { status: 500, body: `judge rule threw: ${String(err)}` }
-      }
-      rec.answer = reply
-      rec.status = "status" in reply ? reply.status : 200
+      const { reply } = await askJudge(body, rec)
       return answerRouteJudge(reply, rec, model)
     }
     let action: AgentAction

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { JudgeReply } from "./judge.ts"
 
 /** The hooks `server()` returns, sorted: the plugin's contract with opencode. */
 export const HOOK_KEYS = [
@@ -108,3 +109,20 @@ export function toastLines(message: string): number {
   }
   return lines
 }
+
+/** A reply to a question about FACTS: the capital is right, the bridge count is wrong (FACTS says 3). */
+export const WRONG_REPLY = "Fredville is the capital city of Freedonia. It has 7 bridges."
+
+/** The contradiction a judge that read FACTS gives the wrong bridge count, quoting the file. */
+export const BRIDGES_CONTRADICTED = {
+  verdict: "unfaithful",
+  source: "S1",
+  quote: "It has 3 bridges",
+  reason: "the file says 3",
+} as const
+
+/** A scripted judge that read FACTS: the 7 bridges are contradicted (by `flag`), everything else is faithful. */
+export const bridgesJudge =
+  (flag: JudgeReply = BRIDGES_CONTRADICTED) =>
+  ({ claim }: { claim: string }): JudgeReply =>
+    /7 bridges/.test(claim) ? flag : { verdict: "faithful", source: "S1" }
