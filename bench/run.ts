@@ -60,6 +60,8 @@ const {
   renderContext,
   splitClaims,
   dropSensitiveLines,
+  readProcessClaim,
+  decideProcessClaim,
 } = plugin.internal
 
 type Host = ReturnType<typeof createHost>
@@ -147,12 +149,13 @@ async function benchJudgeLatency() {
         if (!prefixReport) {
           const bodies = requests.map((request) => request.raw)
           const prefix = commonPrefixLength(bodies)
-          const claimAt = bodies.map((body) => body.indexOf("<claim>"))
-          const sameUpToClaim = claimAt.every((at) => at === claimAt[0] && prefix >= at + "<claim>".length)
+          const claimAt = bodies.map(claimPartAt)
+          const sameUpToClaim = claimAt.every((at) => at === claimAt[0] && prefix >= at)
           const meanLength = bodies.reduce((sum, body) => sum + utf8Bytes(body), 0) / bodies.length
           const prefixBytes = utf8Bytes((bodies[0] ?? "").slice(0, prefix))
           prefixReport =
-            `All ${bodies.length} request bodies share one byte-identical prefix up to the claim: ` +
+            `All ${bodies.length} request bodies share one byte-identical prefix up to the claim's own part ` +
+            "(the sentences before it, then the claim): " +
             `${sameUpToClaim ? "yes" : "NO"} (common prefix ${fmtBytes(prefixBytes)} / mean body ` +
             `${fmtBytes(meanLength)} = ${((100 * prefixBytes) / meanLength).toFixed(1)}%).`
           if (!sameUpToClaim) findings.push("judge request bodies differ before the claim")
@@ -699,6 +702,14 @@ async function benchCache() {
   }
 }
 
+/** Where a request body's per-claim part starts: the claim's preceding sentences if any, else the claim. */
+function claimPartAt(body: string): number {
+  const user = body.indexOf('"role":"user"')
+  const claim = body.indexOf("<claim>", user)
+  const before = body.indexOf("<context>\\n", user)
+  return before >= 0 && before < claim ? before : claim
+}
+
 // ── 7. Cost ──────────────────────────────────────────────────────────────────────────────────────────────
 
 interface CostRow {
@@ -740,11 +751,25 @@ async function benchCost() {
       const replay = await runCorpusTurn(host, entry, judge)
       const state = host.plugin.sessions.get(first.session)
       const premises = state?.premises ?? []
-      const context = renderContext(premises, state?.processLog ?? [])
+      // what the plugin sends with each claim: the sources, the tool-call records and the user's question
+      const question = redactSecrets(entry.prompt.replace(/\s+/g, " ").trim())
+      const context = renderContext(premises, state?.processLog ?? [], question)
       const prompt = pickPrompt(premises)
       const sources = normalizeSources(premises)
-      const body = (claim: string) =>
-        buildJudgeBody({ model: JUDGE_MODEL, prompt, context, claim: redactSecrets(claim), maxTokens: 256 })
+      const body = (claim: { text: string; before?: string }) =>
+        buildJudgeBody({
+          model: JUDGE_MODEL,
+          prompt,
+          context,
+          before: claim.before && redactSecrets(claim.before),
+          claim: redactSecrets(claim.text),
+          maxTokens: 256,
+        })
+      // claims about the agent's own work that its tool calls settle cost no request
+      const settledByRecords = (text: string) => {
+        const claim = readProcessClaim(text)
+        return claim !== undefined && decideProcessClaim(claim, state?.actions ?? []) !== undefined
+      }
       // (a) a naive judge: every [.!?]-split sentence, each against every raw tool output in full.
       const naiveContext = `<sources>\n${entry.sources
         .map((source, i) => `<source id="S${i + 1}">\n${source.output}\n</source>`)
@@ -764,10 +789,12 @@ async function benchCost() {
           }),
         ),
       )
-      // (b) the claim filter, (c) plus the verbatim gate: what the plugin sends.
+      // (b) the claim filter, (c) plus the verbatim gate and the claims the records settle: what the plugin sends.
       const { claims } = splitClaims(entry.reply, DEFAULTS.maxClaims)
-      const filtered = claims.map((claim) => body(claim.text))
-      const gated = claims.filter((claim) => !isVerbatimInSources(claim, sources)).map((claim) => body(claim.text))
+      const filtered = claims.map(body)
+      const gated = claims
+        .filter((claim) => !isVerbatimInSources(claim, sources) && !settledByRecords(claim.text))
+        .map(body)
       const actual = first.requests.map((request) => request.raw)
       const matchesPlugin = JSON.stringify([...actual].sort()) === JSON.stringify([...gated].sort())
       const anyBody = filtered[0] ?? ""
@@ -777,7 +804,7 @@ async function benchCost() {
         filtered: filtered.map(utf8Bytes),
         gated: actual.map(utf8Bytes),
         replay: replay.requests.map((request) => utf8Bytes(request.raw)),
-        prefixBytes: utf8Bytes(anyBody.slice(0, anyBody.indexOf("<claim>"))),
+        prefixBytes: utf8Bytes(anyBody.slice(0, claimPartAt(anyBody))),
         matchesPlugin,
       })
       if (!matchesPlugin) findings.push(`cost model and plugin disagree on ${entry.name}`)
@@ -831,7 +858,7 @@ async function benchCost() {
         "(a) KB",
         "(b) claims req",
         "(b) KB",
-        "(c) +gate req",
+        "(c) +gates req",
         "(c) KB",
         "(d) replay req",
         "prefix share",

@@ -251,7 +251,9 @@ function renderTui(records: readonly ScenarioRecord[], push: (...lines: string[]
     for (const label of about?.screens ?? []) {
       const screen = r.screens?.find((s) => s.label === label)
       if (!screen) continue
-      push(`\`${label}\`:`, "", "```", screen.text.replace(/\s+$/, ""), "```", "")
+      // runs of empty rows (the space between the transcript and the prompt box) shrink to one marked row
+      const text = screen.text.replace(/\s+$/, "").replace(/(?:\n[ \t]*){4,}\n/g, "\n\n   ⋮ (empty rows)\n\n")
+      push(`\`${label}\`:`, "", "```", text, "```", "")
     }
     if (r.notes.length) push("```", ...r.notes, "```", "")
   }
