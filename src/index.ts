@@ -4703,27 +4703,42 @@ async function judgeByGenerate(
   }
 }
 
-async function judgeInSession(
-  request: JudgeRequest,
-  sessions: JudgeSessions,
-  { client, now, timeoutMs }: { client: HostClient; now: () => number; timeoutMs: number },
-): Promise<JudgeAnswer> {
-  if (now() < sessions.pausedUntil) {
+interface RouteEffects {
+  client: HostClient
+  now: () => number
+  timeoutMs: number
+}
+
+/**
+ * One judge call on the opencode route: a judge session on opencode 1, `generate.text` on opencode 2. A
+ * provider that refuses for good makes the route rest, so opencode shows its error once, not once per claim.
+ */
+async function judgeOnRoute(request: JudgeRequest, sessions: JudgeSessions, effects: RouteEffects) {
+  if (effects.now() < sessions.pausedUntil) {
     throw new JudgeError("the judge's provider refused it earlier; resting", {
       retryable: false,
       outcome: "route_paused",
     })
   }
-  if (client.generate) {
-    try {
-      return await judgeByGenerate(request, client.generate.bind(client), timeoutMs)
-    } catch (error) {
-      if (error instanceof JudgeError && !error.retryable && error.status !== undefined) {
-        sessions.pausedUntil = now() + ROUTE_PAUSE_MS
-      }
-      throw error
+  const { client } = effects
+  try {
+    return client.generate
+      ? await judgeByGenerate(request, client.generate.bind(client), effects.timeoutMs)
+      : await judgeInSession(request, sessions, effects)
+  } catch (error) {
+    if (error instanceof JudgeError && !error.retryable && error.status !== undefined) {
+      sessions.pausedUntil = effects.now() + ROUTE_PAUSE_MS
     }
+    throw error
   }
+}
+
+/** A judge call in a child session of the user's session, deleted once the answer is in. */
+async function judgeInSession(
+  request: JudgeRequest,
+  sessions: JudgeSessions,
+  { client, timeoutMs }: RouteEffects,
+): Promise<JudgeAnswer> {
   const [providerID = "", ...rest] = request.model.split("/")
   const created = await client.session.create({
     body: { ...(request.sessionID ? { parentID: request.sessionID } : {}), title: JUDGE_SESSION_TITLE },
@@ -4748,11 +4763,6 @@ async function judgeInSession(
       },
     })
     return readSessionAnswer(result, call, timeoutMs)
-  } catch (error) {
-    if (error instanceof JudgeError && !error.retryable && error.status !== undefined) {
-      sessions.pausedUntil = now() + ROUTE_PAUSE_MS
-    }
-    throw error
   } finally {
     clearTimeout(timer)
     sessions.running.delete(id)
@@ -4774,10 +4784,10 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
   const { running, closed } = sessions
   const seen: { smallModel?: string; model?: string } = {}
   let models: Promise<CallableModel[] | undefined> | undefined
-  const effects = { client, now: deps.now, timeoutMs: config.judge.timeoutMs }
+  const effects: RouteEffects = { client, now: deps.now, timeoutMs: config.judge.timeoutMs }
 
   return {
-    attempt: ((request) => judgeInSession(request, sessions, effects)) as JudgeAttempt,
+    attempt: ((request) => judgeOnRoute(request, sessions, effects)) as JudgeAttempt,
     owns: (sessionID: string | undefined) =>
       sessionID !== undefined && (running.has(sessionID) || closed.has(sessionID)),
     /** The `config` hook: registers the hidden judge agent, with no tools, and learns the user's models. */
@@ -5837,16 +5847,20 @@ function defaultDeps(client: HostClient): Deps {
   }
 }
 
-async function server(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
-  let parsed: ConfigResult
+/** The configuration from the plugin's options and the environment; options that cannot be read give defaults. */
+function readConfig(options: unknown, env: Env): ConfigResult {
   try {
-    parsed = parseConfig(options, process.env)
+    return parseConfig(options as PluginOptions | undefined, env)
   } catch (error) {
     // Only values JSON cannot hold (a BigInt, a throwing getter) get here; a plugin that loads still helps.
-    parsed = parseConfig(undefined, process.env)
+    const parsed = parseConfig(undefined, env)
     parsed.warnings.push(`ragfaith: plugin options could not be read (${describeError(error)}); using defaults`)
+    return parsed
   }
-  const { config, warnings } = parsed
+}
+
+async function server(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
+  const { config, warnings } = readConfig(options, process.env)
   // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
   const client = input.client as unknown as HostClient
   return createHooks({ directory: input.directory }, config, warnings, defaultDeps(client)).hooks
@@ -6162,17 +6176,10 @@ async function pumpV2Events(ctx: V2Context, hooks: ReturnType<typeof createHooks
 async function startV2(ctx: unknown, env: Env, makeDeps: (client: HostClient) => Deps) {
   try {
     if (!isV2Context(ctx)) return undefined
-    let parsed: ConfigResult
-    try {
-      parsed = parseConfig(asRecord(ctx.options) as PluginOptions, env)
-    } catch (error) {
-      parsed = parseConfig(undefined, env)
-      parsed.warnings.push(`ragfaith: plugin options could not be read (${describeError(error)}); using defaults`)
-    }
-    let deps: Deps | undefined
-    deps = makeDeps(v2Client(ctx, (text) => deps?.writeStderr(text)))
+    const { config, warnings } = readConfig(asRecord(ctx.options), env)
+    const deps: Deps = makeDeps(v2Client(ctx, (text) => deps.writeStderr(text)))
     const directory = textOf(asRecord(ctx.location).directory) ?? process.cwd()
-    const built = createHooks({ directory }, parsed.config, parsed.warnings, deps)
+    const built = createHooks({ directory }, config, warnings, deps)
     const stop = new AbortController()
     const registrations = await registerV2(ctx, built.hooks, stop.signal)
     const cleanup = async () => {
