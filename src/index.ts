@@ -3265,13 +3265,14 @@ interface FileClaim {
   paths: string[]
 }
 
+/** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
+const MORE_CLAUSES_RE =
+  /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
+
 /**
  * Reads a claim about what the agent did, conservatively: plans, instructions, conditions and hedged or
  * negated sentences are not read at all, since a wrong flag costs more than a missed one.
  */
-/** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
-const MORE_CLAUSES_RE =
-  /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
 
 function readProcessClaim(text: string): ProcessClaim | undefined {
   const plain = text.replace(/\s+/g, " ").trim()
@@ -3925,6 +3926,11 @@ async function retryJudge(
   }
 }
 
+/** One attempt on the direct route: the request body as the endpoint takes it, posted with `fetch`. */
+function directAttempt(judge: JudgeSettings, compat: JudgeCompat, fetch: Deps["fetch"]): JudgeAttempt {
+  return (request) => attemptJudge(judge, buildJudgeBody(request, !compat.omitReasoning), fetch)
+}
+
 /** The direct route: one OpenAI-compatible endpoint, reached with `fetch`, with retries. */
 function postJudge(
   judge: JudgeSettings,
@@ -3934,8 +3940,7 @@ function postJudge(
   writeTokenLog: (line: TokenLogLine) => void,
   compat: JudgeCompat = { omitReasoning: false },
 ): Promise<string> {
-  const attempt: JudgeAttempt = (req) => attemptJudge(judge, buildJudgeBody(req, !compat.omitReasoning), deps.fetch)
-  return retryJudge(attempt, judge, request, deps, stats, writeTokenLog, compat)
+  return retryJudge(directAttempt(judge, compat, deps.fetch), judge, request, deps, stats, writeTokenLog, compat)
 }
 
 /**
@@ -4481,7 +4486,10 @@ function createDocPull({ config, deps, directory, store, notifier }: PartContext
       if (!config.docPull) return
       const args = asRecord(asRecord(output).args)
       const filePath = stringArg(args, "filePath", "file_path", "path")
-      const uses = packageUses(input.tool, args, (name) => isLocalModule(name, filePath, directory, deps.fileExists))
+      // A package warned about already needs no look at the disk (up to six checks per import, awaited).
+      const warned = store.find(input.sessionID)?.warnedPackages
+      const skip = (name: string) => warned?.has(name) || isLocalModule(name, filePath, directory, deps.fileExists)
+      const uses = packageUses(input.tool, args, skip)
       if (uses.length === 0) return
       const state = store.touch(input.sessionID)
       const fresh = uses.filter((use) => !state.warnedPackages.has(use.name))
@@ -4659,18 +4667,19 @@ interface JudgeSessions {
   pausedUntil: number
 }
 
-/**
- * One judge call as a session of its own: opened as a child of the user's session with a title (so opencode
- * makes no title request and lists it nowhere), prompted on the hidden agent, aborted on timeout, and
- * deleted once its prompt has resolved.
- */
+/** A route model named `provider/model` (the model id may hold more slashes) as opencode's model reference. */
+function modelRefOf(model: string): { providerID: string; modelID: string } {
+  const [providerID = "", ...rest] = model.split("/")
+  return { providerID, modelID: rest.join("/") }
+}
+
 /** opencode 2's one-shot model call as a judge answer: no system prompt there, so the prompt leads the text. */
 async function judgeByGenerate(
   request: JudgeRequest,
   generate: NonNullable<HostClient["generate"]>,
   timeoutMs: number,
 ): Promise<JudgeAnswer> {
-  const [providerID = "", ...rest] = request.model.split("/")
+  const { providerID, modelID } = modelRefOf(request.model)
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -4680,7 +4689,7 @@ async function judgeByGenerate(
   })
   try {
     const prompt = `${request.prompt}\n\n${judgeUserContent(request)}`
-    const answer = await Promise.race([generate({ model: { providerID, modelID: rest.join("/") }, prompt }), timeout])
+    const answer = await Promise.race([generate({ model: { providerID, modelID }, prompt }), timeout])
     if (typeof answer?.text !== "string" || !answer.text.trim()) {
       throw new JudgeError("judge answer has no text", { retryable: false, outcome: "bad_body" })
     }
@@ -4733,13 +4742,16 @@ async function judgeOnRoute(request: JudgeRequest, sessions: JudgeSessions, effe
   }
 }
 
-/** A judge call in a child session of the user's session, deleted once the answer is in. */
+/**
+ * One judge call as a session of its own: opened as a child of the user's session with a title (so opencode
+ * makes no title request and lists it nowhere), prompted on the hidden agent, aborted on timeout, and
+ * deleted once its prompt has resolved.
+ */
 async function judgeInSession(
   request: JudgeRequest,
   sessions: JudgeSessions,
   { client, timeoutMs }: RouteEffects,
 ): Promise<JudgeAnswer> {
-  const [providerID = "", ...rest] = request.model.split("/")
   const created = await client.session.create({
     body: { ...(request.sessionID ? { parentID: request.sessionID } : {}), title: JUDGE_SESSION_TITLE },
   })
@@ -4758,7 +4770,7 @@ async function judgeInSession(
       path: { id },
       body: {
         agent: JUDGE_AGENT,
-        model: { providerID, modelID: rest.join("/") },
+        model: modelRefOf(request.model),
         parts: [{ type: "text", text: judgeUserContent(request) }],
       },
     })
@@ -5094,9 +5106,7 @@ function createClaimJudge(
   route: OpencodeRoute,
 ) {
   const compat: JudgeCompat = { omitReasoning: false }
-  const direct: JudgeAttempt = (request) =>
-    attemptJudge(config.judge, buildJudgeBody(request, !compat.omitReasoning), deps.fetch)
-  const attempt = config.judge.route === "opencode" ? route.attempt : direct
+  const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
   /** Every attempt's tokens go to the token log and to the totals of the session whose claim it judged. */
   const spend = (sessionID: string | undefined) => (line: TokenLogLine) => {
     notifier.tokenLog(line)
@@ -5196,11 +5206,18 @@ function createNoteSender({ config, deps, notifier, stats }: PartContext) {
   }
 
   return {
-    /** `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth. */
+    /**
+     * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
+     * Says which it was, for `/ragfaith`.
+     */
     send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
-      if (deps.mode === "run" || config.nudgeDepth === 0) return report(state, items)
+      if (deps.mode === "run" || config.nudgeDepth === 0) {
+        report(state, items)
+        return "reported" as const
+      }
       turn.depth++
       void inject(state, items, judged)
+      return "noted" as const
     },
   }
 }
@@ -5324,10 +5341,10 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     logVerdicts(notifier, state.id, reply.id, claims.length, results)
     const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
     if (flagged.length === 0) return
-    report.outcome = deps.mode === "run" || config.nudgeDepth === 0 ? "reported" : "noted"
+    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+    report.outcome = notes.send(state, flaggedItems, turn, results.length)
     state.flaggedReport = report
-    const flaggedItems = flagged.map((result) => items[results.indexOf(result)] as FlaggedClaim)
-    notes.send(state, flaggedItems, turn, results.length)
   }
 
   return {
@@ -5561,8 +5578,14 @@ function isJudgeSessionInfo(info: unknown): boolean {
 }
 
 /** The synthetic first part of the plugin's own note. */
-function isNoteInstruction(part: Record<string, unknown>): boolean {
+function isNoteInstruction(part: { synthetic?: unknown; text?: unknown }): boolean {
   return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NUDGE_MARKER)
+}
+
+/** A message of the session that is the plugin's own note: its visible notice is no user turn. */
+function markNote(state: SessionState, messageID: string) {
+  state.noteMessages.add(messageID)
+  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
 }
 
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
@@ -5574,11 +5597,15 @@ function openRealTurn(state: SessionState, user: UserMessage, ledger: Ledger) {
   ledger.openTurn(state.id, user.id)
 }
 
+/** The reply being tracked, started afresh when `messageID` is a newer assistant message. */
+function replyOf(state: SessionState, messageID: string): ReplyState {
+  if (state.reply?.id !== messageID) state.reply = { id: messageID, finish: undefined, texts: new Map() }
+  return state.reply
+}
+
 /** The one place reply text is recorded, whichever of opencode's two signals carries it. */
 function recordReplyText(state: SessionState, messageID: string, partID: string, text: string) {
-  if (state.userMessages.has(messageID)) return
-  if (state.reply?.id !== messageID) state.reply = { id: messageID, finish: undefined, texts: new Map() }
-  state.reply.texts.set(partID, text)
+  if (!state.userMessages.has(messageID)) replyOf(state, messageID).texts.set(partID, text)
 }
 
 /** A user message is remembered for its agent and model; an assistant message becomes the reply being tracked. */
@@ -5588,8 +5615,8 @@ function recordMessage(state: SessionState, info: NonNullable<ReturnType<typeof 
     state.userMessages.set(info.id, { agent: info.agent, model: info.model })
     trimOldest(state.userMessages, LIMITS.userMessagesPerSession)
   } else if (info.role === "assistant") {
-    if (state.reply?.id !== info.id) state.reply = { id: info.id, finish: undefined, texts: new Map() }
-    if (info.finish) state.reply.finish = info.finish
+    const reply = replyOf(state, info.id)
+    if (info.finish) reply.finish = info.finish
     if (info.activeModel) state.activeModel = info.activeModel
   }
 }
@@ -5602,10 +5629,7 @@ function eventHandlers({ deps, store }: PartContext, capture: Capture, judge: Re
     if (!part || !state) return
     if (part.kind === "tool-error") return capture.toolFailed(state, part)
     const user = state.userMessages.get(part.messageID)
-    if (user && part.synthetic && part.text.startsWith(NUDGE_MARKER)) {
-      state.noteMessages.add(part.messageID)
-      trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
-    }
+    if (user && isNoteInstruction(part)) markNote(state, part.messageID)
     if (user && !part.synthetic && !part.ignored && !state.noteMessages.has(part.messageID)) {
       openRealTurn(state, { id: part.messageID, ...user, text: clip(part.text, QUESTION_CHARS * 2) }, deps.ledger)
     } else if (!user && !part.synthetic && !part.ignored) recordReplyText(state, part.messageID, part.id, part.text)
@@ -5668,9 +5692,7 @@ function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudg
       if (!messageID) return
       if (list.some(isNoteInstruction)) {
         // The plugin's own note: its visible notice is no user turn, whichever instance sent it.
-        const state = store.touch(input.sessionID)
-        state.noteMessages.add(messageID)
-        trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
+        markNote(store.touch(input.sessionID), messageID)
         return
       }
       // opencode adds synthetic text parts to real messages too (attached files), so one real part decides;
