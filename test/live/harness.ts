@@ -36,7 +36,6 @@ import {
   type JudgeReply,
   type JudgeRule,
   readJudgeCall,
-  verdictJSON,
 } from "../support/judge.ts"
 
 // ── Constants ───────────────────────────────────────────────────────────────
@@ -254,23 +253,11 @@ const isJudgePrompt = (body: any) => {
   return contentText(system?.content).startsWith(JUDGE_PROMPT_OPENING)
 }
 
-// A judge answer through opencode's provider: the same replies as the direct judge, as opencode asks for them
-// (a stream), so a verdict arrives as streamed text and a status as that HTTP status.
-const answerRouteJudge = async (reply: JudgeReply, rec: RecordedRequest, model: string): Promise<Response> => {
-  if (reply.delayMs) await sleep(reply.delayMs)
-  if ("hang" in reply) return new Promise<Response>(() => {})
-  if ("http" in reply) return reply.http()
-  if ("status" in reply) {
-    const headers: Record<string, string> = { "content-type": "application/json", ...reply.headers }
-    if (reply.retryAfter !== undefined) headers["retry-after"] = reply.retryAfter
-    const body = reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}` } })
-    return new Response(body, { status: reply.status, headers })
-  }
-  const text = "garbage" in reply ? "<html>502 upstream garbage" : "raw" in reply ? reply.raw : verdictJSON(reply)
-  return new Response(streamBody(rec.seq, model, { text }, rec.bytes), {
+// An answer as the server-sent event stream opencode's providers send when asked for one.
+const streamed = (rec: RecordedRequest, model: string, action: AgentAction) =>
+  new Response(streamBody(rec.seq, model, action, rec.bytes), {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
   })
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -369,8 +356,9 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
     if (isJudgePrompt(body)) {
       rec.kind = "judge"
       rec.route = true
-      const { reply } = await askJudge(body, rec)
-      return answerRouteJudge(reply, rec, model)
+      const { call, reply } = await askJudge(body, rec)
+      // opencode asks its providers for a stream: a verdict arrives as streamed text, a status as that status
+      return answerJudge(reply, call, undefined, (text) => streamed(rec, model, { text }))
     }
     let action: AgentAction
     if (model === TITLE_MODEL || model === ROUTE_JUDGE_MODEL) {
@@ -386,11 +374,7 @@ export const startEndpoint = (opts: EndpointOptions = {}): Endpoint => {
     }
     rec.answer = action
     rec.status = 200
-    if (body.stream) {
-      return new Response(streamBody(rec.seq, model, action, rec.bytes), {
-        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-      })
-    }
+    if (body.stream) return streamed(rec, model, action)
     const tools = "tools" in action ? action.tools : []
     const toolCalls = tools.map((call, i) => ({
       id: `call_${rec.seq}_${i}`,
@@ -762,6 +746,61 @@ export interface OpencodeOptions extends ProjectOptions {
 const BUSY_TYPES = new Set(["busy", "retry"])
 const QUIET_IGNORED = new Set(["server.heartbeat", "server.connected"])
 
+/**
+ * opencode's /event stream (server-sent events), read into `events` as they come, with each session's busy
+ * state and when the last event that is not a heartbeat came. `connected` resolves once the stream is open.
+ */
+export function followEvents(url: string, signal: AbortSignal, t0: number) {
+  const events: OcEvent[] = []
+  const status = new Map<string, string>()
+  let lastEvent = Date.now()
+  let open: () => void = () => {}
+  const connected = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  const take = (data: string) => {
+    const ev = JSON.parse(data) as { type: string; properties: { sessionID?: string; status?: { type: string } } }
+    events.push({ type: ev.type, properties: ev.properties, at: Date.now() - t0 })
+    if (!QUIET_IGNORED.has(ev.type)) lastEvent = Date.now()
+    const { sessionID, status: state } = ev.properties ?? {}
+    if (ev.type === "session.status" && sessionID && state) status.set(sessionID, state.type)
+    if (ev.type === "session.idle" && sessionID) status.set(sessionID, "idle")
+  }
+  const done = (async () => {
+    try {
+      const res = await fetch(`${url}/event`, { signal, headers: { accept: "text/event-stream" } })
+      open()
+      const reader = res.body?.getReader()
+      const decoder = new TextDecoder()
+      let buffer = ""
+      for (;;) {
+        const chunk = await reader?.read()
+        if (!chunk || chunk.done) break
+        buffer += decoder.decode(chunk.value, { stream: true })
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          const data = buffer
+            .slice(0, end)
+            .split("\n")
+            .filter((line) => line.startsWith("data:"))
+            .map((line) => line.slice(5).trimStart())
+            .join("\n")
+          buffer = buffer.slice(end + 2)
+          try {
+            if (data) take(data)
+          } catch {
+            // A line that is not JSON is not an event.
+          }
+        }
+      }
+    } catch {
+      // The stream ends when the test stops opencode.
+    } finally {
+      open()
+    }
+  })()
+  return { events, status, lastEvent: () => lastEvent, connected, done }
+}
+
 export const readLogs = (scratch: Scratch): string => {
   const dir = join(scratch.data, "opencode/log")
   if (!existsSync(dir)) return ""
@@ -806,9 +845,6 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
   const t0 = Date.now()
   const { child, out } = spawnOpencode(scratch, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], opts.env)
 
-  const events: OcEvent[] = []
-  const status = new Map<string, string>()
-  let lastEvent = Date.now()
   const abort = new AbortController()
   const pending = new Set<Promise<unknown>>()
 
@@ -855,58 +891,15 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
   }
 
   // record the event stream
-  const streamReady = new Promise<void>((ready) => {
-    const run = async () => {
-      try {
-        const res = await fetch(`${url}/event`, { signal: abort.signal, headers: { accept: "text/event-stream" } })
-        ready()
-        if (!res.body) return
-        const reader = res.body.getReader()
-        const dec = new TextDecoder()
-        let buf = ""
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) break
-          buf += dec.decode(value, { stream: true })
-          let idx = buf.indexOf("\n\n")
-          while (idx >= 0) {
-            const chunk = buf.slice(0, idx)
-            buf = buf.slice(idx + 2)
-            const data = chunk
-              .split("\n")
-              .filter((l) => l.startsWith("data:"))
-              .map((l) => l.slice(5).trimStart())
-              .join("\n")
-            if (data) {
-              try {
-                const ev = JSON.parse(data) as { type: string; properties: unknown }
-                events.push({ type: ev.type, properties: ev.properties, at: Date.now() - t0 })
-                if (!QUIET_IGNORED.has(ev.type)) lastEvent = Date.now()
-                if (ev.type === "session.status") {
-                  const p = ev.properties as { sessionID: string; status: { type: string } }
-                  status.set(p.sessionID, p.status.type)
-                }
-                if (ev.type === "session.idle") {
-                  status.set((ev.properties as { sessionID: string }).sessionID, "idle")
-                }
-              } catch {}
-            }
-            idx = buf.indexOf("\n\n")
-          }
-        }
-      } catch {
-        ready()
-      }
-    }
-    const p = run()
-    pending.add(p)
-  })
-  await streamReady
+  const stream = followEvents(url, abort.signal, t0)
+  pending.add(stream.done)
+  await stream.connected
   const startupMs = Date.now() - t0
   if (process.env.RFE_LIVE_DEBUG === "1") {
     console.error(`[harness] banner after ${bannerMs} ms, ready after ${startupMs} ms, health retries ${healthRetries}`)
   }
 
+  const { events, status } = stream
   const isBusy = () => [...status.values()].some((s) => BUSY_TYPES.has(s))
 
   const oc: Opencode = {
@@ -951,7 +944,7 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
     async waitQuiet({ quietMs = 2000, timeoutMs = 45000 } = {}) {
       const end = Date.now() + timeoutMs
       for (;;) {
-        const lastActivity = Math.max(lastEvent, opts.endpoint.lastActivity())
+        const lastActivity = Math.max(stream.lastEvent(), opts.endpoint.lastActivity())
         if (!isBusy() && opts.endpoint.inflight() === 0 && Date.now() - lastActivity >= quietMs) return
         if (Date.now() > end) {
           throw new Error(

@@ -16,7 +16,7 @@ import { spawnSync } from "node:child_process"
 import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
-import { type OcEvent, OPENCODE_BIN, type Scratch } from "./harness.ts"
+import { followEvents, OPENCODE_BIN, type Scratch } from "./harness.ts"
 
 export interface TuiOptions {
   scratch: Scratch
@@ -29,7 +29,6 @@ export interface TuiOptions {
 
 export interface Tui {
   url: string
-  events: OcEvent[]
   /** The pane as plain text; with a label it is also kept as `<captureDir>/NN-<label>.txt`. */
   capture(label?: string): string
   key(...keys: string[]): void
@@ -82,43 +81,6 @@ process.once("exit", () => {
 })
 
 let started = 0
-
-/** Reads opencode's /event stream into `events`, noting each session's busy state. */
-function followEvents(url: string, events: OcEvent[], status: Map<string, string>, signal: AbortSignal, t0: number) {
-  let lastEvent = Date.now()
-  const done = (async () => {
-    try {
-      const res = await fetch(`${url}/event`, { signal, headers: { accept: "text/event-stream" } })
-      const reader = res.body?.getReader()
-      const decoder = new TextDecoder()
-      let buffer = ""
-      for (;;) {
-        const chunk = await reader?.read()
-        if (!chunk || chunk.done) break
-        buffer += decoder.decode(chunk.value, { stream: true })
-        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const data = buffer
-            .slice(0, end)
-            .split("\n")
-            .filter((line) => line.startsWith("data:"))
-            .map((line) => line.slice(5).trimStart())
-            .join("\n")
-          buffer = buffer.slice(end + 2)
-          if (!data) continue
-          const event = JSON.parse(data) as { type: string; properties: Record<string, never> }
-          events.push({ type: event.type, properties: event.properties, at: Date.now() - t0 })
-          if (event.type !== "server.heartbeat" && event.type !== "server.connected") lastEvent = Date.now()
-          const { sessionID, status: state } = event.properties as { sessionID?: string; status?: { type: string } }
-          if (event.type === "session.status" && sessionID && state) status.set(sessionID, state.type)
-          if (event.type === "session.idle" && sessionID) status.set(sessionID, "idle")
-        }
-      }
-    } catch {
-      // The stream ends when the test stops the TUI.
-    }
-  })()
-  return { done, lastEvent: () => lastEvent }
-}
 
 export async function startTui(opts: TuiOptions): Promise<Tui> {
   const cols = opts.cols ?? 100
@@ -177,8 +139,6 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
   const panePid = Number(tmux("display-message", "-p", "-t", target, "#{pane_pid}").trim())
   running.set(socket, panePid)
 
-  const events: OcEvent[] = []
-  const status = new Map<string, string>()
   const abort = new AbortController()
   let stream: ReturnType<typeof followEvents> | undefined
   let shots = 0
@@ -195,7 +155,6 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
 
   return {
     url,
-    events,
     capture,
     key,
     async submit(text, enters = 1) {
@@ -226,15 +185,15 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
         if (Date.now() > end) throw new Error(`the TUI was not ready after ${timeoutMs} ms:\n${capture()}`)
         await sleep(100)
       }
-      stream = followEvents(url, events, status, abort.signal, t0)
+      stream = followEvents(url, abort.signal, t0)
       const connected = Date.now() + 5000
-      while (!events.some((e) => e.type === "server.connected") && Date.now() < connected) await sleep(20)
+      while (!stream.events.some((e) => e.type === "server.connected") && Date.now() < connected) await sleep(20)
       return Date.now() - t0
     },
     async waitIdle(inflight, quietMs = 2000, timeoutMs = 60000) {
       const end = Date.now() + timeoutMs
       for (;;) {
-        const busy = [...status.values()].some((s) => s === "busy" || s === "retry")
+        const busy = [...(stream?.status.values() ?? [])].some((s) => s === "busy" || s === "retry")
         if (!busy && inflight() === 0 && Date.now() - (stream?.lastEvent() ?? 0) >= quietMs) return
         if (Date.now() > end) throw new Error(`the TUI was not idle after ${timeoutMs} ms`)
         await sleep(100)

@@ -145,8 +145,19 @@ export const verdictJSON = ({
     ...(reason === undefined ? {} : { reason }),
   })
 
-/** The HTTP answer for one reply of the vocabulary; a hang never resolves. */
-export async function answerJudge(reply: JudgeReply, call: JudgeCall, usage?: Record<string, unknown>) {
+/** What a broken upstream answers instead of a completion. */
+const GARBAGE = "<html>502 upstream garbage"
+
+/**
+ * The HTTP answer for one reply of the vocabulary; a hang never resolves. `encode` writes an answer's text
+ * another way (a stream, as opencode asks its providers for one); by default it is one chat completion.
+ */
+export async function answerJudge(
+  reply: JudgeReply,
+  call: JudgeCall,
+  usage?: Record<string, unknown>,
+  encode?: (text: string) => Response,
+) {
   if (reply.delayMs) await Bun.sleep(reply.delayMs)
   if ("hang" in reply) return new Promise<Response>(() => {})
   if ("http" in reply) return reply.http()
@@ -158,8 +169,9 @@ export async function answerJudge(reply: JudgeReply, call: JudgeCall, usage?: Re
       headers,
     })
   }
-  if ("garbage" in reply) return new Response("<html>502 upstream garbage", { status: 200 })
+  if ("garbage" in reply) return encode ? encode(GARBAGE) : new Response(GARBAGE, { status: 200 })
   const content = "raw" in reply ? reply.raw : verdictJSON(reply)
+  if (encode) return encode(content)
   const answerUsage = reply.usage === undefined ? usage : reply.usage
   return Response.json(chatCompletion({ content, model: call.model, id: `judge-${call.index}`, usage: answerUsage }))
 }
