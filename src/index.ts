@@ -762,6 +762,8 @@ interface SecretRule {
   name: string
   /** Literals of which every match holds one: a cheap `includes` skips the regex for most texts. */
   keyword: string | readonly string[]
+  /** A literal the text must hold for the rule to apply at all (tested exactly, unlike the keywords). */
+  requires?: string
   re: RegExp
   /** Which part of the match is secret; the rest (a name, a header's scheme, a URL's host) stays readable. */
   replace: (match: string, ...groups: string[]) => string
@@ -1255,20 +1257,23 @@ const CONTEXT_RULES: readonly SecretRule[] = [
   {
     // .netrc on one line: machine host login user password secret.
     name: "netrc",
-    keyword: "machine",
+    keyword: ["machine", "default"],
     re: /(\b(?:machine[ \t]+\S{1,256}|default)(?:[ \t]+(?:login|account|port)[ \t]+\S{1,256}){0,3}[ \t]+password[ \t]+)()(\S{1,256})/g,
     replace: redactQuoted,
   },
   {
     // .netrc spread over lines: a line that is only `password secret`, in a text that names a machine.
     name: "netrc-lines",
-    keyword: "machine",
+    keyword: "password",
+    // The condition itself, not a speed filter: it decides whether a bare `password x` line is a secret.
+    requires: "machine",
     re: /^([ \t]*password[ \t]+)()(\S{1,256})(?=[ \t]*$)/gm,
     replace: redactQuoted,
   },
   {
     name: "sql-password",
-    keyword: ["IDENTIFIED", "identified", "PASSWORD '", "password '"],
+    // The rule ignores case: every spelling the keyword test could meet.
+    keyword: ["IDENTIFIED", "identified", "Identified", "PASSWORD", "password", "Password"],
     re: /(\b(?:identified[ \t]+by|password)[ \t]+)(')([^'\n]{1,256})'/gi,
     replace: redactQuoted,
   },
@@ -1276,7 +1281,19 @@ const CONTEXT_RULES: readonly SecretRule[] = [
 
 /** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
 const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
-const isKeyBodyChar = (char = "") => /^[A-Za-z0-9+/=\\]$/.test(char)
+/** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
+const isKeyBodyChar = (char = "") => {
+  const code = char.charCodeAt(0)
+  return (
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 43 || // +
+    code === 47 || // /
+    code === 61 || // =
+    code === 92 // \
+  )
+}
 
 /** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
 function keyBodyStart(text: string, marker: number): number {
@@ -1346,8 +1363,8 @@ function redactPrivateKeys(text: string): string {
     const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
     // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
     // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
-    const isStandIn = body.length < 64 || PLACEHOLDER_RE.test(body)
-    out += isStandIn ? text.slice(b.index, close.index + close[0].length) : REDACTED
+    const keepBlock = body.length < 64 || PLACEHOLDER_RE.test(body)
+    out += keepBlock ? text.slice(b.index, close.index + close[0].length) : REDACTED
     cursor = close.index + close[0].length
   }
   return out + text.slice(cursor)
@@ -1411,7 +1428,7 @@ function redactPasswordFlags(text: string, cuts: Array<[number, number]>): void 
 /** Passwords on command lines; each flag's argument keeps its quotes. */
 function redactCommandFlags(text: string, mayContain: (keyword: string) => boolean): string {
   const cuts: Array<[number, number]> = []
-  if (mayContain(" -u") || mayContain("--user")) {
+  if (mayContain(" -u") || mayContain("\t-u") || mayContain("--user")) {
     for (const match of text.matchAll(CLI_USER_RE)) {
       const [whole, user = "", password = ""] = match
       // The same word twice (`postgres:postgres`) is a local default; `1000:1000` a uid and gid.
@@ -2044,7 +2061,6 @@ function repeatsName(value: string, name: string): boolean {
   return bare.includes(tail) || (bare.length >= 6 && spelled(value).endsWith(bare))
 }
 
-/** Whether a value after this name is a secret; `plainWord` says if a bare word (`hunter`) counts as one. */
 /** Whether a value is a label, reference or setting, given the name it stands after. */
 const isNotSecretFor = (value: string, name: string) => isNeverSecret(value) || repeatsName(value, name)
 
@@ -2054,7 +2070,7 @@ function isSecretValue(
   name: Name,
   found: Value,
   op: string,
-  notSecret = isNotSecretFor,
+  notSecret: (value: string, name: string) => boolean,
 ): boolean {
   // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
   if (value.length > 1024) return true
@@ -2137,6 +2153,7 @@ function redactAssignments(text: string): string {
 
 /** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
 const QUADGRAM_MIN_CHARS = 4_096
+const UTF8 = new TextEncoder()
 
 /**
  * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
@@ -2145,7 +2162,7 @@ const QUADGRAM_MIN_CHARS = 4_096
  */
 function keywordTest(text: string): (keyword: string) => boolean {
   if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
-  const bytes = new TextEncoder().encode(text)
+  const bytes = UTF8.encode(text)
   const shift = Math.ceil(Math.log2(bytes.length * 8))
   const map = new Uint32Array(1 << (shift - 5))
   const bit = (quad: number) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
@@ -2168,14 +2185,19 @@ function keywordTest(text: string): (keyword: string) => boolean {
   }
 }
 
+/** Every token and context rule in the order they run, with their keywords as one list each. */
+const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
+  ...rule,
+  keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
+}))
+
 function redactSecrets(text: string): string {
   // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
   let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
   // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
   const mayContain = keywordTest(out)
-  for (const rule of [...TOKEN_RULES, ...CONTEXT_RULES]) {
-    const keywords = typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword
-    if (!keywords.some(mayContain)) continue
+  for (const rule of SECRET_RULES) {
+    if (!rule.keywords.some(mayContain) || (rule.requires && !out.includes(rule.requires))) continue
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }

@@ -167,4 +167,36 @@ describe("redaction: one long text gives what its parts give", () => {
     expect(joined.length).toBeGreaterThan(100_000)
     expect(redactSecrets(joined)).toBe(samples.map((text) => redactSecrets(text)).join("\n\n"))
   })
+
+  test("a rule's condition is tested exactly: words that only look like `machine` to the bitmap make no .netrc", () => {
+    const v = drawer(9)(16)
+    const filler = "const total = items.reduce((sum, item) => sum + item.price, 0)\n".repeat(90)
+    // every 4-gram of "machine" is in the text, "machine" is not
+    const lookalike = `${filler}mach achi chin hine\npassword ${v}\n`
+    expect(lookalike.length).toBeGreaterThan(4096)
+    expect(redactSecrets(lookalike)).toBe(lookalike)
+    expect(redactSecrets(`machine example.test\nlogin me\npassword ${v}\n`)).toBe(
+      `machine example.test\nlogin me\npassword ${REDACTED}\n`,
+    )
+  })
+})
+
+describe("redaction: every spelling a rule matches gets past its keyword test", () => {
+  const v = drawer(10)(16)
+  test.each([
+    ["curl -u after a tab", `curl\t-u admin:${v} https://x.test`, `curl\t-u admin:${REDACTED} https://x.test`],
+    [
+      "SQL Password in title case",
+      `CREATE USER bob WITH Password '${v}';`,
+      `CREATE USER bob WITH Password '${REDACTED}';`,
+    ],
+    [
+      "SQL PASSWORD after two blanks",
+      `ALTER USER bob WITH PASSWORD  '${v}';`,
+      `ALTER USER bob WITH PASSWORD  '${REDACTED}';`,
+    ],
+    ["netrc default entry", `default login me password ${v}`, `default login me password ${REDACTED}`],
+  ])("%s", (_name, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
 })
