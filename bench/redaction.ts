@@ -10,17 +10,7 @@
 
 import plugin from "../src/index.ts"
 import { CLEAN_CORPUS } from "../test/support/clean.ts"
-import {
-  changedLines,
-  EXTRA_FORMATS,
-  type FormatSample,
-  formatSamples,
-  PROMISED_FORMATS,
-  shapeSamples,
-  type Tally,
-  tally,
-  VENDOR_FORMATS,
-} from "../test/support/secrets.ts"
+import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/secrets.ts"
 import { fmtMs, KB, pyCode, table, tsCode } from "./lib.ts"
 
 const { redactSecrets } = plugin.internal
@@ -43,10 +33,7 @@ function weakest(rows: readonly Tally[]): number {
 /** The coverage tables as markdown, and the targets they meet or miss. */
 export function redactionCoverage(): { text: string; targets: Array<[string, string, string, string]> } {
   const started = performance.now()
-  const promised = formatSamples(PROMISED_FORMATS, 11, 6)
-  const vendors = formatSamples(VENDOR_FORMATS, 12, 6)
-  const extras = formatSamples(EXTRA_FORMATS, 13, 6)
-  const shapes = shapeSamples(7, 20)
+  const { promised, vendors, extras, shapes } = corpora()
   const out: string[] = []
   const headers = ["family", "standing alone", "behind its name"]
   out.push("Families the README promised before:", "", table(headers, familyRows(promised)), "")

@@ -1,27 +1,13 @@
 import { describe, expect, test } from "bun:test"
 import plugin from "../src/index.ts"
 import { CLEAN_CORPUS } from "./support/clean.ts"
-import {
-  changedLines,
-  drawer,
-  EXTRA_FORMATS,
-  formatSamples,
-  PROMISED_FORMATS,
-  SHAPES,
-  shapeSamples,
-  tally,
-  VENDOR_FORMATS,
-} from "./support/secrets.ts"
+import { changedLines, corpora, drawer, SHAPES, tally } from "./support/secrets.ts"
 
 const { redactSecrets, REDACTED } = plugin.internal
 
 // ── coverage on the generated corpora ──
 
-/** Seeds and sizes are fixed, so the corpora and these thresholds are the same on every run. */
-const PROMISED = formatSamples(PROMISED_FORMATS, 11, 6)
-const VENDORS = formatSamples(VENDOR_FORMATS, 12, 6)
-const EXTRAS = formatSamples(EXTRA_FORMATS, 13, 6)
-const ASSIGNMENTS = shapeSamples(7, 20)
+const { promised: PROMISED, vendors: VENDORS, extras: EXTRAS, shapes: ASSIGNMENTS } = corpora()
 
 const byFamily = (sample: { family: string; context: string }) => `${sample.family}, ${sample.context}`
 const rows = (tallies: ReturnType<typeof tally>) => tallies.map((row) => [row.group, row] as const)

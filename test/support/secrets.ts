@@ -966,3 +966,16 @@ export function changedLines(text: string, redacted: string): number {
   for (let i = 0; i < Math.min(before.length, after.length); i++) if (before[i] !== after[i]) changed++
   return changed
 }
+
+/**
+ * The corpora the tests hold to their thresholds and the benchmark prints: seeds and sizes fixed, so both
+ * measure the same samples on every run.
+ */
+export function corpora() {
+  return {
+    promised: formatSamples(PROMISED_FORMATS, 11, 6),
+    vendors: formatSamples(VENDOR_FORMATS, 12, 6),
+    extras: formatSamples(EXTRA_FORMATS, 13, 6),
+    shapes: shapeSamples(7, 20),
+  }
+}
