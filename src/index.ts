@@ -2318,9 +2318,13 @@ function describeSource(call: ToolCall, directory: string): { ref: string; path:
 }
 
 /** A one-line account of a tool call, so claims about what the agent did ("the tests pass") can be judged. */
-function describeToolCall(call: ToolCall, directory: string): string {
+function describeToolCall(
+  call: ToolCall,
+  directory: string,
+  sensitive = touchesSensitivePath(call.tool, call.args),
+): string {
   const { tool, args, metadata } = call
-  if (touchesSensitivePath(tool, args)) return `${tool} on a sensitive file (details withheld)`
+  if (sensitive) return `${tool} on a sensitive file (details withheld)`
   const file = stringArg(args, "filePath", "file_path", "path")
   const rel = file ? displayPath(file, directory) : undefined
   let record: string
@@ -2487,8 +2491,13 @@ function retirePremises(buffer: PremiseBuffer, isStale: (premise: Premise) => bo
 }
 
 /** Files whose premises a tool call made stale: edited by an edit tool, or rewritten by a shell command. */
-function stalePathsOf(call: ToolCall, buffer: PremiseBuffer, directory: string): Set<string> {
-  const stale = new Set(editedPaths(call.tool, call.args, directory))
+function stalePathsOf(
+  call: ToolCall,
+  buffer: PremiseBuffer,
+  directory: string,
+  edited = editedPaths(call.tool, call.args, directory),
+): Set<string> {
+  const stale = new Set(edited)
   const command = stringArg(call.args, "command", "cmd")
   if (command) {
     const paths = buffer.premises.flatMap((premise) => (premise.path ? [premise.path] : []))
@@ -4448,22 +4457,26 @@ function createCapture({ config, directory, store }: PartContext) {
   const record = (state: SessionState, call: ToolCall, line: string) => {
     state.processLog.push(line)
     trimOldest(state.processLog, LIMITS.processLog)
-    state.actions.push(toolAction(call, line, directory))
+    const action = toolAction(call, line, directory)
+    state.actions.push(action)
     trimOldest(state.actions, LIMITS.processLog)
+    return action
   }
   return {
     afterTool(input: { tool: string; sessionID: string; args?: unknown }, output: unknown) {
       const state = store.touch(input.sessionID)
       const call = readToolCall(input, output)
-      record(state, call, describeToolCall(call, directory))
-      const stale = stalePathsOf(call, state, directory)
+      // Once per call: both scan every word of a long command or patch.
+      const sensitive = touchesSensitivePath(call.tool, call.args)
+      const action = record(state, call, describeToolCall(call, directory, sensitive))
+      const stale = stalePathsOf(call, state, directory, action.kind === "change" ? action.paths : [])
       if (stale.size) {
         Object.assign(
           state,
           retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
         )
       }
-      if (!config.premiseTools.test(call.tool) || touchesSensitivePath(call.tool, call.args)) return
+      if (!config.premiseTools.test(call.tool) || sensitive) return
       const raw = asRecord(output).output
       if (typeof raw !== "string" || !raw.trim()) return
       const text = evidenceOf(call, raw, config.premiseCap)
