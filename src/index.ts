@@ -564,7 +564,7 @@ function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: En
     route,
     keyName: env.RFE_JUDGE_API_KEY?.trim()
       ? "RFE_JUDGE_API_KEY"
-      : judgeOptions.apiKey !== undefined
+      : typeof judgeOptions.apiKey === "string" && judgeOptions.apiKey.trim()
         ? "the judge.apiKey option"
         : (preset?.keyEnv ?? "RFE_JUDGE_API_KEY"),
     baseURL,

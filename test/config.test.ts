@@ -248,6 +248,16 @@ describe("each setting from the env and from the plugin options", () => {
 
 describe("provider presets and precedence", () => {
   test.each([
+    ["the env key", { RFE_JUDGE_API_KEY: "k", SYNTHETIC_API_KEY: "s" }, { apiKey: "o" }, "RFE_JUDGE_API_KEY"],
+    ["the option", { SYNTHETIC_API_KEY: "s" }, { apiKey: "o" }, "the judge.apiKey option"],
+    // an empty option is no key: the preset's variable holds the one used, so a refusal names it
+    ["not an empty option", { SYNTHETIC_API_KEY: "s" }, { apiKey: "" }, "SYNTHETIC_API_KEY"],
+    ["not a null option", { SYNTHETIC_API_KEY: "s" }, { apiKey: null }, "SYNTHETIC_API_KEY"],
+  ])("a refused key names where the key in use came from: %s", (_name, env, judge, keyName) => {
+    expect(parseConfig({ judge }, env as Record<string, string>).config.judge.keyName).toBe(keyName)
+  })
+
+  test.each([
     [
       "synthetic",
       "SYNTHETIC_API_KEY",
