@@ -6109,7 +6109,8 @@ function v2Client(ctx: V2Context, writeStderr: (text: string) => void): HostClie
     },
     app: {
       async log({ body }) {
-        if (body.level === "debug") return {}
+        // Advice is logged and shown at once; here both land in the same log, so the shown line is enough.
+        if (body.level === "debug" || body.level === "info") return {}
         const extra = body.extra ? ` ${JSON.stringify(body.extra)}` : ""
         writeStderr(`${body.level.toUpperCase()} ${body.message}${extra}\n`)
         return {}

@@ -223,6 +223,29 @@ describe("opencode 2: judging with the user's own models (no judge key)", () => 
     })
   })
 
+  test("a provider that never answers: each call ends at the plugin's own timeout, no note, one notice", async () => {
+    await withJudge(
+      () => ({ hang: true }),
+      async (provider) => {
+        const host = await createV2Host({
+          models,
+          generateURL: provider.url,
+          env: { RFE_JUDGE_TIMEOUT_MS: "100", RFE_JUDGE_MAX_ATTEMPTS: "1" },
+        })
+        const session = await host.createSession()
+        const started = Date.now()
+        await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+        await host.settle()
+        expect(Date.now() - started).toBeLessThan(5000)
+        expect(host.generated.length).toBeGreaterThan(0)
+        expect(host.synthetics).toEqual([])
+        // told once, in people's words; the advice of which model judges is in the log once too, not twice
+        expect(host.stderr.filter((line) => line.includes("has not answered"))).toHaveLength(1)
+        expect(host.stderr.filter((line) => /replies are judged by mock\/small/i.test(line))).toHaveLength(1)
+      },
+    )
+  })
+
   test("a provider that refuses (401): one notice in the server log, the route rests, the session goes on", async () => {
     await withJudge(
       () => ({ status: 401 }),
