@@ -189,6 +189,8 @@ const main = async () => {
       nudgeText ?? "(none: no claim was flagged, so nothing was injected)",
     )
     if (nudgeText) {
+      const notice = nudges[0]?.parts.find((p) => p.type === "text" && !p.synthetic)?.text
+      say("NOTICE (the line the TUI shows between the two replies)", notice ?? "(none)")
       const rec = agents.find((a) => agentContext(a.body).isNudge)
       say(
         `ASSISTANT (reconciliation turn; agent request #${rec?.seq ?? "?"} has the note as its last user message)`,
