@@ -3733,8 +3733,10 @@ function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
 function buildNudge(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
   const lines = flagged.map((item, index) => {
     const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
-    const says = item.quote ? ` The source says: "${item.quote}".` : ""
-    const why = item.reason ? ` ${item.reason}` : ""
+    // The quote's own full stop stays inside it only once; the reason reads as a sentence of its own.
+    const says = item.quote ? ` The source says: "${item.quote.replace(/[.;,\s]+$/, "")}".` : ""
+    const reason = item.reason?.replace(/[.\s]+$/, "")
+    const why = reason ? ` Reason: ${reason}.` : ""
     return `${index + 1}. "${item.claim}"${where}${says}${why}`
   })
   const unverifiable = flagged.some((item) => item.verdict === "unverifiable")

@@ -100,6 +100,13 @@ describe("quoted evidence", () => {
     )
   })
 
+  test("a quote that ends a sentence keeps one full stop, and the judge's reason reads as its own sentence", async () => {
+    const { host } = await judgedTurn(
+      bridges({ ...CONTRADICTION, quote: "It has 3 bridges.", reason: "the file says 3." }),
+    )
+    expect(host.prompts[0]?.text).toContain('The source says: "It has 3 bridges". Reason: the file says 3.\n')
+  })
+
   test.each([
     ["an invented quote", { ...CONTRADICTION, quote: "Fredville has exactly three bridges" }],
     ["no quote at all", { verdict: "unfaithful", source: "S1", reason: "the file says 3" }],
