@@ -214,8 +214,6 @@ Ran 40 tests across 6 files. [412.00ms]`
 const CACHE_TEST = `import { expect, test } from "bun:test"
 import plugin from "../src/index.ts"
 
-const { parseCacheLines } = plugin.internal
-
 test("skips a truncated last line", () => {
   const lines = [
     '{"k":"a","v":"faithful","t":1}',
@@ -253,7 +251,7 @@ c4e88f2 Cache: one JSONL file per judge model
 51b9a07 Claims: merge German ordinals and dates
 e03f6d1 (tag: v0.3.2) Release 0.3.2
 2bd4c9a Redaction: cover GitHub fine-grained tokens
-8e7f310 Fix: nudge depth reset on synthetic messages
+8e7f310 Fix: note depth reset on synthetic messages
 0aa4b57 (tag: v0.3.1) Release 0.3.1`
 
 const CHANGELOG = `# Changelog
@@ -271,7 +269,7 @@ const CHANGELOG = `# Changelog
 
 ### Fixed
 - GitHub fine-grained tokens (\`github_pat_\`) are redacted.
-- A synthetic message no longer resets the nudge depth.
+- A synthetic message no longer resets the note depth.
 
 ## 0.3.1 — 2026-10-20
 
@@ -292,7 +290,7 @@ const releaseHistory: CorpusEntry = {
 ### Release 0.3.2 (2026-10-28)
 
 - GitHub fine-grained tokens are now redacted.
-- A synthetic message no longer resets the nudge depth.
+- A synthetic message no longer resets the note depth.
 
 Between 0.3.2 and 0.4.0 there were three commits, one each for the judge, the cache and the claim splitter. The 0.4.0 tag points at commit 9f2c1e4, which is the current HEAD of main. Release 0.3.1 only fixed a crash when a tool returned no output. Let me know if you need the full diff.`,
 }
@@ -360,6 +358,7 @@ const pythonCli: CorpusEntry = {
 | \`-v\` | 0 | verbosity, repeatable |
 
 The default batch size comes from \`DEFAULT_BATCH\` in \`exporter/core.py\`, which is 50,000 rows. A batch size of zero or less is rejected with exit code 2. With \`--dry-run\`, \`export_all\` logs each table but skips the actual export. The exporter writes Parquet files.
+import { parseCacheLines } from "../src/judge/cache.ts"
 
 Example:
 

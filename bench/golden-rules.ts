@@ -27,9 +27,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import plugin from "../src/index.ts"
-
-const { splitClaims, isCheckable } = plugin.internal
+import { isCheckable, splitClaims } from "../src/claims/split.ts"
 
 type Case = { text: string; expected: string[] }
 

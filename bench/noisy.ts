@@ -10,7 +10,7 @@
  */
 
 import { createHash } from "node:crypto"
-import type { Config } from "../src/index.ts"
+import type { Config } from "../src/config/config.ts"
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../test/support/judge.ts"
@@ -179,7 +179,7 @@ async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL): Promis
     const host = createHost({
       env: judgeEnv(judge.url, { RFE_EVIDENCE_SCOPE: "all", RFE_JUDGE_CONCURRENCY: "4" }),
       adjust: (config) => ({ ...config, checks }),
-      reconcile: () => undefined,
+      correct: () => undefined,
     })
     const outcome: Outcome = {
       flagged: 0,

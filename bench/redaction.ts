@@ -8,12 +8,10 @@
  * sample: nothing secret-looking reaches the output.
  */
 
-import plugin from "../src/index.ts"
+import { redactSecrets } from "../src/capture/redact/redact.ts"
 import { CLEAN_CORPUS } from "../test/support/clean.ts"
 import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/secrets.ts"
 import { fmtMs, KB, pyCode, table, tsCode } from "./lib.ts"
-
-const { redactSecrets } = plugin.internal
 
 const share = (row: Tally | undefined) =>
   row ? `${((100 * row.redacted) / row.total).toFixed(1)}% of ${row.total}` : "—"

@@ -15,7 +15,15 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
-import plugin from "../src/index.ts"
+import { parseImports, parseInstalls } from "../src/capture/docpull.ts"
+import { redactSecrets } from "../src/capture/redact/redact.ts"
+import { dropSensitiveLines } from "../src/capture/sensitive.ts"
+import { decideProcessClaim, readProcessClaim } from "../src/claims/process.ts"
+import { isVerbatimInSources, normalizeSources, splitClaims } from "../src/claims/split.ts"
+import { DEFAULTS } from "../src/config/config.ts"
+import { fileDeps } from "../src/host/v1.ts"
+import { cacheFileName, createVerdictCache, parseCacheLines } from "../src/judge/cache.ts"
+import { buildJudgeBody, JUDGE_PROMPTS, pickPrompt, renderContext } from "../src/judge/prompt.ts"
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { judgeEnv } from "../test/support/judge.ts"
@@ -44,25 +52,6 @@ import {
 } from "./lib.ts"
 import { benchNoisyJudge } from "./noisy.ts"
 import { benchRoute } from "./route.ts"
-
-const {
-  DEFAULTS,
-  JUDGE_PROMPTS,
-  buildJudgeBody,
-  cacheFileName,
-  createVerdictCache,
-  isVerbatimInSources,
-  normalizeSources,
-  parseImports,
-  parseInstalls,
-  pickPrompt,
-  redactSecrets,
-  renderContext,
-  splitClaims,
-  dropSensitiveLines,
-  readProcessClaim,
-  decideProcessClaim,
-} = plugin.internal
 
 type Host = ReturnType<typeof createHost>
 /** The plugin's own hook closures, called the way opencode calls them (raw payloads, loosely typed). */
@@ -606,7 +595,7 @@ async function benchThroughput() {
 // ── 6. Cache ─────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The plugin's own disk access, as `server()` wires it. */
-const fsDeps = plugin.internal.fileDeps
+const fsDeps = fileDeps
 
 async function benchCache() {
   const lines = 100_000
@@ -657,7 +646,7 @@ async function benchCache() {
       size = cache.size
       let raw = ""
       reads.push(await time(async () => (raw = (await fsDeps.readText(file)) ?? "")))
-      parses.push(await time(() => plugin.internal.parseCacheLines(raw)))
+      parses.push(await time(() => parseCacheLines(raw)))
       await breathe()
     }
     // A fresh plugin replays the same turn: the first judgment loads the file, and every claim is a hit.
@@ -753,7 +742,11 @@ async function benchCost() {
       const premises = state?.premises ?? []
       // what the plugin sends with each claim: the sources, the tool-call records and the user's question
       const question = redactSecrets(entry.prompt.replace(/\s+/g, " ").trim())
-      const context = renderContext(premises, state?.processLog ?? [], question)
+      const context = renderContext(
+        premises,
+        (state?.records ?? []).map((record) => record.line),
+        question,
+      )
       const prompt = pickPrompt(premises)
       const sources = normalizeSources(premises)
       const body = (claim: { text: string; before?: string }) =>
@@ -768,7 +761,7 @@ async function benchCost() {
       // claims about the agent's own work that its tool calls settle cost no request
       const settledByRecords = (text: string) => {
         const claim = readProcessClaim(text)
-        return claim !== undefined && decideProcessClaim(claim, state?.actions ?? []) !== undefined
+        return claim !== undefined && decideProcessClaim(claim, state?.records ?? []) !== undefined
       }
       // (a) a naive judge: every [.!?]-split sentence, each against every raw tool output in full.
       const naiveContext = `<sources>\n${entry.sources

@@ -1,33 +1,8 @@
-/**
- * ragfaith: a live faithfulness check for opencode.
- *
- * After each assistant turn the final reply is split into sentence claims, and an independent LLM judge
- * decides for each claim whether the material the agent actually pulled in this session (file reads, web
- * fetches and searches, optionally command output, plus a log of its own tool calls) supports it. When
- * claims are unfaithful, ONE aggregated note is injected back into the session as a synthetic user message,
- * so the agent corrects itself in an immediate reconciliation turn. Faithful replies are silent.
- *
- * Design decisions
- * - Nothing the host awaits ever waits on the judge: capture and bookkeeping are synchronous and cheap, the
- *   judging starts from the (not awaited) `event` hook at idle and runs fire-and-forget.
- * - Every hook body runs inside one `guard`: a throw in opencode's hooks fails tools or turns, and a
- *   synchronous throw in `event` hangs the session (measured on 1.18.33).
- * - The cascade is bounded: at most `nudgeDepth` notes per real user turn, a claim is never flagged twice
- *   in one turn, and a process-wide ledger makes "one reply, at most one note" hold even when opencode
- *   loads the plugin twice in one process.
- * - A flag must be earned: a contradiction counts only when its quote stands in the source and a second
- *   judge model agrees, and claims about the agent's own work are decided by its tool calls, not a judge.
- * - One file, zero runtime dependencies, one runtime export (opencode's legacy loader calls every export).
- *
- * Privacy
- * - Only the premise buffer of the session (most recent `premiseCap` characters), the claim being judged
- *   with the sentences before it, and the user's question of the turn (shortened; optional) go to the
- *   configured judge endpoint; never the rest of the conversation, config or unrelated files.
- * - Files at sensitive paths (.env*, keys, credentials, ~/.ssh, ...) are never captured, whichever tool
- *   touched them, and secret-looking strings are replaced by `[REDACTED]` before anything is stored, logged
- *   or sent. Premises travel only over https, or plain http to a loopback judge.
- * - The API key goes only into the Authorization header of requests to the configured base URL.
- */
+// GENERATED FILE: do not edit. Edit the modules under src/ and run `npm run build`.
+//
+// ragfaith ships as this one self-contained file (the npm package's TypeScript entry, and what users copy into
+// ~/.config/opencode/plugins/). scripts/build.ts joins the modules below in pipeline order, each between its
+// Begin and End lines; docs/architecture.md says what each one owns.
 
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -35,25 +10,125 @@ import { appendFile, mkdir, readFile } from "node:fs/promises"
 import { dirname } from "node:path"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 
-// ── Constants ────────────────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/base/unknown.ts ──────────────────────────────────────────────────────────────────────────────
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+}
+
+/** Any value as a record: the loose payloads of hooks and events are read field by field from it. */
+function asRecord(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {}
+}
+
+/** A non-empty string, or undefined: ids and names in opencode's payloads are read through it. */
+const textOf = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+
+function stringArg(args: Record<string, unknown>, ...keys: string[]): string | undefined {
+  for (const key of keys) {
+    const value = args[key]
+    if (typeof value === "string" && value.trim()) return value.trim()
+  }
+  return undefined
+}
+
+// ── End src/base/unknown.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/base/text.ts ─────────────────────────────────────────────────────────────────────────────────
+
+/** Keeps the end of a text, where it meets what follows: "…the last words". */
+function clipStart(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `…${flat.slice(flat.length - max + 1)}` : flat
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/**
+ * Wraps text at `width` columns, the first line after `lead` and the others after `indent`: opencode shows a
+ * user message as written (the report breaks its own lines), and word-wraps a toast.
+ */
+function wrap(text: string, width: number, indent = "", lead = ""): string[] {
+  const lines: string[] = []
+  let line = lead
+  let empty = true
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = indent + word
+    } else line = empty ? `${line}${word}` : `${line} ${word}`
+    empty = false
+  }
+  if (!empty) lines.push(line)
+  return lines
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+}
+
+// ── End src/base/text.ts ───────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/base/bounds.ts ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Every bound on what the plugin keeps in memory. Each collection drops its oldest entries first when it is
+ * full (`trimOldest`): forgetting an old session, reply or warned package costs at most a repeated warning.
+ */
+const LIMITS = {
+  sessions: 256,
+  userMessagesPerSession: 16,
+  toolRecords: 60,
+  webRefs: 200,
+  warnedPackages: 500,
+  toastsPerSession: 6,
+  ledgerReplies: 10_000,
+  ledgerSessions: 1_000,
+  cacheEntries: 200_000,
+} as const
+
+/** Runs `work` over `items` with at most `limit` in flight, keeping the input order in the result. */
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>) {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await work(items[index] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}
+
+/**
+ * The one eviction rule of the plugin: insertion order is age, and the oldest entries leave once a
+ * collection holds more than `limit`. Re-inserting a key (delete, then set) makes it the newest.
+ */
+function trimOldest<T>(collection: T[] | Set<T> | Map<T, unknown>, limit: number): void {
+  if (Array.isArray(collection)) {
+    if (collection.length > limit) collection.splice(0, collection.length - limit)
+    return
+  }
+  for (const key of collection.keys()) {
+    if (collection.size <= limit) return
+    collection.delete(key)
+  }
+}
+
+// ── End src/base/bounds.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/config/config.ts ─────────────────────────────────────────────────────────────────────────────
 
 const PLUGIN_ID = "ragfaith"
+
 /** The judge route through the user's own opencode providers, as RFE_JUDGE_PROVIDER names it. */
 const OPENCODE_ROUTE = "opencode"
-/** The hidden agent the plugin registers for its judge sessions, and the title those sessions carry. */
-const JUDGE_AGENT = "ragfaith-judge"
-const JUDGE_SESSION_TITLE = "ragfaith judge"
+
 const ROUTE_MAX_CONCURRENCY = 4
-/** After the user's provider refuses a judge call (401, 403, 400), the route rests this long. */
-const ROUTE_PAUSE_MS = 10 * 60_000
-/** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
-const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
-const NUDGE_MARKER = "[ragfaith]"
-/** How the visible notice of a note begins, so the plugin knows it again when opencode echoes it back. */
-const MARKER_PREFIX = "ragfaith: "
-const MARKER_CLAIM_CHARS = 70
-const MARKER_QUOTE_CHARS = 60
-const REDACTED = "[REDACTED]"
 
 const VERDICTS = ["faithful", "unfaithful", "unverifiable"] as const
 
@@ -96,109 +171,13 @@ const DEFAULTS = {
   flushTimeoutMs: 20_000,
 } as const
 
-/**
- * Every bound on what the plugin keeps in memory. Each collection drops its oldest entries first when it is
- * full (`trimOldest`): forgetting an old session, reply or warned package costs at most a repeated warning.
- */
-const LIMITS = {
-  sessions: 256,
-  userMessagesPerSession: 16,
-  processLog: 60,
-  webRefs: 200,
-  warnedPackages: 500,
-  toastsPerSession: 6,
-  ledgerReplies: 10_000,
-  ledgerSessions: 1_000,
-  cacheEntries: 200_000,
-} as const
-
-/** The source that lists the session's tool calls, as the judge and the note name it. */
-const PROCESS_SOURCE = { id: "P", label: "tool calls of this session" } as const
-
-const JUDGE_MAX_TOKENS = 256
-/** One retry with more room: reasoning models sometimes spend the first budget before the JSON. */
-const JUDGE_RETRY_MAX_TOKENS = 512
-/**
- * Statuses worth another attempt: 408 (the server timed the request out), 429 (rate limit) and every 5xx
- * (the provider is overloaded or failing). 409 and 425, which ofetch also retries, are left out: a stateless
- * POST has nothing to conflict with, and `fetch` never sends TLS early data. Timeouts and network errors are
- * retried too; anything else (401, 400, 404) is a configuration problem that waiting will not heal.
- */
-const isRetryableStatus = (status: number) => status === 408 || status === 429 || (status >= 500 && status <= 599)
-const BACKOFF_BASE_MS = 500
-const BACKOFF_CAP_MS = 8_000
-/** A longer Retry-After is cut to this: the user has likely moved on by then, and each wait holds a worker. */
-const RETRY_AFTER_CAP_MS = 30_000
-/** A judge answer is a small JSON object; anything far larger is a misconfigured endpoint. */
-const MAX_JUDGE_BODY_BYTES = 1_000_000
-/** How much of a refused request's body is read: enough for an error message, never a whole page. */
-const ERROR_BODY_BYTES = 4_096
-/** Shorter judge keys are hidden nowhere: replacing a word-sized "key" would garble ordinary text. */
-const MIN_HIDDEN_KEY_CHARS = 8
-
-/** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
-const REDACTION_MARGIN = 4_096
-const PROCESS_RECORD_CHARS = 200
-const NUDGE_CLAIM_CHARS = 220
-const NUDGE_REASON_CHARS = 160
-/** A judge's quote is asked to be at most 200 characters; a longer one is cut, so it cannot flood a note. */
-const QUOTE_MAX_CHARS = 400
-/** Shorter quotes ("3", "the file") would stand in almost any source: they anchor nothing. */
-const QUOTE_MIN_CHARS = 8
-const NOTE_QUOTE_CHARS = 200
-/** How much of the user's question and of the preceding sentences goes to the judge. */
-const QUESTION_CHARS = 300
-const BEFORE_CHARS = 300
-const ERROR_MESSAGE_CHARS = 300
-const TOAST_DURATION_MS = 6_000
-/** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
-const TOAST_LINE = 54
-const TOAST_CHARS = 2 * TOAST_LINE
-/** A judge that stays broken is told again this often, not only once. */
-const FAILURE_REPEAT_MS = 10 * 60_000
-const COMMAND_NAME = "ragfaith"
-const STARTUP_TOAST_EVENTS = new Set(["plugin.added", "session.created", "message.updated"])
-/**
- * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
- * opencode's turn for a command, so no model request follows. opencode logs it as an error; it is not one.
- */
-const COMMAND_HANDLED = "ragfaith: /ragfaith was answered by the plugin, with no model turn (this is not a failure)"
-/** A user message wraps at the terminal width less 7 columns: 73 at 80. */
-const REPORT_WIDTH = 72
-const REPORT_ITEMS = 20
-/** Shorter claims say too little for a verbatim match with a source to prove anything. */
-const VERBATIM_MIN_CHARS = 24
-const MIN_CLAIM_CHARS = 10
-/** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
-const DOC_PULL_SCAN_CHARS = 64_000
-
-const SENSITIVE_BASENAME_RE =
-  /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.(?:json|ya?ml|toml|ini|txt|csv|xml|conf|cfg|env))?)$/
-/** Tools whose output describes this machine; everything else that carries a URL or query is the web. */
-const MACHINE_TOOL_RE = /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
-const WEB_TOOL_RE = /web|fetch|search|http|browse|url|docs?\b|context7|exa|tavily/i
-const EDIT_TOOL_RE = /^(?:edit|write|multiedit|patch|apply_patch)$/i
-const SHELL_TOOL_RE = /^(?:bash|shell|exec)$/i
-/** Tools whose output lists files (grep groups matches under a path line, glob prints one path per line). */
-const FILE_LISTING_TOOL_RE = /^(?:grep|glob)$/i
-/** Shell commands that rewrite, move or delete the files they name. */
-const SHELL_WRITE_RE =
-  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
-const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
-/** opencode's read output: the file wrapped in <path>, <type> and <content> tags. */
-const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
-const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
-const DELIMITER_RE = /<(\/?)(sources?|claim|question|context)\b/gi
-
-// ── Types ────────────────────────────────────────────────────────────────────────────────────────────────
-
 type Verdict = (typeof VERDICTS)[number]
-type Strictness = "normal" | "strict"
-type EvidenceScope = keyof typeof PREMISE_TOOLS_BY_SCOPE
-type LogLevel = "debug" | "info" | "warn" | "error"
-type ToastVariant = "info" | "success" | "warning" | "error"
 
-export interface JudgeSettings {
+type Strictness = "normal" | "strict"
+
+type EvidenceScope = keyof typeof PREMISE_TOOLS_BY_SCOPE
+
+interface JudgeSettings {
   provider: string
   /** `http`: an OpenAI-compatible endpoint called directly; `opencode`: the user's own opencode providers. */
   route: "http" | "opencode"
@@ -213,7 +192,7 @@ export interface JudgeSettings {
   maxAttempts: number
 }
 
-export interface Config {
+interface Config {
   judge: JudgeSettings
   /** Why nothing is judged (no key, no base URL, refused insecure URL); undefined when the judge is usable. */
   judgeDisabled: string | undefined
@@ -249,202 +228,13 @@ interface Checks {
   records: boolean
 }
 
-type Origin = "machine" | "web"
-
-export interface Premise {
-  id: string
-  tool: string
-  origin: Origin
-  /** Where it came from, as the nudge cites it: `src/a.ts:1-40`, a URL, `search: "query"`, `$ npm test`. */
-  ref: string
-  /** Absolute or project path of a file premise, so an edit can retire it. */
-  path: string | undefined
-  text: string
-}
-
-/** The evidence of one session: premises in arrival order, and their total size, held under the cap. */
-interface PremiseBuffer {
-  premises: readonly Premise[]
-  premiseChars: number
-}
-
-export interface Claim {
-  text: string
-  /** Normalised form: the dedupe key within a reply and across a turn. */
-  key: string
-  /** The sentences just before it in the reply: what "it" or "this function" refers to. */
-  before?: string
-  /** The sentence as written, inline code still in backticks: commands and paths are read from it. */
-  raw?: string
-}
-
-interface JudgeVerdict {
-  verdict: Verdict
-  /** The id of the deciding source as the judge named it (`S2`, `P`); a label once the claim is judged. */
-  source: string | undefined
-  /** The deciding source's own words, as the judge copied them; for a flag, checked against that source. */
-  quote: string | undefined
-  reason: string | undefined
-}
-
-interface ClaimResult extends JudgeVerdict {
-  claim: Claim
-  via: "gate" | "records" | "cache" | "judge" | "parse-fallback"
-  /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
-  demoted?: "unanchored" | "disagreed"
-}
-
-/** A flagged claim as every output shows it: redacted, the judge key hidden, clipped. */
-interface FlaggedClaim {
-  claim: string
-  verdict: Verdict
-  /** Where the deciding source came from, as the user would name it: `src/config.ts:10-40`, a URL, `tool calls of this session`. */
-  source: string | undefined
-  /** The verified words of that source the claim contradicts. */
-  quote: string | undefined
-  reason: string | undefined
-  via: ClaimResult["via"]
-  demoted?: ClaimResult["demoted"]
-}
-
-export interface CacheRecord {
-  k: string
-  v: Verdict
-  s?: string
-  q?: string
-  r?: string
-  t: number
-}
-
-export interface TokenLogLine {
-  time: string
-  model: string
-  attempt: number
-  outcome: string
-  status?: number
-  latency_ms: number
-  prompt_tokens?: number
-  completion_tokens?: number
-  total_tokens?: number
-  cached_tokens?: number
-}
-
-/** One judge request, before it is serialised for a route. */
-interface JudgeRequest {
-  model: string
-  prompt: string
-  /** Everything the claims of one reply share: the sources and the user's question. */
-  context: string
-  /** The sentences before the claim, sent as context that is not judged. */
-  before?: string
-  claim: string
-  maxTokens: number
-  /** The user's session the claim comes from; the opencode route opens its judge session under it. */
-  sessionID?: string
-}
-
-/** What the plugin learned about a judge endpoint while talking to it. */
-interface JudgeCompat {
-  omitReasoning: boolean
-}
-
-class JudgeError extends Error {
-  readonly status: number | undefined
-  readonly retryable: boolean
-  /** The server's Retry-After header, when it sent one. */
-  readonly retryAfter: string | null
-  /** How the token log names the attempt: `http_429`, `timeout`, `network_error`, `bad_body`. */
-  readonly outcome: string
-  /** A strict endpoint refused the `reasoning` field: the same request without it may well succeed. */
-  readonly rejectsReasoning: boolean
-  constructor(
-    message: string,
-    details: {
-      status?: number
-      retryable: boolean
-      retryAfter?: string | null
-      outcome: string
-      rejectsReasoning?: boolean
-    },
-  ) {
-    super(message)
-    this.name = "JudgeError"
-    this.status = details.status
-    this.retryable = details.retryable
-    this.retryAfter = details.retryAfter ?? null
-    this.outcome = details.outcome
-    this.rejectsReasoning = details.rejectsReasoning ?? false
-  }
-}
-
-/** The slice of opencode's v1 SDK client the plugin uses. SDK calls resolve with `{ error }`, never throw. */
-export interface HostClient {
-  session: {
-    prompt(options: {
-      path: { id: string }
-      body: {
-        parts: Array<{ type: "text"; text: string; synthetic?: boolean; ignored?: boolean }>
-        agent?: string
-        model?: { providerID: string; modelID: string }
-        noReply?: boolean
-      }
-    }): Promise<{ data?: unknown; error?: unknown } | undefined>
-    get(options: { path: { id: string } }): Promise<{ data?: { parentID?: string }; error?: unknown } | undefined>
-    create(options: {
-      body: { parentID?: string; title?: string }
-    }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
-    abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
-    delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
-  }
-  config: {
-    /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
-    providers(): Promise<{ data?: { providers?: unknown }; error?: unknown } | undefined>
-  }
-  tui: {
-    showToast(options: {
-      body: { title?: string; message: string; variant: ToastVariant; duration?: number }
-    }): Promise<{ error?: unknown } | undefined>
-  }
-  app: {
-    log(options: {
-      body: { service: string; level: LogLevel; message: string; extra?: Record<string, unknown> }
-    }): Promise<{ error?: unknown } | undefined>
-  }
-  /**
-   * opencode 2 only: one stateless model call, no session (`ctx.generate.text`). Where it exists, the opencode
-   * route judges through it instead of judge sessions.
-   */
-  generate?(input: { model: { providerID: string; modelID: string }; prompt: string }): Promise<{ text: string }>
-}
-
-/** Every effect the plugin has, injected so tests control time, network, disk and the host. */
-export interface Deps {
-  client: HostClient
-  fetch: (url: string, init: RequestInit) => Promise<Response>
-  now: () => number
-  sleep: (ms: number) => Promise<void>
-  random: () => number
-  readText: (path: string) => Promise<string | undefined>
-  appendText: (path: string, text: string) => Promise<void>
-  ensureDir: (path: string) => Promise<void>
-  /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
-  fileExists: (path: string) => boolean
-  writeStderr: (text: string) => void
-  /** `run` when opencode runs one prompt and exits at the first idle; `serve` for the TUI and `opencode serve`. */
-  mode: "run" | "serve"
-  /** Where opencode writes its log files, for messages that point there. */
-  logDir: string
-  ledger: Ledger
-}
-
 interface ConfigResult {
   config: Config
   warnings: string[]
 }
 
-// ── Config ───────────────────────────────────────────────────────────────────────────────────────────────
-
 type Env = Record<string, string | undefined>
+
 type Options = Record<string, unknown>
 
 /** One setting read from the env (which wins) or from the plugin options of opencode.json. */
@@ -457,18 +247,6 @@ function pickSetting(env: Env, envName: string, options: Options, optionName: st
   }
   return undefined
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-}
-
-/** Any value as a record: the loose payloads of hooks and events are read field by field from it. */
-function asRecord(value: unknown): Record<string, unknown> {
-  return isRecord(value) ? value : {}
-}
-
-/** A non-empty string, or undefined: ids and names in opencode's payloads are read through it. */
-const textOf = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
 
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase()
@@ -692,7 +470,104 @@ function parsePremiseTools(pattern: string | undefined, scope: EvidenceScope, wa
   }
 }
 
-// ── Premises: sensitive paths ────────────────────────────────────────────────────────────────────────────
+// ── End src/config/config.ts ───────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/config/effects.ts ────────────────────────────────────────────────────────────────────────────
+
+type LogLevel = "debug" | "info" | "warn" | "error"
+
+type ToastVariant = "info" | "success" | "warning" | "error"
+
+/** The slice of opencode's v1 SDK client the plugin uses. SDK calls resolve with `{ error }`, never throw. */
+interface HostClient {
+  session: {
+    prompt(options: {
+      path: { id: string }
+      body: {
+        parts: Array<{ type: "text"; text: string; synthetic?: boolean; ignored?: boolean }>
+        agent?: string
+        model?: { providerID: string; modelID: string }
+        noReply?: boolean
+      }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    get(options: { path: { id: string } }): Promise<{ data?: { parentID?: string }; error?: unknown } | undefined>
+    create(options: {
+      body: { parentID?: string; title?: string }
+    }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
+    abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+    delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+  }
+  config: {
+    /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
+    providers(): Promise<{ data?: { providers?: unknown }; error?: unknown } | undefined>
+  }
+  tui: {
+    showToast(options: {
+      body: { title?: string; message: string; variant: ToastVariant; duration?: number }
+    }): Promise<{ error?: unknown } | undefined>
+  }
+  app: {
+    log(options: {
+      body: { service: string; level: LogLevel; message: string; extra?: Record<string, unknown> }
+    }): Promise<{ error?: unknown } | undefined>
+  }
+  /**
+   * opencode 2 only: one stateless model call, no session (`ctx.generate.text`). Where it exists, the opencode
+   * route judges through it instead of judge sessions.
+   */
+  generate?(input: { model: { providerID: string; modelID: string }; prompt: string }): Promise<{ text: string }>
+}
+
+/** Every effect the plugin has, injected so tests control time, network, disk and the host. */
+interface Deps {
+  client: HostClient
+  fetch: (url: string, init: RequestInit) => Promise<Response>
+  now: () => number
+  sleep: (ms: number) => Promise<void>
+  random: () => number
+  readText: (path: string) => Promise<string | undefined>
+  appendText: (path: string, text: string) => Promise<void>
+  ensureDir: (path: string) => Promise<void>
+  /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
+  fileExists: (path: string) => boolean
+  writeStderr: (text: string) => void
+  /** `run` when opencode runs one prompt and exits at the first idle; `serve` for the TUI and `opencode serve`. */
+  mode: "run" | "serve"
+  /** Where opencode writes its log files, for messages that point there. */
+  logDir: string
+  ledger: Ledger
+}
+
+// ── End src/config/effects.ts ──────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/tools.ts ─────────────────────────────────────────────────────────────────────────────
+
+/** Tools whose output describes this machine; everything else that carries a URL or query is the web. */
+const MACHINE_TOOL_RE = /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
+
+const WEB_TOOL_RE = /web|fetch|search|http|browse|url|docs?\b|context7|exa|tavily/i
+
+const EDIT_TOOL_RE = /^(?:edit|write|multiedit|patch|apply_patch)$/i
+
+const SHELL_TOOL_RE = /^(?:bash|shell|exec)$/i
+
+/** Tools whose output lists files (grep groups matches under a path line, glob prints one path per line). */
+const FILE_LISTING_TOOL_RE = /^(?:grep|glob)$/i
+
+type Origin = "machine" | "web"
+
+function originOf(tool: string, args: Record<string, unknown>): Origin {
+  if (MACHINE_TOOL_RE.test(tool)) return "machine"
+  if (typeof args.url === "string" || typeof args.query === "string" || WEB_TOOL_RE.test(tool)) return "web"
+  return "machine"
+}
+
+// ── End src/capture/tools.ts ───────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/sensitive.ts ─────────────────────────────────────────────────────────────────────────
+
+const SENSITIVE_BASENAME_RE =
+  /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.(?:json|ya?ml|toml|ini|txt|csv|xml|conf|cfg|env))?)$/
 
 /** Normalises Windows separators, surrounding space and case, so every spelling of one path compares alike. */
 function normalizePath(path: string): string {
@@ -751,12 +626,16 @@ function dropSensitiveLines(text: string, startsMidway = false): string {
   return kept.join("\n")
 }
 
-// ── Premises: redaction ──────────────────────────────────────────────────────────────────────────────────
-
 // Redaction runs in passes, each linear in its input: private-key blocks, Kubernetes Secret manifests, JWTs,
 // the prefix-anchored token formats and the contexts secrets travel in (headers, URLs, command lines), then one
 // scan for assignments to secret-looking names in any syntax. What is never a secret (stand-ins, references,
 // paths, versions, the names of secrets) is decided in one place and keeps every pass from mangling code.
+
+// ── End src/capture/sensitive.ts ───────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/values.ts ─────────────────────────────────────────────────────────────────────
+
+const REDACTED = "[REDACTED]"
 
 interface SecretRule {
   name: string
@@ -770,6 +649,7 @@ interface SecretRule {
 }
 
 const isBlank = (code: number) => code === 32 || code === 9
+
 const isQuote = (code: number) => code === 34 || code === 39 || code === 96
 
 /**
@@ -778,6 +658,7 @@ const isQuote = (code: number) => code === 34 || code === 39 || code === 96
  */
 const PLACEHOLDER_RE =
   /x{5}|X{5}|\*{3}|example|placeholder|change[_-]?(?:me|it)|your[_-]|[_-]here\b|redacted|replace[_-]?me|insert[_-]|\.\.\.|…|<[^<>]{0,64}>/i
+
 /** Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`. */
 const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
 
@@ -815,15 +696,19 @@ function distinctCount(text: string): number {
 const isStandIn = (value: string) => isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 
 const redactToken = (match: string) => (isPlaceholder(match) ? match : REDACTED)
+
 /** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
 const redactAfter = (match: string, lead = "") =>
   isPlaceholder(match.slice(lead.length)) ? match : `${lead}${REDACTED}`
+
 /** Keeps the first group and the quotes (second group) around the value (third group), if it is a secret. */
 const redactQuoted = (match: string, lead = "", quote = "", value = "") =>
   isNeverSecret(value) ? match : `${lead}${quote}${REDACTED}${quote}`
+
 /** For shapes that dotted names could take too (`MainWindowController.load.…`): a real token mixes cases and digits. */
 const redactIfMixed = (match: string) =>
   /\d/.test(match) && /[a-z]/.test(match) && /[A-Z]/.test(match) ? redactToken(match) : match
+
 /** Mixed-case letters that form no words: `IFjCFiPCkuTmJoXd…` is random, `getElementsByTagName` is not. */
 function isRandomLetters(value: string): boolean {
   if (value.length < 16 || !/[a-z]/.test(value) || !/[A-Z]/.test(value)) return false
@@ -855,12 +740,12 @@ function looksRandom(value: string): boolean {
   }
   return false
 }
+
 /** `-_.:/+=` */
 const isSeparator = (code: number) =>
   code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
-const redactIfKeyLike = (match: string) => (looksRandom(match) ? redactToken(match) : match)
 
-// ── What is never a secret ──
+const redactIfKeyLike = (match: string) => (looksRandom(match) ? redactToken(match) : match)
 
 /** Values that configure, type or name something; compared lower-cased. */
 const NOT_SECRET_VALUES = new Set([
@@ -879,13 +764,23 @@ const NOT_SECRET_VALUES = new Set([
 /** Template, environment and secret-store references: the value lives elsewhere. */
 const REFERENCE_RE =
   /\$\{|\{\{|\{%|<%|%\{|#\{|%\([\w.-]+\)[sd]|\{[\w.:-]*\}|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+
 const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
-const SECRET_WORDS_RE = /pass|pwd|secret|token|key|cred|auth/i
+
+/** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
+const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth"] as const
+
+/** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
+const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+
 const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
+
 /** A version or range: `1.2.3`, `^4.17.21`, `>=1.0`, `v2.1.0-rc.1`, `1.x`. */
 const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
+
 /** A package with its version: `jjwt-jackson-0.11.2`, `pbkdf2-password@1.2.1`. */
 const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
+
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
  * reference (`$VAR`, `${…}`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
@@ -920,6 +815,7 @@ const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readon
     ],
   ],
 ]
+
 /** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
 const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
 
@@ -939,7 +835,9 @@ function isSecretHeaderValue(value: string): boolean {
   return (/[\d+/=._~-]/.test(value) || value.length >= 20) && !isNeverSecret(value)
 }
 
-// ── Token formats and the contexts secrets travel in ──
+// ── End src/capture/redact/values.ts ───────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/tokens.ts ─────────────────────────────────────────────────────────────────────
 
 /**
  * Prefix-anchored token formats, as their vendors publish them: a token is recognised standing alone, not
@@ -1279,8 +1177,13 @@ const CONTEXT_RULES: readonly SecretRule[] = [
   },
 ]
 
+// ── End src/capture/redact/tokens.ts ───────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/keys.ts ───────────────────────────────────────────────────────────────────────
+
 /** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
 const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+
 /** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
 const isKeyBodyChar = (char = "") => {
   const code = char.charCodeAt(0)
@@ -1370,7 +1273,9 @@ function redactPrivateKeys(text: string): string {
   return out + text.slice(cursor)
 }
 
-// ── Command lines ──
+// ── End src/capture/redact/keys.ts ─────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/commands.ts ───────────────────────────────────────────────────────────────────
 
 /**
  * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget), `-pass pass:…` (openssl),
@@ -1379,11 +1284,16 @@ function redactPrivateKeys(text: string): string {
  * short to be a password fails in the regex already.
  */
 const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128}):["']?([^\s"']{4,256})/g
+
 const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
+
 const CLI_P_RE = /[ \t]-([pa])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+
 /** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
 const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
+
 const MYSQL_COMMAND_RE = /^(?:mysql\w*|mariadb[\w-]*)\b/
+
 /** How far back a command's start is looked for. */
 const COMMAND_LOOKBACK = 300
 
@@ -1463,12 +1373,16 @@ function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>)
   return out + text.slice(at)
 }
 
-// ── JWTs ──
+// ── End src/capture/redact/commands.ts ─────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/jwt.ts ────────────────────────────────────────────────────────────────────────
 
 const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
+
 /** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
 const isJwtChar = (code: number) =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
+
 const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
 
 function jwtRunEnd(text: string, from: number): number {
@@ -1520,14 +1434,22 @@ function redactJwts(text: string): string {
   return applyCuts(text, cuts)
 }
 
-// ── Kubernetes Secret manifests ──
+// ── End src/capture/redact/jwt.ts ──────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/manifests.ts ──────────────────────────────────────────────────────────────────
 
 const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m
+
 const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
+
 const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+
 const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
+
 const JSON_SECRET_KIND_RE = /"kind"[ \t]*:[ \t]*"Secret"/
+
 const JSON_DATA_RE = /("(?:data|stringData)"[ \t]*:[ \t]*\{)([^{}]*)\}/g
+
 const JSON_ENTRY_RE = /("[^"\n]*"[ \t]*:[ \t]*)"[^"\n]*"/g
 
 /** The indentation of a line, and whether it holds anything but blanks and a comment. */
@@ -1603,19 +1525,26 @@ function redactSecretManifests(text: string): string {
   return out
 }
 
-// ── Assignments ──
+// ── End src/capture/redact/manifests.ts ────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/names.ts ──────────────────────────────────────────────────────────────────────
 
 const WEAK = 1
+
 const STRONG = 2
+
 /**
- * Where a secret's name may be: every one contains one of these. A hit takes the rest of its identifier too,
- * so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
+ * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_WORD_RE = /(?:pass|pwd|pw|secret|token|key|cred|auth)[\w.-]*/gi
+const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+
 const NAME_MAX = 80
+
 const STRONG_PARTS = new Set(
   "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
 )
+
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
 const KEY_QUALIFIERS = new Set(
   [
@@ -1627,6 +1556,7 @@ const KEY_QUALIFIERS = new Set(
     .join(" ")
     .split(" "),
 )
+
 /** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
 const NOT_SECRET_SUFFIXES = new Set(
   [
@@ -1644,6 +1574,7 @@ const NOT_SECRET_SUFFIXES = new Set(
     .join(" ")
     .split(" "),
 )
+
 /** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
 const NOT_SECRET_PREFIXES = new Set(
   "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
@@ -1706,11 +1637,14 @@ const isNameChar = (code: number) =>
   code === 95 ||
   code === 46 ||
   code === 45
+
 /** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
 const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+
 /** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
 const NAME_FIELDS: readonly string[] =
   "name key id for type variable var env param parameter field property setting option arg autocomplete".split(" ")
+
 /** What may stand between a line's start and a dotenv, shell, YAML or INI name. */
 const LINE_LEAD_RE = /^[ \t]*(?:(?:export|set|setenv|declare[ \t]+-x|ENV|readonly|local)[ \t]+|-[ \t]+)?[$@]?$/
 
@@ -1804,7 +1738,7 @@ function strengthAt(text: string, start: number, end: number, memo: Strengths): 
 }
 
 /**
- * The name that a hit of SECRET_WORD_RE ends (at `runEnd`, the end of its identifier), read back no further
+ * The name that a hit of SECRET_NAME_RE ends (at `runEnd`, the end of its identifier), read back no further
  * than `from`; or where to go on: past a long identifier, or past this one.
  */
 function readName(text: string, from: number, runEnd: number, strengths: Strengths): Name | number {
@@ -1833,23 +1767,6 @@ function readName(text: string, from: number, runEnd: number, strengths: Strengt
   }
 }
 
-/** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
-const TYPE_ASSIGN_RE =
-  /(?:[ \t]*\??:[ \t]*|[ \t]+)&?[A-Za-z_][\w.]*(?:<[^<>\n]{0,60}>)?(?:\[\])?\??[ \t]*(=)(?![=>~])[ \t]*/y
-/** A call's arguments: `System.setProperty("API_TOKEN", "…")`, `define('DB_PASSWORD', '…')`. */
-const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
-/** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
-const SHELL_DEFAULT_RE = /(:?[-=])/y
-/** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
-const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
-const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
-
-function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
-  re.lastIndex = at
-  const match = re.exec(text)
-  return match ? { op: match[1] ?? "", at: re.lastIndex } : undefined
-}
-
 /** The operator at `at`: `=`, `:`, `:=`, `::=`, `:::=`, `?=`, `?:`, `.=`, `??=`, `||=`, `=>`, `<-`; never `==`, `=~`, `::`. */
 function operatorAt(text: string, at: number): string {
   const next = text[at + 1]
@@ -1871,6 +1788,31 @@ function operatorAt(text: string, at: number): string {
     default:
       return ""
   }
+}
+
+// ── End src/capture/redact/names.ts ────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/assignments.ts ────────────────────────────────────────────────────────────────
+
+/** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
+const TYPE_ASSIGN_RE =
+  /(?:[ \t]*\??:[ \t]*|[ \t]+)&?[A-Za-z_][\w.]*(?:<[^<>\n]{0,60}>)?(?:\[\])?\??[ \t]*(=)(?![=>~])[ \t]*/y
+
+/** A call's arguments: `System.setProperty("API_TOKEN", "…")`, `define('DB_PASSWORD', '…')`. */
+const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
+
+/** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
+const SHELL_DEFAULT_RE = /(:?[-=])/y
+
+/** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
+const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
+
+const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
+
+function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
+  re.lastIndex = at
+  const match = re.exec(text)
+  return match ? { op: match[1] ?? "", at: re.lastIndex } : undefined
 }
 
 /**
@@ -1942,6 +1884,7 @@ interface Value {
 
 /** Whitespace, quotes: where every unquoted value ends. */
 const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+
 /** `,;&<>(){}[]\`: where a value amid other text ends too. */
 function endsInlineValue(code: number): boolean {
   switch (code) {
@@ -2042,9 +1985,12 @@ function readElementValue(text: string, at: number): Value | undefined {
 
 /** Code rather than a literal: a call or an index (`env('KEY',`, `os.environ[`), or a chain of plain members. */
 const CALL_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[(<[]/
+
 /** One member of such a chain: snake_case, camelCase, PascalCase or UPPER_CASE, never `qoTYbyrXb`. */
 const MEMBER = "(?:[a-z_$][a-z\\d_$]*|[A-Z][a-z\\d_$]*|[A-Z][A-Z\\d_$]*)(?:[A-Z][a-z\\d_$]+)*"
+
 const MEMBER_CHAIN_RE = new RegExp(`^${MEMBER}(?:(?:\\.|::|->|\\?\\.)${MEMBER})+[!?]?$`)
+
 const isCode = (value: string, stop: string) =>
   stop === "(" || stop === "[" || CALL_RE.test(value) || MEMBER_CHAIN_RE.test(value)
 
@@ -2119,7 +2065,7 @@ function redactAssignments(text: string): string {
   }
   // A fresh copy, and `test`: where a hit comes every few bytes, matchAll's iterator and exec's match arrays
   // cost more than the rest; the hit's end is all the scan needs.
-  const words = new RegExp(SECRET_WORD_RE)
+  const words = new RegExp(SECRET_NAME_RE)
   let cursor = 0
   while (words.test(text)) {
     const name = readName(text, cursor, words.lastIndex, strengths)
@@ -2149,10 +2095,18 @@ function redactAssignments(text: string): string {
   return applyCuts(text, cuts)
 }
 
-// ── All of it, in order ──
+// ── End src/capture/redact/assignments.ts ──────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/redact.ts ─────────────────────────────────────────────────────────────────────
+
+/** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
+const REDACTION_MARGIN = 4_096
+
+const DELIMITER_RE = /<(\/?)(sources?|claim|question|context)\b/gi
 
 /** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
 const QUADGRAM_MIN_CHARS = 4_096
+
 const UTF8 = new TextEncoder()
 
 /**
@@ -2227,45 +2181,20 @@ function cleanEvidence(raw: string, cap: number): string {
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
 }
 
-// ── Premises: provenance and process records ─────────────────────────────────────────────────────────────
+// ── End src/capture/redact/redact.ts ───────────────────────────────────────────────────────────────────────
 
-function stringArg(args: Record<string, unknown>, ...keys: string[]): string | undefined {
-  for (const key of keys) {
-    const value = args[key]
-    if (typeof value === "string" && value.trim()) return value.trim()
-  }
-  return undefined
-}
+// ── Begin src/capture/provenance.ts ────────────────────────────────────────────────────────────────────────
 
-/** Keeps the end of a text, where it meets what follows: "…the last words". */
-function clipStart(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `…${flat.slice(flat.length - max + 1)}` : flat
-}
+const PROCESS_RECORD_CHARS = 200
 
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
-}
+/** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
+const DOC_PULL_SCAN_CHARS = 64_000
 
-/**
- * Wraps text at `width` columns, the first line after `lead` and the others after `indent`: opencode shows a
- * user message as written (the report breaks its own lines), and word-wraps a toast.
- */
-function wrap(text: string, width: number, indent = "", lead = ""): string[] {
-  const lines: string[] = []
-  let line = lead
-  let empty = true
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (!empty && line.length + 1 + word.length > width) {
-      lines.push(line)
-      line = indent + word
-    } else line = empty ? `${line}${word}` : `${line} ${word}`
-    empty = false
-  }
-  if (!empty) lines.push(line)
-  return lines
-}
+/** Shell commands that rewrite, move or delete the files they name. */
+const SHELL_WRITE_RE =
+  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
+
+const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 
 /** Shows project files relative to the project, as a user would name them. */
 function displayPath(path: string, directory: string): string {
@@ -2273,12 +2202,6 @@ function displayPath(path: string, directory: string): string {
   if (dir && path.startsWith(`${dir}/`)) return path.slice(dir.length + 1)
   if (dir && path.startsWith(`${dir}\\`)) return path.slice(dir.length + 1)
   return path
-}
-
-function originOf(tool: string, args: Record<string, unknown>): Origin {
-  if (MACHINE_TOOL_RE.test(tool)) return "machine"
-  if (typeof args.url === "string" || typeof args.query === "string" || WEB_TOOL_RE.test(tool)) return "web"
-  return "machine"
 }
 
 interface ToolCall {
@@ -2296,7 +2219,7 @@ function lineRange(call: ToolCall): string {
   return ""
 }
 
-/** Where a premise came from, in the words the nudge uses to cite it. */
+/** Where a premise came from, in the words the note uses to cite it. */
 function describeSource(call: ToolCall, directory: string): { ref: string; path: string | undefined } {
   const { tool, args } = call
   const url = stringArg(args, "url")
@@ -2415,10 +2338,6 @@ function shellWrittenPaths(command: string, paths: readonly string[], directory:
   return written
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
-}
-
 /** One spelling per file: patches name files relative to the project, reads use absolute paths. */
 function resolvePath(path: string, directory: string): string {
   const absolute = /^(?:[\\/]|[A-Za-z]:[\\/]|~)/.test(path.trim())
@@ -2427,7 +2346,31 @@ function resolvePath(path: string, directory: string): string {
   return normalizePath(absolute).replace(/\/\.\//g, "/")
 }
 
-// ── Premises: the evidence buffer ────────────────────────────────────────────────────────────────────────
+// ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/evidence.ts ──────────────────────────────────────────────────────────────────────────
+
+const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
+
+/** opencode's read output: the file wrapped in <path>, <type> and <content> tags. */
+const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
+
+interface Premise {
+  id: string
+  tool: string
+  origin: Origin
+  /** Where it came from, as the note cites it: `src/a.ts:1-40`, a URL, `search: "query"`, `$ npm test`. */
+  ref: string
+  /** Absolute or project path of a file premise, so an edit can retire it. */
+  path: string | undefined
+  text: string
+}
+
+/** The evidence of one session: premises in arrival order, and their total size, held under the cap. */
+interface PremiseBuffer {
+  premises: readonly Premise[]
+  premiseChars: number
+}
 
 /** Reads a finished tool call from the loose payloads of `tool.execute.after`. */
 function readToolCall(input: { tool?: unknown; args?: unknown }, output: unknown): ToolCall {
@@ -2506,7 +2449,9 @@ function stalePathsOf(
   return stale
 }
 
-// ── Premises: the doc-pull check ─────────────────────────────────────────────────────────────────────────
+// ── End src/capture/evidence.ts ────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/docpull.ts ───────────────────────────────────────────────────────────────────────────
 
 interface PackageUse {
   name: string
@@ -2515,17 +2460,22 @@ interface PackageUse {
 }
 
 const NODE_INSTALLERS = new Set(["npm", "pnpm", "yarn", "bun", "cnpm"])
+
 const NODE_INSTALL_VERBS = new Set(["install", "i", "add", "isntall", "in", "ins", "inst"])
+
 /** Flags of package installers that take a value, so that value is not read as a package name. */
 const NODE_VALUE_FLAGS = new Set(["--registry", "--prefix", "--cwd", "-C", "--workspace", "-w", "--tag", "--filter"])
+
 /** pnpm's -w (workspace root) and -r (recursive) are switches; its --filter/-F and --dir take values. */
 const PNPM_VALUE_FLAGS = new Set(["--registry", "--prefix", "--dir", "-C", "--filter", "-F", "--workspace"])
+
 const PYTHON_VALUE_FLAGS = new Set(
   (
     "-r --requirement -c --constraint -e --editable -i --index-url --extra-index-url -t --target --python -p " +
     "--group -G --source --trusted-host -f --find-links --optional --extra -E"
   ).split(" "),
 )
+
 const INSTALLER_NAMES = new Set(["pip", "setuptools", "wheel", "npm", "pnpm", "yarn", "uv", "poetry"])
 
 const NODE_BUILTINS = new Set(
@@ -2535,6 +2485,7 @@ const NODE_BUILTINS = new Set(
     "stream string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib test sqlite bun"
   ).split(" "),
 )
+
 const PYTHON_STDLIB = new Set(
   (
     "__future__ abc argparse array ast asyncio base64 binascii bisect builtins bz2 calendar cmath codecs collections " +
@@ -2614,6 +2565,7 @@ function parseInstalls(command: string): PackageUse[] {
 /** Both stay linear on any file: a span never runs past the next import/export, `^` never across blank lines. */
 const JS_IMPORT_RE =
   /(?:^|[\s;])(?:import|export)\s(?:(?!\b(?:import|export)\b)[^'"`;])*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm
+
 const PY_IMPORT_RE =
   /^[ \t\f]*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*))/gm
 
@@ -2714,111 +2666,88 @@ function matchDocs(uses: readonly PackageUse[], docs: string) {
   return { undocumented, otherVersion }
 }
 
-// ── Claims ───────────────────────────────────────────────────────────────────────────────────────────────
+/** Owns the advice before a tool runs: packages used without docs fetched in this session, once each. */
+function createDocPull({ config, deps, directory, store, notifier }: PartContext) {
+  const advise = (state: SessionState, key: string, message: string, forPeople: string) => {
+    notifier.log("info", message, { sessionID: state.id })
+    notifier.toastOnce(state.toastKeys, key, forPeople, "info")
+  }
+  return {
+    beforeTool(input: { tool: string; sessionID: string }, output: unknown) {
+      if (!config.docPull) return
+      const args = asRecord(asRecord(output).args)
+      const filePath = stringArg(args, "filePath", "file_path", "path")
+      // A package warned about already needs no look at the disk (up to six checks per import, awaited).
+      const warned = store.find(input.sessionID)?.warnedPackages
+      const skip = (name: string) => warned?.has(name) || isLocalModule(name, filePath, directory, deps.fileExists)
+      const uses = packageUses(input.tool, args, skip)
+      if (uses.length === 0) return
+      const state = store.touch(input.sessionID)
+      const fresh = uses.filter((use) => !state.warnedPackages.has(use.name))
+      if (fresh.length === 0) return
+      for (const use of fresh) state.warnedPackages.add(use.name)
+      trimOldest(state.warnedPackages, LIMITS.warnedPackages)
+      const docs = store
+        .lineage(state)
+        .flatMap((s) => [
+          ...s.webRefs,
+          ...s.premises.filter((p) => p.origin === "web").map((p) => p.text.toLowerCase()),
+        ])
+        .join("\n")
+      const { undocumented, otherVersion } = matchDocs(fresh, docs)
+      if (undocumented.length) {
+        const names = undocumented.join(", ")
+        const message = `ragfaith: doc-pull check: ${names} used without fetched docs`
+        const forPeople = `No docs for ${names} were read in this session: the agent may be guessing its API.`
+        advise(state, `doc-pull:${undocumented.join(",")}`, message, forPeople)
+      }
+      if (otherVersion.length) {
+        const names = otherVersion.join(", ")
+        const message = `ragfaith: doc-pull check: ${names}: the fetched docs are for another major version`
+        const forPeople = `Docs for another version were read: ${names}. The agent may use the wrong API.`
+        advise(state, `doc-pull-version:${otherVersion.join(",")}`, message, forPeople)
+      }
+    },
+  }
+}
+
+// ── End src/capture/docpull.ts ─────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/claims/prose.ts ──────────────────────────────────────────────────────────────────────────────
 
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
+
 const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
+
 const RULE_RE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/
+
 const TABLE_RE = /^\s*\|.*\|\s*$/
+
 const TABLE_SEPARATOR_RE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
+
 const SETEXT_RE = /^\s{0,3}(?:=+|-{2,})\s*$/
+
 /** Markdown bullets, typographic bullets (numbered too: "• 3."), "1." "2)" "1.)", and "a)" "(b)" "iv)". */
 const LIST_ITEM_RE =
   /^\s{0,8}(?:[-*+]|[•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?(?:[a-zA-Z]|[ivx]{1,4})\))\s+(?:\[[ xX]\]\s+)?/
+
 /** "a." and "i." items are taken only as the first of a list or the next after the item before: "s. oben" is not. */
 const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
+
 const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"] as const
+
 /** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
 const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
+
 /** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
 const VALUE_BEFORE_NUMBER_RE =
   /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
+
 const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
+
 const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
+
 const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
-const CODE_SPAN_RE = /`([^`]+)`/g
-/** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
-const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
-
-/** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
-const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
-const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
-/** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
-const FUNCTION_WORD_END_RE =
-  /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
-const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
-
-/**
- * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
- * The tail is cut to a few dozen characters, so this never scans a whole sentence.
- */
-const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
-/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
-const FIXED_ABBREVIATIONS = new Set([
-  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
-  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
-  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
-  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
-  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
-])
-/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
-const NUMBER_ABBREVIATIONS = new Set([
-  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
-  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
-  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
-  ...["dec", "dez"],
-])
-/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
-const FINAL_ABBREVIATIONS = new Set([
-  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
-  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
-])
-/**
- * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
- * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
- */
-const SENTENCE_STARTERS = new Set([
-  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
-  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
-  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
-  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
-  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
-  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
-  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
-  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
-  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
-  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
-  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
-  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
-  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
-  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
-  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
-])
-/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
-const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
-/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
-/** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
-const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
-/** "[...]" marks words left out of a quotation, never the end of a sentence. */
-const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
-/** Sentences that assert nothing a source could confirm: offers, plans, greetings, sign-offs. */
-const NON_CLAIM_RE =
-  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you['’]re welcome|got it|sounds good|all set|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
-
-/** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
-function normalizeForMatch(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[*_`~]+/g, "")
-    .replace(/\s+/g, " ")
-    .replace(/^[\s"'“„(]+/, "")
-    .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
-}
 
 /**
  * Spans are bounded so an unclosed `[`, `_` or `**` costs a constant, not a scan to the end of the text.
@@ -2955,33 +2884,112 @@ function proseParagraphs(markdown: string): string[][] {
   return paragraphs
 }
 
-/** The prose blocks of a markdown reply: each paragraph and list item as one line of plain text. */
-function proseBlocks(markdown: string): string[] {
-  return proseParagraphs(markdown)
-    .map((lines) => stripInlineMarkdown(lines.join(" ")))
-    .filter(Boolean)
+const CODE_SPAN_RE = /`([^`]+)`/g
+
+// ── End src/claims/prose.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/claims/split.ts ──────────────────────────────────────────────────────────────────────────────
+
+const BEFORE_CHARS = 300
+
+/** Shorter claims say too little for a verbatim match with a source to prove anything. */
+const VERBATIM_MIN_CHARS = 24
+
+const MIN_CLAIM_CHARS = 10
+
+interface Claim {
+  text: string
+  /** Normalised form: the dedupe key within a reply and across a turn. */
+  key: string
+  /** The sentences just before it in the reply: what "it" or "this function" refers to. */
+  before?: string
+  /** The sentence as written, inline code still in backticks: commands and paths are read from it. */
+  raw?: string
 }
 
-/**
- * Whether the next source line goes on with the sentence of the line before. A line that ends a sentence is
- * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
- * closing punctuation is its own sentence unless it is plainly hard-wrapped.
- */
-function continuesLine(previous: string, line: string): boolean {
-  const start = line.replace(LINE_START_MARKUP_RE, "")
-  const end = previous.trimEnd().slice(-64)
-  if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
-  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
-}
+/** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
+const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
 
 /**
- * A paragraph's lines as one text: a line that goes on is joined with a space, a line that ends a sentence
- * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
+ * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
+ * The tail is cut to a few dozen characters, so this never scans a whole sentence.
  */
-function joinLines(lines: readonly string[]): string {
-  return lines
-    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
-    .join("")
+const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
+
+/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
+const FIXED_ABBREVIATIONS = new Set([
+  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
+  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
+  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
+  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
+  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
+])
+
+/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
+const NUMBER_ABBREVIATIONS = new Set([
+  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
+  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
+  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
+  ...["dec", "dez"],
+])
+
+/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
+const FINAL_ABBREVIATIONS = new Set([
+  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
+  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
+])
+
+/**
+ * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
+ * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
+ */
+const SENTENCE_STARTERS = new Set([
+  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
+  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
+  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
+  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
+  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
+  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
+  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
+  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
+  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
+  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
+  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
+  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
+  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
+  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
+])
+
+/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
+const QUESTION_START_RE =
+  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
+
+const MONTH_START_RE =
+  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
+
+/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
+const ORDINAL_NOUN_START_RE =
+  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+
+/** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
+const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
+
+/** "[...]" marks words left out of a quotation, never the end of a sentence. */
+const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
+
+/** Sentences that assert nothing a source could confirm: offers, plans, greetings, sign-offs. */
+const NON_CLAIM_RE =
+  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you['’]re welcome|got it|sounds good|all set|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
+
+/** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
+function normalizeForMatch(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[*_`~]+/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s"'“„(]+/, "")
+    .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
 }
 
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym"
@@ -3169,35 +3177,80 @@ function normalizeSources(premises: readonly Premise[]): string {
   return normalizeForMatch(premises.map((premise) => premise.text.replace(READ_LINE_PREFIX_RE, "")).join("\n"))
 }
 
-// ── Claims about the agent's own work: decided by its tool calls ─────────────────────────────────────────
+/** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
+const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
+
+const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
+
+/** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
+const FUNCTION_WORD_END_RE =
+  /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
+
+const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
+
+/**
+ * Whether the next source line goes on with the sentence of the line before. A line that ends a sentence is
+ * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
+ * closing punctuation is its own sentence unless it is plainly hard-wrapped.
+ */
+function continuesLine(previous: string, line: string): boolean {
+  const start = line.replace(LINE_START_MARKUP_RE, "")
+  const end = previous.trimEnd().slice(-64)
+  if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
+  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
+}
+
+/**
+ * A paragraph's lines as one text: a line that goes on is joined with a space, a line that ends a sentence
+ * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
+ */
+function joinLines(lines: readonly string[]): string {
+  return lines
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .join("")
+}
+
+// ── End src/claims/split.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/claims/process.ts ────────────────────────────────────────────────────────────────────────────
 
 /** Commands that run a test suite, in the ecosystems an agent meets most. */
 const TEST_COMMAND_RE =
   /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|bun\s+test\b|npx\s+(?:jest|vitest|mocha|playwright\s+test)\b|(?:jest|vitest|mocha|pytest|py\.test|tox|nox|rspec|phpunit|ctest)\b|python3?\s+-m\s+(?:pytest|unittest)\b|go\s+test\b|cargo\s+(?:test|nextest)\b|make\s+(?:test|check)\b|mvn\s+(?:test|verify)\b|(?:\.\/)?gradlew?\s+test\b|dotnet\s+test\b|deno\s+test\b|swift\s+test\b|mix\s+test\b)/i
+
 /** Commands that build or type-check a project. */
 const BUILD_COMMAND_RE =
   /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b|(?:npx\s+)?tsc\b|cargo\s+(?:build|check)\b|go\s+(?:build|vet)\b|make(?:\s+(?:all|build))?\s*(?:$|[;&|])|mvn\s+(?:package|compile|install)\b|(?:\.\/)?gradlew?\s+(?:build|assemble)\b|dotnet\s+build\b|(?:npx\s+)?(?:vite|next|nuxt|astro)\s+build\b|bun\s+build\b|(?:npx\s+)?webpack\b)/i
+
 const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
+
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
  */
 const HEDGE_RE =
   /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
+
 /** A negated claim ("not all tests pass", "der Build läuft nicht durch") is left to the judge. */
 const NEGATION_RE = /\b(?:not|no longer|never|nothing|none|nicht|nie|kein\w*)\b|n't\b/i
+
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
+
 const FIRST_PERSON_RAN_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
+
 /** A command in backticks that starts with a program an agent runs. */
 const BACKTICK_COMMAND_RE =
   /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
+
 const COMMAND_PASSED_RE =
   /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
+
 const COMMAND_FAILED_RE =
   /\b(?:fail(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]\d*\b|errors?\s+out|crash(?:es|ed)|schlägt\s+(?:\w+\s+)?fehl|schlug\s+(?:\w+\s+)?fehl|bricht\s+(?:\w+\s+)?ab)\b/i
+
 /** Outcome claims about the tests or the build, English and German: [kind, passed, shapes]. */
 const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, readonly RegExp[]]> = [
   [
@@ -3240,19 +3293,25 @@ const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, read
     ],
   ],
 ]
+
 /** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
 const PATH_TOKEN_RE =
   /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
+
 const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
+
 const GERMAN_CHANGE_VERBS =
   "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
+
 /** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
 const CHANGE_CLAIM_RE = new RegExp(
   `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
   // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
   "iu",
 )
+
 const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
+
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
   `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
@@ -3260,28 +3319,28 @@ const READ_CLAIM_RE = new RegExp(
 )
 
 /** What one tool call did, as the records check reads it. */
-interface ToolAction {
+interface ToolRecord {
   kind: "read" | "change" | "run" | "delegate" | "other"
   /** Resolved, normalised paths the call read or changed. */
   paths: string[]
   command: string | undefined
   exit: number | undefined
-  /** Its line in the process log, which a decision quotes. */
-  record: string
+  /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
+  line: string
 }
 
-function toolAction(call: ToolCall, record: string, directory: string): ToolAction {
+function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
   const file = stringArg(call.args, "filePath", "file_path", "path")
-  let kind: ToolAction["kind"] = "other"
+  let kind: ToolRecord["kind"] = "other"
   if (changed.length) kind = "change"
   else if (command !== undefined) kind = "run"
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  return { kind, paths, command, exit, record }
+  return { kind, paths, command, exit, line }
 }
 
 /** A claim about the agent's own work that its tool calls can settle. */
@@ -3358,14 +3417,14 @@ interface RecordDecision {
  * the quote), or undefined when they cannot tell. A subagent's work is invisible here, so any delegation
  * leaves "it never happened" undecided.
  */
-function decideProcessClaim(claim: ProcessClaim, actions: readonly ToolAction[]): RecordDecision | undefined {
-  const delegated = actions.some((action) => action.kind === "delegate")
+function decideProcessClaim(claim: ProcessClaim, records: readonly ToolRecord[]): RecordDecision | undefined {
+  const delegated = records.some((action) => action.kind === "delegate")
   switch (claim.kind) {
     case "file":
-      return decideFileClaim(claim, actions, delegated)
+      return decideFileClaim(claim, records, delegated)
     case "outcome": {
       const pattern = claim.subject === "tests" ? TEST_COMMAND_RE : BUILD_COMMAND_RE
-      const last = actions.findLast((action) => action.kind === "run" && pattern.test(action.command ?? ""))
+      const last = records.findLast((action) => action.kind === "run" && pattern.test(action.command ?? ""))
       if (!last) {
         if (!claim.ranIt || delegated) return undefined
         return {
@@ -3377,33 +3436,33 @@ function decideProcessClaim(claim: ProcessClaim, actions: readonly ToolAction[])
     }
     case "command": {
       const wanted = normalizeCommand(claim.command)
-      const last = actions.findLast((action) => normalizeCommand(action.command ?? "").includes(wanted))
+      const last = records.findLast((action) => normalizeCommand(action.command ?? "").includes(wanted))
       if (!last) {
         if (!claim.ranIt || delegated) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
       }
       return claim.outcome === "ran"
-        ? { verdict: "faithful", quote: last.record }
+        ? { verdict: "faithful", quote: last.line }
         : outcomeOf(last, claim.outcome === "passed")
     }
   }
 }
 
 /** A command's exit code against a claimed outcome; undefined when the exit code is unknown. */
-function outcomeOf(action: ToolAction, passed: boolean): RecordDecision | undefined {
+function outcomeOf(action: ToolRecord, passed: boolean): RecordDecision | undefined {
   if (action.exit === undefined) return undefined
-  return { verdict: (action.exit === 0) === passed ? "faithful" : "unfaithful", quote: action.record }
+  return { verdict: (action.exit === 0) === passed ? "faithful" : "unfaithful", quote: action.line }
 }
 
 function decideFileClaim(
   claim: FileClaim,
-  actions: readonly ToolAction[],
+  records: readonly ToolRecord[],
   delegated: boolean,
 ): RecordDecision | undefined {
-  const kinds: ToolAction["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
+  const kinds: ToolRecord["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
   const touching = (named: string) => {
     const base = normalizePath(named).split("/").at(-1) ?? named
-    return actions.filter(
+    return records.filter(
       (action) =>
         (kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named))) ||
         (action.kind === "run" && normalizePath(action.command ?? "").includes(base)),
@@ -3412,10 +3471,10 @@ function decideFileClaim(
   const missing = claim.paths.filter((named) => touching(named).length === 0)
   if (missing.length === 0) {
     const evidence = touching(claim.paths[0] ?? "").at(-1)
-    return evidence ? { verdict: "faithful", quote: evidence.record } : undefined
+    return evidence ? { verdict: "faithful", quote: evidence.line } : undefined
   }
   if (delegated) return undefined
-  const done = actions.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
+  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
   const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
   return {
@@ -3424,7 +3483,26 @@ function decideFileClaim(
   }
 }
 
-// ── Judge: prompt, request and verdict ───────────────────────────────────────────────────────────────────
+// ── End src/claims/process.ts ──────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/prompt.ts ──────────────────────────────────────────────────────────────────────────────
+
+/** The source that lists the session's tool calls, as the judge and the note name it. */
+const PROCESS_SOURCE = { id: "P", label: "tool calls of this session" } as const
+
+/** One judge request, before it is serialised for a route. */
+interface JudgeRequest {
+  model: string
+  prompt: string
+  /** Everything the claims of one reply share: the sources and the user's question. */
+  context: string
+  /** The sentences before the claim, sent as context that is not judged. */
+  before?: string
+  claim: string
+  maxTokens: number
+  /** The user's session the claim comes from; the opencode route opens its judge session under it. */
+  sessionID?: string
+}
 
 const PROMPT_HEAD = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
 
@@ -3470,13 +3548,13 @@ function pickPrompt(premises: readonly Premise[]): string {
  * The judge context of one reply. Everything that varies per claim comes after it, so all calls of one
  * reply share a byte-identical prefix that providers can cache.
  */
-function renderContext(premises: readonly Premise[], processLog: readonly string[], question?: string): string {
+function renderContext(premises: readonly Premise[], toolLines: readonly string[], question?: string): string {
   const blocks = premises.map(
     (premise) =>
       `<source id="${premise.id}" origin="${premise.origin}" ref=${JSON.stringify(escapeDelimiters(premise.ref))}>\n${premise.text}\n</source>`,
   )
-  if (processLog.length) {
-    const lines = processLog.map((record) => `- ${escapeDelimiters(record)}`).join("\n")
+  if (toolLines.length) {
+    const lines = toolLines.map((record) => `- ${escapeDelimiters(record)}`).join("\n")
     blocks.push(
       `<source id="${PROCESS_SOURCE.id}" origin="machine" ref="${PROCESS_SOURCE.label}">\n${lines}\n</source>`,
     )
@@ -3513,9 +3591,53 @@ function buildJudgeBody(request: JudgeRequest, withReasoning = true): string {
   })
 }
 
+// ── End src/judge/prompt.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/verdict.ts ─────────────────────────────────────────────────────────────────────────────
+
+const NOTE_REASON_CHARS = 160
+
+/** A judge's quote is asked to be at most 200 characters; a longer one is cut, so it cannot flood a note. */
+const QUOTE_MAX_CHARS = 400
+
+/** Shorter quotes ("3", "the file") would stand in almost any source: they anchor nothing. */
+const QUOTE_MIN_CHARS = 8
+
+interface JudgeVerdict {
+  verdict: Verdict
+  /** The id of the deciding source as the judge named it (`S2`, `P`); a label once the claim is judged. */
+  source: string | undefined
+  /** The deciding source's own words, as the judge copied them; for a flag, checked against that source. */
+  quote: string | undefined
+  reason: string | undefined
+}
+
+interface ClaimResult extends JudgeVerdict {
+  claim: Claim
+  via: "gate" | "records" | "cache" | "judge" | "parse-fallback"
+  /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
+  demoted?: "unanchored" | "disagreed"
+}
+
+/** A flagged claim as every output shows it: redacted, the judge key hidden, clipped. */
+interface FlaggedClaim {
+  claim: string
+  verdict: Verdict
+  /** Where the deciding source came from, as the user would name it: `src/config.ts:10-40`, a URL, `tool calls of this session`. */
+  source: string | undefined
+  /** The verified words of that source the claim contradicts. */
+  quote: string | undefined
+  reason: string | undefined
+  via: ClaimResult["via"]
+  demoted?: ClaimResult["demoted"]
+}
+
 const VERDICT_RE = /"verdict"\s*:\s*"(\w+)"/
+
 const SOURCE_RE = /"source"\s*:\s*"([^"\\]{0,40})"/
+
 const REASON_RE = /"reason"\s*:\s*"((?:[^"\\]|\\.){0,600})"/
+
 const QUOTE_FIELD_RE = /"quote"\s*:\s*"((?:[^"\\]|\\.){0,1200})"/
 
 /** A JSON string's inner text, unescaped; a malformed escape keeps the raw text. */
@@ -3542,7 +3664,7 @@ function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVer
     verdict: verdict as Verdict,
     source: source && sourceIds.has(source) ? source : undefined,
     quote: quote ? quote.slice(0, QUOTE_MAX_CHARS) : undefined,
-    reason: reason ? clip(redactSecrets(reason), NUDGE_REASON_CHARS) : undefined,
+    reason: reason ? clip(redactSecrets(reason), NOTE_REASON_CHARS) : undefined,
   }
 }
 
@@ -3558,11 +3680,11 @@ function normalizeQuote(text: string): string {
 }
 
 /** Each source's text in the form quotes are compared against; read output loses its `12: ` line numbers. */
-function quotableTexts(premises: readonly Premise[], processLog: readonly string[]): Map<string, string> {
+function quotableTexts(premises: readonly Premise[], toolLines: readonly string[]): Map<string, string> {
   const texts = new Map(
     premises.map((premise) => [premise.id, normalizeQuote(premise.text.replace(READ_LINE_PREFIX_RE, ""))]),
   )
-  texts.set(PROCESS_SOURCE.id, normalizeQuote(processLog.join("\n")))
+  texts.set(PROCESS_SOURCE.id, normalizeQuote(toolLines.join("\n")))
   return texts
 }
 
@@ -3593,6 +3715,10 @@ function anchorQuote(quote: string | undefined, named: string | undefined, texts
   return order.find((id) => quoteStandsIn(quote, texts.get(id) ?? ""))
 }
 
+// ── End src/judge/verdict.ts ───────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/models.ts ──────────────────────────────────────────────────────────────────────────────
+
 /** Compares model ids the way users write them: no provider prefix, no `:free`/`:thinking` variant, any case. */
 function normalizeModelId(id: string): string {
   const tail = id.trim().toLowerCase().split("/").at(-1) ?? ""
@@ -3622,8 +3748,191 @@ function secondOpinionModel(
   return other
 }
 
+// ── End src/judge/models.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/cache.ts ───────────────────────────────────────────────────────────────────────────────
+
+interface CacheRecord {
+  k: string
+  v: Verdict
+  s?: string
+  q?: string
+  r?: string
+  t: number
+}
+
 function cacheKey(model: string, context: string, claim: string): string {
   return createHash("sha256").update(`${model}\x00${context}\x00${claim}`).digest("hex")
+}
+
+/** `hf:zai-org/GLM-5.3-Flash` → `hf_zai-org_GLM-5.3-Flash`: safe on every file system, still recognisable. */
+function cacheFileName(model: string): string {
+  return `opencode-cache-${model.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120)}.jsonl`
+}
+
+function parseCacheLines(text: string): CacheRecord[] {
+  const records: CacheRecord[] = []
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue
+    try {
+      const record = JSON.parse(line) as CacheRecord
+      if (typeof record.k === "string" && (VERDICTS as readonly string[]).includes(record.v)) records.push(record)
+    } catch {
+      // A line cut short by a crash or a full disk: skip it, keep the rest.
+    }
+  }
+  return records
+}
+
+interface VerdictCache {
+  load(model: string): Promise<void>
+  get(key: string): CacheRecord | undefined
+  put(model: string, record: CacheRecord): void
+  readonly size: number
+}
+
+/**
+ * Memory first; with a cache directory, one append-only JSONL file per judge model, read once per plugin
+ * lifetime when that model first judges. Each record is one `appendFile` of one line: O_APPEND writes of a
+ * line this small do not interleave, so several opencode processes can share the file.
+ */
+function createVerdictCache(
+  cacheDir: string | undefined,
+  deps: Pick<Deps, "readText" | "appendText" | "ensureDir">,
+  warn: (message: string) => void,
+): VerdictCache {
+  const memory = new Map<string, CacheRecord>()
+  const loads = new Map<string, Promise<void>>()
+  /** Files that end in a line cut short (a crash): the next append starts a fresh line instead of joining it. */
+  const cutTails = new Set<string>()
+  const writes = new Map<string, Promise<void>>()
+  let diskUsable = cacheDir !== undefined
+  const remember = (record: CacheRecord) => {
+    memory.delete(record.k)
+    memory.set(record.k, record)
+    trimOldest(memory, LIMITS.cacheEntries)
+  }
+  const fileFor = (model: string) => `${cacheDir}/${cacheFileName(model)}`
+  const disableDisk = (error: unknown) => {
+    if (!diskUsable) return
+    diskUsable = false
+    warn(`ragfaith: cannot use RFE_CACHE_DIR (${String(error)}); verdicts are cached in memory only`)
+  }
+  return {
+    load(model) {
+      if (!diskUsable || !cacheDir) return Promise.resolve()
+      let pending = loads.get(model)
+      if (!pending) {
+        pending = deps
+          .ensureDir(cacheDir)
+          .then(() => deps.readText(fileFor(model)))
+          .then((text) => {
+            for (const record of parseCacheLines(text ?? "")) remember(record)
+            if (text && !text.endsWith("\n")) cutTails.add(model)
+          })
+          .catch(disableDisk)
+        loads.set(model, pending)
+      }
+      return pending
+    },
+    get: (key) => memory.get(key),
+    put(model, record) {
+      remember(record)
+      if (!diskUsable) return
+      const lead = cutTails.delete(model) ? "\n" : ""
+      const line = `${lead}${JSON.stringify(record)}\n`
+      // One append at a time per file, in order: a repairing newline must land before the lines after it.
+      const written = (writes.get(model) ?? Promise.resolve())
+        .then(() => (diskUsable ? deps.appendText(fileFor(model), line) : undefined))
+        .catch(disableDisk)
+      writes.set(model, written)
+    },
+    get size() {
+      return memory.size
+    },
+  }
+}
+
+// ── End src/judge/cache.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/client.ts ──────────────────────────────────────────────────────────────────────────────
+
+const JUDGE_MAX_TOKENS = 256
+
+/** One retry with more room: reasoning models sometimes spend the first budget before the JSON. */
+const JUDGE_RETRY_MAX_TOKENS = 512
+
+/**
+ * Statuses worth another attempt: 408 (the server timed the request out), 429 (rate limit) and every 5xx
+ * (the provider is overloaded or failing). 409 and 425, which ofetch also retries, are left out: a stateless
+ * POST has nothing to conflict with, and `fetch` never sends TLS early data. Timeouts and network errors are
+ * retried too; anything else (401, 400, 404) is a configuration problem that waiting will not heal.
+ */
+const isRetryableStatus = (status: number) => status === 408 || status === 429 || (status >= 500 && status <= 599)
+
+const BACKOFF_BASE_MS = 500
+
+const BACKOFF_CAP_MS = 8_000
+
+/** A longer Retry-After is cut to this: the user has likely moved on by then, and each wait holds a worker. */
+const RETRY_AFTER_CAP_MS = 30_000
+
+/** A judge answer is a small JSON object; anything far larger is a misconfigured endpoint. */
+const MAX_JUDGE_BODY_BYTES = 1_000_000
+
+/** How much of a refused request's body is read: enough for an error message, never a whole page. */
+const ERROR_BODY_BYTES = 4_096
+
+/** Shorter judge keys are hidden nowhere: replacing a word-sized "key" would garble ordinary text. */
+const MIN_HIDDEN_KEY_CHARS = 8
+
+const ERROR_MESSAGE_CHARS = 300
+
+interface TokenLogLine {
+  time: string
+  model: string
+  attempt: number
+  outcome: string
+  status?: number
+  latency_ms: number
+  prompt_tokens?: number
+  completion_tokens?: number
+  total_tokens?: number
+  cached_tokens?: number
+}
+
+/** What the plugin learned about a judge endpoint while talking to it. */
+interface JudgeCompat {
+  omitReasoning: boolean
+}
+
+class JudgeError extends Error {
+  readonly status: number | undefined
+  readonly retryable: boolean
+  /** The server's Retry-After header, when it sent one. */
+  readonly retryAfter: string | null
+  /** How the token log names the attempt: `http_429`, `timeout`, `network_error`, `bad_body`. */
+  readonly outcome: string
+  /** A strict endpoint refused the `reasoning` field: the same request without it may well succeed. */
+  readonly rejectsReasoning: boolean
+  constructor(
+    message: string,
+    details: {
+      status?: number
+      retryable: boolean
+      retryAfter?: string | null
+      outcome: string
+      rejectsReasoning?: boolean
+    },
+  ) {
+    super(message)
+    this.name = "JudgeError"
+    this.status = details.status
+    this.retryable = details.retryable
+    this.retryAfter = details.retryAfter ?? null
+    this.outcome = details.outcome
+    this.rejectsReasoning = details.rejectsReasoning ?? false
+  }
 }
 
 /** Exponential backoff with equal jitter (half fixed, half random); a server's Retry-After wins when sane. */
@@ -3662,104 +3971,6 @@ function scrubError(message: string, apiKey: string | undefined): string {
   return clip(redactSecrets(text), ERROR_MESSAGE_CHARS)
 }
 
-/** Runs `work` over `items` with at most `limit` in flight, keeping the input order in the result. */
-async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>) {
-  const results = new Array<R>(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
-}
-
-// ── Nudge ────────────────────────────────────────────────────────────────────────────────────────────────
-
-/**
- * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
- * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
- */
-function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
-  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
-  return results.map((result) => ({
-    claim: sanitize(result.claim.text, NUDGE_CLAIM_CHARS),
-    verdict: result.verdict,
-    source: result.source,
-    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
-    reason: result.reason === undefined ? undefined : sanitize(result.reason, NUDGE_REASON_CHARS),
-    via: result.via,
-    ...(result.demoted ? { demoted: result.demoted } : {}),
-  }))
-}
-
-/**
- * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
- * next. It goes in as a visible part of the note, beside the agent's instruction.
- */
-function buildMarker(items: readonly FlaggedClaim[], judged: number): string {
-  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
-  const [first] = items
-  if (items.length === 1 && first) {
-    const claim = `"${clip(first.claim, MARKER_CLAIM_CHARS)}"`
-    if (first.verdict !== "unfaithful") {
-      return `${MARKER_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
-    }
-    const where = first.source ? ` with ${first.source}` : ""
-    const says = first.quote ? ` (it says "${clip(first.quote, MARKER_QUOTE_CHARS)}")` : ""
-    return `${MARKER_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
-  }
-  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
-  const against = sources.length ? ` (${sources.join(", ")})` : ""
-  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
-  return `${MARKER_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
-}
-
-/** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
-function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
-  const lead =
-    items.length === 1 ? "1 statement looks unsupported: " : `${items.length} statements look unsupported, first: `
-  const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
-  return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
-}
-
-/**
- * The one note that starts the reconciliation turn. It speaks to the agent, not the user, and asks for the
- * corrected content only, so the user reads a better answer rather than a report about a check.
- * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
- */
-function buildNudge(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
-  const lines = flagged.map((item, index) => {
-    const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
-    // The quote's own full stop stays inside it only once; the reason reads as a sentence of its own.
-    const says = item.quote ? ` The source says: "${item.quote.replace(/[.;,\s]+$/, "")}".` : ""
-    const reason = item.reason?.replace(/[.\s]+$/, "")
-    const why = reason ? ` Reason: ${reason}.` : ""
-    return `${index + 1}. "${item.claim}"${where}${says}${why}`
-  })
-  const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
-  return [
-    `${NUDGE_MARKER} Automated source check. This note comes from a tool, not from the user.`,
-    "These statements in your last reply are not supported by the sources you pulled in this session:",
-    ...lines,
-    "",
-    "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
-      "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
-      "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
-      "The user sees a one-line notice that this check ran; it needs no answer.",
-    ...(askProvenance && unverifiable
-      ? [
-          "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
-            "from your own knowledge or is an inference from context.",
-        ]
-      : []),
-  ].join("\n")
-}
-
-// ── Judge client ─────────────────────────────────────────────────────────────────────────────────────────
-
 interface JudgeStats {
   requests: number
   retries: number
@@ -3768,7 +3979,7 @@ interface JudgeStats {
   cacheHits: number
   gateHits: number
   claimsJudged: number
-  nudges: number
+  notes: number
   injectionFailures: number
   staleDrops: number
   /** Claims about the agent's own work that its tool calls decided, with no judge call. */
@@ -3789,7 +4000,7 @@ function newStats(): JudgeStats {
     cacheHits: 0,
     gateHits: 0,
     claimsJudged: 0,
-    nudges: 0,
+    notes: 0,
     injectionFailures: 0,
     staleDrops: 0,
     recordDecisions: 0,
@@ -3964,18 +4175,6 @@ function directAttempt(judge: JudgeSettings, compat: JudgeCompat, fetch: Deps["f
   return (request) => attemptJudge(judge, buildJudgeBody(request, !compat.omitReasoning), fetch)
 }
 
-/** The direct route: one OpenAI-compatible endpoint, reached with `fetch`, with retries. */
-function postJudge(
-  judge: JudgeSettings,
-  request: JudgeRequest,
-  deps: Pick<Deps, "fetch" | "now" | "sleep" | "random">,
-  stats: JudgeStats,
-  writeTokenLog: (line: TokenLogLine) => void,
-  compat: JudgeCompat = { omitReasoning: false },
-): Promise<string> {
-  return retryJudge(directAttempt(judge, compat, deps.fetch), judge, request, deps, stats, writeTokenLog, compat)
-}
-
 /**
  * One claim's verdict. An answer without a readable verdict is asked once more with a larger budget; if
  * that fails too the claim counts as unverifiable, marked so it is never cached.
@@ -3994,112 +4193,9 @@ async function judgeClaim(
   return { verdict: "unverifiable", source: undefined, quote: undefined, reason: undefined, via: "parse-fallback" }
 }
 
-// ── Cache ────────────────────────────────────────────────────────────────────────────────────────────────
+// ── End src/judge/client.ts ────────────────────────────────────────────────────────────────────────────────
 
-/**
- * The one eviction rule of the plugin: insertion order is age, and the oldest entries leave once a
- * collection holds more than `limit`. Re-inserting a key (delete, then set) makes it the newest.
- */
-function trimOldest<T>(collection: T[] | Set<T> | Map<T, unknown>, limit: number): void {
-  if (Array.isArray(collection)) {
-    if (collection.length > limit) collection.splice(0, collection.length - limit)
-    return
-  }
-  for (const key of collection.keys()) {
-    if (collection.size <= limit) return
-    collection.delete(key)
-  }
-}
-
-/** `hf:zai-org/GLM-5.3-Flash` → `hf_zai-org_GLM-5.3-Flash`: safe on every file system, still recognisable. */
-function cacheFileName(model: string): string {
-  return `opencode-cache-${model.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120)}.jsonl`
-}
-
-function parseCacheLines(text: string): CacheRecord[] {
-  const records: CacheRecord[] = []
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue
-    try {
-      const record = JSON.parse(line) as CacheRecord
-      if (typeof record.k === "string" && (VERDICTS as readonly string[]).includes(record.v)) records.push(record)
-    } catch {
-      // A line cut short by a crash or a full disk: skip it, keep the rest.
-    }
-  }
-  return records
-}
-
-interface VerdictCache {
-  load(model: string): Promise<void>
-  get(key: string): CacheRecord | undefined
-  put(model: string, record: CacheRecord): void
-  readonly size: number
-}
-
-/**
- * Memory first; with a cache directory, one append-only JSONL file per judge model, read once per plugin
- * lifetime when that model first judges. Each record is one `appendFile` of one line: O_APPEND writes of a
- * line this small do not interleave, so several opencode processes can share the file.
- */
-function createVerdictCache(
-  cacheDir: string | undefined,
-  deps: Pick<Deps, "readText" | "appendText" | "ensureDir">,
-  warn: (message: string) => void,
-): VerdictCache {
-  const memory = new Map<string, CacheRecord>()
-  const loads = new Map<string, Promise<void>>()
-  /** Files that end in a line cut short (a crash): the next append starts a fresh line instead of joining it. */
-  const cutTails = new Set<string>()
-  const writes = new Map<string, Promise<void>>()
-  let diskUsable = cacheDir !== undefined
-  const remember = (record: CacheRecord) => {
-    memory.delete(record.k)
-    memory.set(record.k, record)
-    trimOldest(memory, LIMITS.cacheEntries)
-  }
-  const fileFor = (model: string) => `${cacheDir}/${cacheFileName(model)}`
-  const disableDisk = (error: unknown) => {
-    if (!diskUsable) return
-    diskUsable = false
-    warn(`ragfaith: cannot use RFE_CACHE_DIR (${String(error)}); verdicts are cached in memory only`)
-  }
-  return {
-    load(model) {
-      if (!diskUsable || !cacheDir) return Promise.resolve()
-      let pending = loads.get(model)
-      if (!pending) {
-        pending = deps
-          .ensureDir(cacheDir)
-          .then(() => deps.readText(fileFor(model)))
-          .then((text) => {
-            for (const record of parseCacheLines(text ?? "")) remember(record)
-            if (text && !text.endsWith("\n")) cutTails.add(model)
-          })
-          .catch(disableDisk)
-        loads.set(model, pending)
-      }
-      return pending
-    },
-    get: (key) => memory.get(key),
-    put(model, record) {
-      remember(record)
-      if (!diskUsable) return
-      const lead = cutTails.delete(model) ? "\n" : ""
-      const line = `${lead}${JSON.stringify(record)}\n`
-      // One append at a time per file, in order: a repairing newline must land before the lines after it.
-      const written = (writes.get(model) ?? Promise.resolve())
-        .then(() => (diskUsable ? deps.appendText(fileFor(model), line) : undefined))
-        .catch(disableDisk)
-      writes.set(model, written)
-    },
-    get size() {
-      return memory.size
-    },
-  }
-}
-
-// ── Ledger: exactly once across plugin instances ─────────────────────────────────────────────────────────
+// ── Begin src/turn/ledger.ts ───────────────────────────────────────────────────────────────────────────────
 
 interface TurnLedger {
   /** The real user message that opened the turn; synthetic messages never open one. */
@@ -4107,10 +4203,10 @@ interface TurnLedger {
   /** Notes injected in this turn. */
   depth: number
   /** Claims already flagged in this turn: an unfixed claim never fires the cascade again. */
-  nudgedClaims: Set<string>
+  flaggedClaims: Set<string>
 }
 
-export interface Ledger {
+interface Ledger {
   /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
   claimReply(messageID: string): boolean
   turn(sessionID: string): TurnLedger | undefined
@@ -4132,7 +4228,7 @@ function createLedger(): Ledger {
     openTurn(sessionID, userMessageID) {
       if (turns.get(sessionID)?.userMessageID === userMessageID) return
       turns.delete(sessionID)
-      turns.set(sessionID, { userMessageID, depth: 0, nudgedClaims: new Set() })
+      turns.set(sessionID, { userMessageID, depth: 0, flaggedClaims: new Set() })
       trimOldest(turns, LIMITS.ledgerSessions)
     },
     forget(sessionID) {
@@ -4153,7 +4249,19 @@ function processLedger(): Ledger {
   return holder[key]
 }
 
-// ── Part: the notifier ───────────────────────────────────────────────────────────────────────────────────
+// ── End src/turn/ledger.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/notifier.ts ──────────────────────────────────────────────────────────────────────────────
+
+const TOAST_DURATION_MS = 6_000
+
+/** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
+const TOAST_LINE = 54
+
+const TOAST_CHARS = 2 * TOAST_LINE
+
+/** A judge that stays broken is told again this often, not only once. */
+const FAILURE_REPEAT_MS = 10 * 60_000
 
 /** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
 interface Notifier {
@@ -4291,7 +4399,180 @@ function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (erro
   }
 }
 
-// ── Part: the session store ──────────────────────────────────────────────────────────────────────────────
+// ── End src/out/notifier.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/note.ts ──────────────────────────────────────────────────────────────────────────────────
+
+const NOTE_TAG = "[ragfaith]"
+
+/** How the visible notice of a note begins, so the plugin knows it again when opencode echoes it back. */
+const NOTICE_PREFIX = "ragfaith: "
+
+const NOTICE_CLAIM_CHARS = 70
+
+const NOTICE_QUOTE_CHARS = 60
+
+const NOTE_CLAIM_CHARS = 220
+
+const NOTE_QUOTE_CHARS = 200
+
+/**
+ * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
+ * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
+ */
+function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
+  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
+  return results.map((result) => ({
+    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    verdict: result.verdict,
+    source: result.source,
+    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
+    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
+    via: result.via,
+    ...(result.demoted ? { demoted: result.demoted } : {}),
+  }))
+}
+
+/**
+ * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
+ * next. It goes in as a visible part of the note, beside the agent's instruction.
+ */
+function buildNotice(items: readonly FlaggedClaim[], judged: number): string {
+  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
+  const [first] = items
+  if (items.length === 1 && first) {
+    const claim = `"${clip(first.claim, NOTICE_CLAIM_CHARS)}"`
+    if (first.verdict !== "unfaithful") {
+      return `${NOTICE_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
+    }
+    const where = first.source ? ` with ${first.source}` : ""
+    const says = first.quote ? ` (it says "${clip(first.quote, NOTICE_QUOTE_CHARS)}")` : ""
+    return `${NOTICE_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
+  }
+  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
+  const against = sources.length ? ` (${sources.join(", ")})` : ""
+  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
+  return `${NOTICE_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
+}
+
+/** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
+function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
+  const lead =
+    items.length === 1 ? "1 statement looks unsupported: " : `${items.length} statements look unsupported, first: `
+  const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
+  return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
+}
+
+/**
+ * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
+ * corrected content only, so the user reads a better answer rather than a report about a check.
+ * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
+ */
+function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
+  const lines = flagged.map((item, index) => {
+    const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
+    // The quote's own full stop stays inside it only once; the reason reads as a sentence of its own.
+    const says = item.quote ? ` The source says: "${item.quote.replace(/[.;,\s]+$/, "")}".` : ""
+    const reason = item.reason?.replace(/[.\s]+$/, "")
+    const why = reason ? ` Reason: ${reason}.` : ""
+    return `${index + 1}. "${item.claim}"${where}${says}${why}`
+  })
+  const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
+  return [
+    `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
+    "These statements in your last reply are not supported by the sources you pulled in this session:",
+    ...lines,
+    "",
+    "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
+      "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
+      "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      "The user sees a one-line notice that this check ran; it needs no answer.",
+    ...(askProvenance && unverifiable
+      ? [
+          "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
+            "from your own knowledge or is an inference from context.",
+        ]
+      : []),
+  ].join("\n")
+}
+
+/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
+function createNoteSender({ config, deps, notifier, stats }: PartContext) {
+  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
+  const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
+    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
+    notifier.log("warn", summary, { sessionID: state.id, claims: items })
+    const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
+    if (deps.mode === "run") {
+      // `opencode run` has no TUI: stderr is the one place a person running it will look.
+      deps.writeStderr(`${lines}  details: ${notifier.logPlace}, or run with --print-logs\n`)
+      return
+    }
+    notifier.printReport(lines)
+    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
+    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
+  }
+
+  /**
+   * The note goes in as one user message with the agent and model of the user's last message: the agent's
+   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   */
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
+    const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
+    const marker = buildNotice(items, judged)
+    const user = state.lastUser
+    stats.notes++
+    state.totals.notes++
+    let error: unknown
+    try {
+      const result = await deps.client.session.prompt({
+        path: { id: state.id },
+        body: {
+          parts: [
+            { type: "text", text, synthetic: true },
+            { type: "text", text: marker },
+          ],
+          ...(user?.agent ? { agent: user.agent } : {}),
+          ...(user?.model ? { model: user.model } : {}),
+        },
+      })
+      error = result?.error
+    } catch (thrown) {
+      error = thrown ?? "unknown error"
+    }
+    if (error === undefined) return
+    stats.injectionFailures++
+    notifier.log("warn", "ragfaith: could not inject the correction note", {
+      sessionID: state.id,
+      error: scrubError(describeError(error), config.judge.apiKey),
+      claims: items.map((item) => item.claim),
+    })
+    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
+    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+  }
+
+  return {
+    /**
+     * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
+     * Says which it was, for `/ragfaith`.
+     */
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
+      if (deps.mode === "run" || config.nudgeDepth === 0) {
+        report(state, items)
+        return "reported" as const
+      }
+      turn.depth++
+      void inject(state, items, judged)
+      return "noted" as const
+    },
+  }
+}
+
+type NoteSender = ReturnType<typeof createNoteSender>
+
+// ── End src/out/note.ts ────────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/turn/session.ts ──────────────────────────────────────────────────────────────────────────────
 
 interface ModelRef {
   providerID: string
@@ -4320,9 +4601,11 @@ interface SessionState extends PremiseBuffer {
   /** Set when opencode deletes the session: a verdict still being computed for it is dropped. */
   deleted: boolean
   nextSource: number
-  processLog: string[]
-  /** The same tool calls as facts (paths, commands, exit codes), for claims about the agent's own work. */
-  actions: ToolAction[]
+  /**
+   * Every tool call of the session, oldest first: its line (what the judge and notes quote as the tool calls of
+   * this session) and its facts (paths, command, exit code), which decide claims about the agent's own work.
+   */
+  records: ToolRecord[]
   /** URLs and queries of every web premise, kept after the premise itself leaves the buffer. */
   webRefs: string[]
   warnedPackages: Set<string>
@@ -4386,8 +4669,7 @@ function newSession(id: string): SessionState {
     premises: [],
     premiseChars: 0,
     nextSource: 0,
-    processLog: [],
-    actions: [],
+    records: [],
     webRefs: [],
     warnedPackages: new Set(),
     toastKeys: new Set(),
@@ -4452,17 +4734,23 @@ function modelRef(value: unknown): ModelRef | undefined {
     : undefined
 }
 
-// ── Part: capture ────────────────────────────────────────────────────────────────────────────────────────
+// ── End src/turn/session.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/capture.ts ───────────────────────────────────────────────────────────────────────────
+
+interface FailedToolPart {
+  tool: string
+  input: Record<string, unknown>
+  error: string | undefined
+}
 
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 function createCapture({ config, directory, store }: PartContext) {
   const record = (state: SessionState, call: ToolCall, line: string) => {
-    state.processLog.push(line)
-    trimOldest(state.processLog, LIMITS.processLog)
-    const action = toolAction(call, line, directory)
-    state.actions.push(action)
-    trimOldest(state.actions, LIMITS.processLog)
-    return action
+    const entry = toolRecord(call, line, directory)
+    state.records.push(entry)
+    trimOldest(state.records, LIMITS.toolRecords)
+    return entry
   }
   return {
     afterTool(input: { tool: string; sessionID: string; args?: unknown }, output: unknown) {
@@ -4470,8 +4758,8 @@ function createCapture({ config, directory, store }: PartContext) {
       const call = readToolCall(input, output)
       // Once per call: both scan every word of a long command or patch.
       const sensitive = touchesSensitivePath(call.tool, call.args)
-      const action = record(state, call, describeToolCall(call, directory, sensitive))
-      const stale = stalePathsOf(call, state, directory, action.kind === "change" ? action.paths : [])
+      const entry = record(state, call, describeToolCall(call, directory, sensitive))
+      const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
       if (stale.size) {
         Object.assign(
           state,
@@ -4510,54 +4798,17 @@ function createCapture({ config, directory, store }: PartContext) {
 
 type Capture = ReturnType<typeof createCapture>
 
-// ── Part: the doc-pull check ─────────────────────────────────────────────────────────────────────────────
+// ── End src/capture/capture.ts ─────────────────────────────────────────────────────────────────────────────
 
-/** Owns the advice before a tool runs: packages used without docs fetched in this session, once each. */
-function createDocPull({ config, deps, directory, store, notifier }: PartContext) {
-  const advise = (state: SessionState, key: string, message: string, forPeople: string) => {
-    notifier.log("info", message, { sessionID: state.id })
-    notifier.toastOnce(state.toastKeys, key, forPeople, "info")
-  }
-  return {
-    beforeTool(input: { tool: string; sessionID: string }, output: unknown) {
-      if (!config.docPull) return
-      const args = asRecord(asRecord(output).args)
-      const filePath = stringArg(args, "filePath", "file_path", "path")
-      // A package warned about already needs no look at the disk (up to six checks per import, awaited).
-      const warned = store.find(input.sessionID)?.warnedPackages
-      const skip = (name: string) => warned?.has(name) || isLocalModule(name, filePath, directory, deps.fileExists)
-      const uses = packageUses(input.tool, args, skip)
-      if (uses.length === 0) return
-      const state = store.touch(input.sessionID)
-      const fresh = uses.filter((use) => !state.warnedPackages.has(use.name))
-      if (fresh.length === 0) return
-      for (const use of fresh) state.warnedPackages.add(use.name)
-      trimOldest(state.warnedPackages, LIMITS.warnedPackages)
-      const docs = store
-        .lineage(state)
-        .flatMap((s) => [
-          ...s.webRefs,
-          ...s.premises.filter((p) => p.origin === "web").map((p) => p.text.toLowerCase()),
-        ])
-        .join("\n")
-      const { undocumented, otherVersion } = matchDocs(fresh, docs)
-      if (undocumented.length) {
-        const names = undocumented.join(", ")
-        const message = `ragfaith: doc-pull check: ${names} used without fetched docs`
-        const forPeople = `No docs for ${names} were read in this session: the agent may be guessing its API.`
-        advise(state, `doc-pull:${undocumented.join(",")}`, message, forPeople)
-      }
-      if (otherVersion.length) {
-        const names = otherVersion.join(", ")
-        const message = `ragfaith: doc-pull check: ${names}: the fetched docs are for another major version`
-        const forPeople = `Docs for another version were read: ${names}. The agent may use the wrong API.`
-        advise(state, `doc-pull-version:${otherVersion.join(",")}`, message, forPeople)
-      }
-    },
-  }
-}
+// ── Begin src/judge/route.ts ───────────────────────────────────────────────────────────────────────────────
 
-// ── Part: the opencode judge route ───────────────────────────────────────────────────────────────────────
+/** The hidden agent the plugin registers for its judge sessions, and the title those sessions carry. */
+const JUDGE_AGENT = "ragfaith-judge"
+
+const JUDGE_SESSION_TITLE = "ragfaith judge"
+
+/** After the user's provider refuses a judge call (401, 403, 400), the route rests this long. */
+const ROUTE_PAUSE_MS = 10 * 60_000
 
 /** A model the user can call through opencode, as `config.providers()` lists it. */
 interface CallableModel {
@@ -4895,7 +5146,12 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
 
 type OpencodeRoute = ReturnType<typeof createOpencodeRoute>
 
-// ── Part: claim judging ──────────────────────────────────────────────────────────────────────────────────
+// ── End src/judge/route.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/claim.ts ───────────────────────────────────────────────────────────────────────────────
+
+/** How much of the user's question and of the preceding sentences goes to the judge. */
+const QUESTION_CHARS = 300
 
 /** The evidence one reply is judged against, fixed when judging starts. */
 interface Evidence {
@@ -4915,7 +5171,7 @@ interface Evidence {
   refs: ReadonlyMap<string, string>
   /** Source id → its text as quotes are checked against it. */
   texts: ReadonlyMap<string, string>
-  actions: readonly ToolAction[]
+  records: readonly ToolRecord[]
 }
 
 function gatherEvidence(state: SessionState, config: Config, judge: JudgeSettings): Evidence {
@@ -4925,18 +5181,19 @@ function gatherEvidence(state: SessionState, config: Config, judge: JudgeSetting
   const active = config.activeModel ?? state.activeModel
   const asked = config.checks.question ? state.lastUser?.text : undefined
   const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
+  const lines = state.records.map((record) => record.line)
   return {
     judge,
     sessionID: state.id,
     model: selectJudgeModel(active, judge),
     active,
     prompt: pickPrompt(premises),
-    context: renderContext(premises, state.processLog, question),
+    context: renderContext(premises, lines, question),
     sources: normalizeSources(premises),
     sourceIds: new Set(refs.keys()),
     refs,
-    texts: quotableTexts(premises, state.processLog),
-    actions: [...state.actions],
+    texts: quotableTexts(premises, lines),
+    records: [...state.records],
   }
 }
 
@@ -5121,7 +5378,7 @@ async function settleClaim(
     }
   }
   const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.actions)
+  const decided = asserted && decideProcessClaim(asserted, evidence.records)
   if (decided) {
     ask.stats.recordDecisions++
     const reason = "the session's tool calls decide it"
@@ -5185,83 +5442,9 @@ function createClaimJudge(
 
 type ClaimJudge = ReturnType<typeof createClaimJudge>
 
-// ── Part: the note ───────────────────────────────────────────────────────────────────────────────────────
+// ── End src/judge/claim.ts ─────────────────────────────────────────────────────────────────────────────────
 
-/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-function createNoteSender({ config, deps, notifier, stats }: PartContext) {
-  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
-  const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
-    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
-    notifier.log("warn", summary, { sessionID: state.id, claims: items })
-    const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
-    if (deps.mode === "run") {
-      // `opencode run` has no TUI: stderr is the one place a person running it will look.
-      deps.writeStderr(`${lines}  details: ${notifier.logPlace}, or run with --print-logs\n`)
-      return
-    }
-    notifier.printReport(lines)
-    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
-  }
-
-  /**
-   * The note goes in as one user message with the agent and model of the user's last message: the agent's
-   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
-   */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
-    const text = buildNudge(items, config.flagVerdicts.has("unverifiable"))
-    const marker = buildMarker(items, judged)
-    const user = state.lastUser
-    stats.nudges++
-    state.totals.notes++
-    let error: unknown
-    try {
-      const result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: {
-          parts: [
-            { type: "text", text, synthetic: true },
-            { type: "text", text: marker },
-          ],
-          ...(user?.agent ? { agent: user.agent } : {}),
-          ...(user?.model ? { model: user.model } : {}),
-        },
-      })
-      error = result?.error
-    } catch (thrown) {
-      error = thrown ?? "unknown error"
-    }
-    if (error === undefined) return
-    stats.injectionFailures++
-    notifier.log("warn", "ragfaith: could not inject the correction note", {
-      sessionID: state.id,
-      error: scrubError(describeError(error), config.judge.apiKey),
-      claims: items.map((item) => item.claim),
-    })
-    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
-  }
-
-  return {
-    /**
-     * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
-     * Says which it was, for `/ragfaith`.
-     */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
-      if (deps.mode === "run" || config.nudgeDepth === 0) {
-        report(state, items)
-        return "reported" as const
-      }
-      turn.depth++
-      void inject(state, items, judged)
-      return "noted" as const
-    },
-  }
-}
-
-type NoteSender = ReturnType<typeof createNoteSender>
-
-// ── Part: the reply judge ────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
@@ -5290,8 +5473,8 @@ function newlyFlagged(
 ) {
   if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
   const turn = ledger.turn(state.id) as TurnLedger
-  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.nudgedClaims.has(r.claim.key))
-  for (const result of flagged) turn.nudgedClaims.add(result.claim.key)
+  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
   return { flagged, turn }
 }
 
@@ -5315,7 +5498,7 @@ async function mayJudge(state: SessionState, { config, deps, notifier }: PartCon
     })
     return false
   }
-  return state.premises.length > 0 || state.processLog.length > 0
+  return state.premises.length > 0 || state.records.length > 0
 }
 
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
@@ -5413,7 +5596,16 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
 
 type ReplyJudge = ReturnType<typeof createReplyJudge>
 
-// ── Part: the /ragfaith command ──────────────────────────────────────────────────────────────────────────
+// ── End src/turn/reply.ts ──────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/command.ts ───────────────────────────────────────────────────────────────────────────────
+
+const COMMAND_NAME = "ragfaith"
+
+/** A user message wraps at the terminal width less 7 columns: 73 at 80. */
+const REPORT_WIDTH = 72
+
+const REPORT_ITEMS = 20
 
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item: FlaggedClaim): string[] {
@@ -5538,7 +5730,11 @@ function createCommand({ deps, store, notifier, health }: PartContext) {
   }
 }
 
-// ── Part: the event tracker ──────────────────────────────────────────────────────────────────────────────
+// ── End src/out/command.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/host/events.ts ───────────────────────────────────────────────────────────────────────────────
+
+const STARTUP_TOAST_EVENTS = new Set(["plugin.added", "session.created", "message.updated"])
 
 function readSessionInfo(props: Record<string, unknown>): { id: string; parentID: string | undefined } | undefined {
   const info = asRecord(props.info)
@@ -5563,12 +5759,6 @@ function readMessageInfo(props: Record<string, unknown>) {
     finish: textOf(info.finish),
     activeModel: provider && model ? `${provider}/${model}` : undefined,
   }
-}
-
-interface FailedToolPart {
-  tool: string
-  input: Record<string, unknown>
-  error: string | undefined
 }
 
 interface TextPart {
@@ -5616,7 +5806,7 @@ function isJudgeSessionInfo(info: unknown): boolean {
 
 /** The synthetic first part of the plugin's own note. */
 function isNoteInstruction(part: { synthetic?: unknown; text?: unknown }): boolean {
-  return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NUDGE_MARKER)
+  return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NOTE_TAG)
 }
 
 /** A message of the session that is the plugin's own note: its visible notice is no user turn. */
@@ -5770,7 +5960,15 @@ function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudg
   }
 }
 
-// ── Hooks ────────────────────────────────────────────────────────────────────────────────────────────────
+// ── End src/host/events.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/host/hooks.ts ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
+ * opencode's turn for a command, so no model request follows. opencode logs it as an error; it is not one.
+ */
+const COMMAND_HANDLED = "ragfaith: /ragfaith was answered by the plugin, with no model turn (this is not a failure)"
 
 /**
  * The hook boundary. A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event`
@@ -5860,7 +6058,12 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   return { hooks, stats, sessions: store.sessions, pending: judge.pending, cache }
 }
 
-// ── Plugin ───────────────────────────────────────────────────────────────────────────────────────────────
+// ── End src/host/hooks.ts ──────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/host/v1.ts ───────────────────────────────────────────────────────────────────────────────────
+
+/** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
+const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
 
 /**
  * opencode's argv is `[bun, /$bunfs/root/src/index.js, <subcommand>, …]`, with global flags possibly first.
@@ -5925,11 +6128,14 @@ async function server(input: PluginInput, options?: PluginOptions): Promise<Hook
   return createHooks({ directory: input.directory }, config, warnings, defaultDeps(client)).hooks
 }
 
-// ── Plugin: opencode 2 ───────────────────────────────────────────────────────────────────────────────────
 //
 // opencode 2 loads `{ id, setup }` and ignores `server`; opencode 1 does the reverse, so one default export
 // serves both. The parts are the same: this section only translates opencode 2's hooks and events into the
 // shapes the parts already read (as opencode 1.18.33 sends them) and opencode 2's calls into HostClient.
+
+// ── End src/host/v1.ts ─────────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/host/v2.ts ───────────────────────────────────────────────────────────────────────────────────
 
 /** A registration opencode 2 hands back; disposed when the plugin unloads. */
 interface V2Registration {
@@ -5972,6 +6178,7 @@ const V2_READ_HEAD_RE = /^Read file [^\n]*, lines (\d+)-(\d+)\n/
 
 /** opencode 2's names for the tools the parts know by their opencode 1 names. */
 const V2_TOOL_NAMES: Readonly<Record<string, string>> = { shell: "bash", subagent: "task" }
+
 const v1ToolName = (name: string) => V2_TOOL_NAMES[name] ?? name
 
 /** The text a tool gave the model in opencode 2: `result.content` parts, else `result.output`. */
@@ -6259,62 +6466,41 @@ async function setup(ctx: unknown): Promise<(() => Promise<void>) | undefined> {
   return (await startV2(ctx, process.env, defaultDeps))?.cleanup
 }
 
-/** Internals for tests and benchmarks; not part of the plugin contract. */
-const internal = {
-  LIMITS,
-  DEFAULTS,
-  NUDGE_MARKER,
-  REDACTED,
-  JUDGE_PROMPTS,
-  JudgeError,
-  parseConfig,
-  dropSensitiveLines,
-  redactSecrets,
-  cleanEvidence,
-  evidenceOf,
-  addPremise,
-  retirePremises,
-  parseInstalls,
-  parseImports,
-  isLocalModule,
-  packageUses,
-  matchDocs,
-  proseBlocks,
-  splitClaims,
-  isCheckable,
-  normalizeForMatch,
-  isVerbatimInSources,
-  normalizeSources,
-  pickPrompt,
-  renderContext,
-  buildJudgeBody,
-  parseVerdict,
-  anchorQuote,
-  quotableTexts,
-  secondOpinionModel,
-  rankJudgeModels,
-  readProcessClaim,
-  decideProcessClaim,
-  normalizeModelId,
-  selectJudgeModel,
-  cacheKey,
-  retryDelay,
-  scrubError,
-  hideKey,
-  mapConcurrent,
-  toFlaggedItems,
-  postJudge,
-  newStats,
-  fileDeps,
-  cacheFileName,
-  parseCacheLines,
-  createVerdictCache,
-  trimOldest,
-  createLedger,
-  createHooks,
-  detectMode,
-  startV2,
-  fromV2Event,
-}
+// ── End src/host/v2.ts ─────────────────────────────────────────────────────────────────────────────────────
 
-export default { id: PLUGIN_ID, server, setup, internal }
+// ── Begin src/plugin.ts ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * ragfaith: a live faithfulness check for opencode.
+ *
+ * After each assistant turn the final reply is split into sentence claims, and an independent LLM judge
+ * decides for each claim whether the material the agent actually pulled in this session (file reads, web
+ * fetches and searches, optionally command output, plus a log of its own tool calls) supports it. When
+ * claims are unfaithful, ONE aggregated note is injected back into the session as a synthetic user message,
+ * so the agent corrects itself in an immediate correction turn. Faithful replies are silent.
+ *
+ * Design decisions
+ * - Nothing the host awaits ever waits on the judge: capture and bookkeeping are synchronous and cheap, the
+ *   judging starts from the (not awaited) `event` hook at idle and runs fire-and-forget.
+ * - Every hook body runs inside one `guard`: a throw in opencode's hooks fails tools or turns, and a
+ *   synchronous throw in `event` hangs the session (measured on 1.18.33).
+ * - The cascade is bounded: at most `nudgeDepth` notes per real user turn, a claim is never flagged twice
+ *   in one turn, and a process-wide ledger makes "one reply, at most one note" hold even when opencode
+ *   loads the plugin twice in one process.
+ * - A flag must be earned: a contradiction counts only when its quote stands in the source and a second
+ *   judge model agrees, and claims about the agent's own work are decided by its tool calls, not a judge.
+ * - One file, zero runtime dependencies, one runtime export (opencode's legacy loader calls every export).
+ *
+ * Privacy
+ * - Only the premise buffer of the session (most recent `premiseCap` characters), the claim being judged
+ *   with the sentences before it, and the user's question of the turn (shortened; optional) go to the
+ *   configured judge endpoint; never the rest of the conversation, config or unrelated files.
+ * - Files at sensitive paths (.env*, keys, credentials, ~/.ssh, ...) are never captured, whichever tool
+ *   touched them, and secret-looking strings are replaced by `[REDACTED]` before anything is stored, logged
+ *   or sent. Premises travel only over https, or plain http to a loopback judge.
+ * - The API key goes only into the Authorization header of requests to the configured base URL.
+ */
+
+export default { id: PLUGIN_ID, server, setup }
+
+// ── End src/plugin.ts ──────────────────────────────────────────────────────────────────────────────────────

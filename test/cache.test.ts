@@ -2,13 +2,14 @@ import { afterAll, describe, expect, test } from "bun:test"
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import type { CacheRecord, Deps, TokenLogLine } from "../src/index.ts"
-import plugin from "../src/index.ts"
+import type { Deps } from "../src/config/effects.ts"
+import { fileDeps } from "../src/host/v1.ts"
+import { type CacheRecord, cacheFileName, cacheKey, createVerdictCache, parseCacheLines } from "../src/judge/cache.ts"
+import type { TokenLogLine } from "../src/judge/client.ts"
+import { renderContext } from "../src/judge/prompt.ts"
 import { FACTS, fileLines, tempDirs, waitForLines } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
-
-const { cacheKey, cacheFileName, parseCacheLines, createVerdictCache, renderContext } = plugin.internal
 
 /** Three claims, none verbatim in FACTS, so each one is judged and cached. */
 const CLAIMS = [
@@ -30,7 +31,7 @@ afterAll(() => {
 /** The real file system behind the plugin's deps, with every call recorded. */
 function realFs() {
   const calls = { reads: [] as string[], appends: [] as string[], dirs: [] as string[] }
-  const real = plugin.internal.fileDeps
+  const real = fileDeps
   const deps: Pick<Deps, "readText" | "appendText" | "ensureDir"> = {
     readText: (path) => {
       calls.reads.push(path)
@@ -153,7 +154,11 @@ describe("RFE_CACHE_DIR", () => {
     expect(readFileSync(file, "utf8").endsWith("\n")).toBe(true)
     const state = host.plugin.sessions.get(session)
     if (!state) throw new Error("no session state")
-    const context = renderContext(state.premises, state.processLog, "Tell me about Freedonia")
+    const context = renderContext(
+      state.premises,
+      state.records.map((record) => record.line),
+      "Tell me about Freedonia",
+    )
     const records = written.map((line) => JSON.parse(line) as CacheRecord)
     // Each claim is keyed with the sentences before it in the reply, joined to it by a NUL.
     const parts = CLAIMS.map((claim, i) =>
@@ -266,12 +271,12 @@ describe("RFE_CACHE_DIR", () => {
 
   test("two processes appending at once: every line lands whole", async () => {
     const dir = tempDir()
-    const src = new URL("../src/index.ts", import.meta.url).pathname
+    const src = new URL("../src/judge/cache.ts", import.meta.url).pathname
     const child = `
-      import plugin from ${JSON.stringify(src)}
+      import { createVerdictCache } from ${JSON.stringify(src)}
       import { appendFile } from "node:fs/promises"
       const writes = []
-      const cache = plugin.internal.createVerdictCache(process.env.CACHE_DIR, {
+      const cache = createVerdictCache(process.env.CACHE_DIR, {
         readText: async () => undefined,
         appendText: (path, text) => { const write = appendFile(path, text, "utf8"); writes.push(write); return write },
         ensureDir: async () => {},

@@ -1,11 +1,22 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import type { Claim, Premise } from "../src/index.ts"
-import plugin from "../src/index.ts"
+import type { Premise } from "../src/capture/evidence.ts"
+import { proseParagraphs, stripInlineMarkdown } from "../src/claims/prose.ts"
+import {
+  type Claim,
+  isCheckable,
+  isVerbatimInSources,
+  normalizeForMatch,
+  normalizeSources,
+  splitClaims,
+} from "../src/claims/split.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, startJudge } from "./support/judge.ts"
 
-const { splitClaims, proseBlocks, isCheckable, isVerbatimInSources, normalizeSources, normalizeForMatch } =
-  plugin.internal
+/** Each paragraph and list item of a reply as one line of plain text: what the splitter starts from. */
+const proseBlocks = (markdown: string) =>
+  proseParagraphs(markdown)
+    .map((lines) => stripInlineMarkdown(lines.join(" ")))
+    .filter(Boolean)
 
 const claimsOf = (reply: string, max = 50) => splitClaims(reply, max).claims.map((claim) => claim.text)
 

@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { LIMITS } from "../src/base/bounds.ts"
+import { isLocalModule, matchDocs, packageUses } from "../src/capture/docpull.ts"
 import { toastLines } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
-
-const { isLocalModule, matchDocs, packageUses, LIMITS } = plugin.internal
 
 type Args = Record<string, unknown>
 type Env = Record<string, string>

@@ -5,12 +5,12 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { splitClaims } from "../src/claims/split.ts"
+import { secondOpinionModel } from "../src/judge/models.ts"
+import { anchorQuote, quotableTexts } from "../src/judge/verdict.ts"
 import { BRIDGES_CONTRADICTED, bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
-
-const { splitClaims, anchorQuote, quotableTexts, secondOpinionModel } = plugin.internal
 
 const WRONG = WRONG_REPLY
 const CONTRADICTION = BRIDGES_CONTRADICTED
@@ -19,7 +19,7 @@ const bridges = bridgesJudge
 
 async function judgedTurn(rule: (call: JudgeCall) => JudgeReply, env: Record<string, string> = {}, reply = WRONG) {
   return withJudge(rule, async (judge) => {
-    const host = createHost({ env: judgeEnv(judge.url, env), reconcile: () => undefined })
+    const host = createHost({ env: judgeEnv(judge.url, env), correct: () => undefined })
     const session = await host.createSession()
     await host.readTurn(session, "How many bridges does Fredville have?", FACTS, reply)
     await host.settle()
@@ -185,7 +185,7 @@ describe("a second opinion", () => {
 
   test("both verdicts are cached: the same turn again costs no request", async () => {
     await withJudge(bridges(), async (judge) => {
-      const host = createHost({ env: judgeEnv(judge.url), reconcile: () => undefined })
+      const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined })
       const session = await host.createSession()
       await host.readTurn(session, "How many bridges?", FACTS, WRONG)
       await host.settle()

@@ -1,25 +1,26 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import type { JudgeSettings, TokenLogLine } from "../src/index.ts"
-import plugin from "../src/index.ts"
+import { mapConcurrent } from "../src/base/bounds.ts"
+import { type JudgeSettings, parseConfig } from "../src/config/config.ts"
+import type { Deps } from "../src/config/effects.ts"
+import {
+  directAttempt,
+  hideKey,
+  type JudgeCompat,
+  JudgeError,
+  type JudgeStats,
+  newStats,
+  retryDelay,
+  retryJudge,
+  scrubError,
+  type TokenLogLine,
+} from "../src/judge/client.ts"
+import { normalizeModelId, selectJudgeModel } from "../src/judge/models.ts"
+import { JUDGE_PROMPTS, type JudgeRequest } from "../src/judge/prompt.ts"
+import { parseVerdict } from "../src/judge/verdict.ts"
+import { toFlaggedItems } from "../src/out/note.ts"
 import { closedPort, distinctClaims, FACTS } from "./support/fixtures.ts"
 import { createHost, nextId } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "./support/judge.ts"
-
-const {
-  postJudge,
-  parseVerdict,
-  retryDelay,
-  JUDGE_PROMPTS,
-  normalizeModelId,
-  selectJudgeModel,
-  mapConcurrent,
-  parseConfig,
-  JudgeError,
-  newStats,
-  hideKey,
-  scrubError,
-  toFlaggedItems,
-} = plugin.internal
 
 /** Three claims, none verbatim in FACTS, so every one goes to the judge. */
 const THREE = "Fredville is the capital city. Fredville has exactly three bridges. The national animal is a fox."
@@ -41,6 +42,18 @@ function settings(baseURL: string, extra: Partial<JudgeSettings> = {}): JudgeSet
     maxAttempts: 4,
     ...extra,
   }
+}
+
+/** The direct route as the claim judge runs it: attempts with `fetch`, retried by `retryJudge`. */
+function postJudge(
+  judge: JudgeSettings,
+  request: JudgeRequest,
+  deps: Pick<Deps, "fetch" | "now" | "sleep" | "random">,
+  stats: JudgeStats,
+  writeTokenLog: (line: TokenLogLine) => void,
+  compat: JudgeCompat = { omitReasoning: false },
+): Promise<string> {
+  return retryJudge(directAttempt(judge, compat, deps.fetch), judge, request, deps, stats, writeTokenLog, compat)
 }
 
 /** Effects for postJudge: real fetch to loopback, a recorded sleep that never waits, fixed clock and jitter. */
@@ -235,7 +248,7 @@ describe("parsing the verdict", () => {
           ? { raw: "I believe the claim is mostly fine." }
           : { verdict: "faithful", source: "S1" },
       async (judge) => {
-        const host = createHost({ env: judgeEnv(judge.url, { RFE_STRICTNESS: "strict" }), reconcile: () => undefined })
+        const host = createHost({ env: judgeEnv(judge.url, { RFE_STRICTNESS: "strict" }), correct: () => undefined })
         const session = await host.createSession()
         const reply = "The garbled bridge count is twelve. Fredville is the capital city."
         await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)

@@ -59,15 +59,13 @@ describe("export surface", () => {
     expect(Object.keys(module)).toEqual(["default"])
   })
 
-  test("default is { id, server, setup, internal }: server for opencode 1, setup for opencode 2", () => {
-    expect(Object.keys(plugin).sort()).toEqual(["id", "internal", "server", "setup"])
+  test("default is { id, server, setup }: server for opencode 1, setup for opencode 2", () => {
+    expect(Object.keys(plugin).sort()).toEqual(["id", "server", "setup"])
     expect(typeof plugin.setup).toBe("function")
     // opencode 2 takes the `effect` variant over `setup` when both exist: there must never be one
     expect("effect" in plugin).toBe(false)
     expect(plugin.id).toBe("ragfaith")
     expect(typeof plugin.server).toBe("function")
-    expect(typeof plugin.internal.parseConfig).toBe("function")
-    expect(typeof plugin.internal.createHooks).toBe("function")
   })
 
   test("server() returns exactly the seven hooks, each a function", async () => {

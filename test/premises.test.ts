@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import type { Premise } from "../src/index.ts"
-import plugin from "../src/index.ts"
+import { addPremise, evidenceOf, type Premise, retirePremises } from "../src/capture/evidence.ts"
+import { cleanEvidence, redactSecrets } from "../src/capture/redact/redact.ts"
+import { REDACTED } from "../src/capture/redact/values.ts"
+import { JUDGE_PROMPTS, pickPrompt } from "../src/judge/prompt.ts"
 import { readOutput } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, startJudge } from "./support/judge.ts"
-
-const { redactSecrets, pickPrompt, JUDGE_PROMPTS, cleanEvidence, REDACTED, addPremise, retirePremises, evidenceOf } =
-  plugin.internal
 
 type Env = Record<string, string>
 type ToolResult = { output: string; metadata?: Record<string, unknown>; title?: string } | { error: string }
@@ -61,7 +60,7 @@ async function session(env: Env = {}) {
     userID,
     state,
     premises: () => state().premises,
-    log: () => state().processLog,
+    log: () => state().records.map((record) => record.line),
     call: (tool: string, args: Record<string, unknown>, result: ToolResult) =>
       host.toolCall(id, userID, tool, args, result),
   }
@@ -137,7 +136,7 @@ describe("which tools are evidence", () => {
       "1: alpha only\n\n(End of file - total 1 lines)",
     ])
     expect(host.plugin.sessions.get(b)?.premises).toEqual([])
-    expect(host.plugin.sessions.get(b)?.processLog).toEqual([])
+    expect(host.plugin.sessions.get(b)?.records).toEqual([])
   })
 })
 

@@ -5,12 +5,10 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { decideProcessClaim, readProcessClaim } from "../src/claims/process.ts"
 import { FACTS } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, withJudge } from "./support/judge.ts"
-
-const { readProcessClaim, decideProcessClaim } = plugin.internal
 
 type Action = Parameters<typeof decideProcessClaim>[1][number]
 const run = (command: string, exit?: number): Action => ({
@@ -18,28 +16,28 @@ const run = (command: string, exit?: number): Action => ({
   paths: [],
   command,
   exit,
-  record: `ran \`${command}\`${exit === undefined ? "" : ` → exit ${exit}`}`,
+  line: `ran \`${command}\`${exit === undefined ? "" : ` → exit ${exit}`}`,
 })
 const edit = (path: string): Action => ({
   kind: "change",
   paths: [`/project/${path}`],
   command: undefined,
   exit: undefined,
-  record: `edited ${path}`,
+  line: `edited ${path}`,
 })
 const read = (path: string): Action => ({
   kind: "read",
   paths: [`/project/${path}`],
   command: undefined,
   exit: undefined,
-  record: `read ${path}`,
+  line: `read ${path}`,
 })
 const delegate: Action = {
   kind: "delegate",
   paths: [],
   command: undefined,
   exit: undefined,
-  record: "delegated to a subagent: x",
+  line: "delegated to a subagent: x",
 }
 
 /** The verdict the records give a sentence, or "judge" when they leave it to the judge. */
@@ -235,7 +233,7 @@ describe("through the hooks", () => {
     return withJudge(
       () => ({ verdict: "faithful", source: "S1" }),
       async (judge) => {
-        const host = createHost({ env: judgeEnv(judge.url), reconcile: () => undefined })
+        const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined })
         const session = await host.createSession()
         const userID = await host.userMessage(session, "Fix the parser and run the tests")
         await host.toolCall(session, userID, "read", { filePath: FACTS.path }, { output: FACTS.text })

@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { redactSecrets } from "../src/capture/redact/redact.ts"
+import { REDACTED } from "../src/capture/redact/values.ts"
 import { CLEAN_CORPUS } from "./support/clean.ts"
 import { changedLines, corpora, drawer, SHAPES, tally } from "./support/secrets.ts"
-
-const { redactSecrets, REDACTED } = plugin.internal
 
 // ── coverage on the generated corpora ──
 

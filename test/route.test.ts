@@ -5,12 +5,11 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { JUDGE_PROMPTS } from "../src/judge/prompt.ts"
+import { rankJudgeModels } from "../src/judge/route.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, withJudge } from "./support/judge.ts"
-
-const { JUDGE_PROMPTS, rankJudgeModels } = plugin.internal
 
 const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
@@ -36,7 +35,7 @@ async function routeTurn(rule: (call: JudgeCall) => JudgeReply, opts: HostOption
       providers: PROVIDERS,
       providerURL: provider.url,
       opencodeConfig: { small_model: "mock/title" },
-      reconcile: () => undefined,
+      correct: () => undefined,
       ...opts,
     })
     const session = await host.createSession()

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { detectMode } from "../src/host/v1.ts"
+import plugin from "../src/plugin.ts"
 import { FACTS } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
@@ -46,7 +47,7 @@ const FAITHFUL = "Fredville is the capital city of Freedonia. The national anima
 const TWO_WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges. Its national animal is the blue whale."
 
 describe("judging at idle", () => {
-  test("a faithful reply is silent: judge calls made, no nudge", async () => {
+  test("a faithful reply is silent: judge calls made, no note", async () => {
     const before = judge.requests.length
     const host = createHost({ env: judgeEnv(judge.url) })
     const session = await host.createSession()
@@ -57,26 +58,26 @@ describe("judging at idle", () => {
     expect(host.toasts).toHaveLength(0)
   })
 
-  test("two unfaithful claims produce exactly one nudge naming both, with the source and reason", async () => {
+  test("two unfaithful claims produce exactly one note naming both, with the source and reason", async () => {
     const host = createHost({ env: judgeEnv(judge.url) })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
     await host.settle()
     expect(host.prompts).toHaveLength(1)
-    const nudge = host.prompts[0]
-    expect(nudge?.synthetic).toBe(true)
-    expect(nudge?.sessionID).toBe(session)
-    expect(nudge?.text.startsWith("[ragfaith]")).toBe(true)
-    expect(nudge?.text).toContain('"It has 7 bridges."')
-    expect(nudge?.text).toContain('"Its national animal is the blue whale."')
-    expect(nudge?.text).toContain("[source: facts.txt:1-2]")
-    expect(nudge?.text).toContain("the file says 3 bridges")
-    expect(nudge?.text).not.toContain("Fredville is the capital city")
-    expect(nudge?.text).toMatch(/only the corrected content/)
-    expect(nudge?.text).not.toMatch(/cite the source it rests on/)
+    const note = host.prompts[0]
+    expect(note?.synthetic).toBe(true)
+    expect(note?.sessionID).toBe(session)
+    expect(note?.text.startsWith("[ragfaith]")).toBe(true)
+    expect(note?.text).toContain('"It has 7 bridges."')
+    expect(note?.text).toContain('"Its national animal is the blue whale."')
+    expect(note?.text).toContain("[source: facts.txt:1-2]")
+    expect(note?.text).toContain("the file says 3 bridges")
+    expect(note?.text).not.toContain("Fredville is the capital city")
+    expect(note?.text).toMatch(/only the corrected content/)
+    expect(note?.text).not.toMatch(/cite the source it rests on/)
   })
 
-  test("the nudge carries the agent and model of the last real user message", async () => {
+  test("the note carries the agent and model of the last real user message", async () => {
     const host = createHost({ env: judgeEnv(judge.url) })
     const session = await host.createSession()
     const userID = await host.userMessage(session, "Tell me about Freedonia", false, "plan")
@@ -117,7 +118,7 @@ describe("judging at idle", () => {
     expect(host.prompts).toHaveLength(0)
   })
 
-  test("subagent sessions are neither judged nor nudged", async () => {
+  test("subagent sessions are neither judged nor flagged", async () => {
     const before = judge.requests.length
     const host = createHost({ env: judgeEnv(judge.url) })
     const parent = await host.createSession()
@@ -179,26 +180,26 @@ describe("verdict flag sets", () => {
 })
 
 describe("the cascade", () => {
-  test("an always-unfaithful judge yields exactly RFE_NUDGE_DEPTH nudges, then silence", async () => {
+  test("an always-unfaithful judge yields exactly RFE_NUDGE_DEPTH notes, then silence", async () => {
     const before = always.requests.length
     const host = createHost({
       env: judgeEnv(always.url),
-      reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
+      correct: (_note, round) => `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
     })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
     await host.settle()
     expect(host.prompts).toHaveLength(2)
-    // The third reply (answer to the second nudge) is not judged at all.
+    // The third reply (answer to the second note) is not judged at all.
     const claims = always.requests.slice(before).map((request) => request.claim)
     expect(claims.some((claim) => claim.includes("12 bridges"))).toBe(false)
     expect(claims.some((claim) => claim.includes("11 bridges"))).toBe(true)
   })
 
-  test("RFE_NUDGE_DEPTH=1 stops after one nudge", async () => {
+  test("RFE_NUDGE_DEPTH=1 stops after one note", async () => {
     const host = createHost({
       env: judgeEnv(always.url, { RFE_NUDGE_DEPTH: "1" }),
-      reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
+      correct: (_note, round) => `Correction number ${round}: Fredville has exactly ${round + 10} bridges in total.`,
     })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -209,7 +210,7 @@ describe("the cascade", () => {
   test("joining mid-session with no user message seen, the cascade is still bounded", async () => {
     const host = createHost({
       env: judgeEnv(always.url),
-      reconcile: (_nudge, round) => `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
+      correct: (_note, round) => `Correction number ${round}: Fredville has exactly ${round + 60} bridges in total.`,
     })
     const session = await host.createSession()
     await host.toolCall(session, "msg_before_plugin", "read", { filePath: FACTS.path }, { output: FACTS.text })
@@ -218,10 +219,10 @@ describe("the cascade", () => {
     expect(host.prompts).toHaveLength(2)
   })
 
-  test("a claim already nudged in this turn never fires the cascade again", async () => {
+  test("a claim already flagged in this turn never fires the cascade again", async () => {
     const host = createHost({
       env: judgeEnv(judge.url),
-      reconcile: () => "It has 7 bridges.",
+      correct: () => "It has 7 bridges.",
     })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, "Fredville is the capital city. It has 7 bridges.")
@@ -229,10 +230,10 @@ describe("the cascade", () => {
     expect(host.prompts).toHaveLength(1)
   })
 
-  test("a fixed reconciliation reply is silent", async () => {
+  test("a fixed correction reply is silent", async () => {
     const host = createHost({
       env: judgeEnv(judge.url),
-      reconcile: () => "Fredville has 3 bridges, and the national animal is the red fox.",
+      correct: () => "Fredville has 3 bridges, and the national animal is the red fox.",
     })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -244,7 +245,7 @@ describe("the cascade", () => {
     let round = 0
     const host = createHost({
       env: judgeEnv(always.url),
-      reconcile: () => `Reconciled answer ${++round}: Fredville has ${round + 20} bridges in total.`,
+      correct: () => `Corrected answer ${++round}: Fredville has ${round + 20} bridges in total.`,
     })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -266,9 +267,9 @@ describe("the cascade", () => {
 })
 
 describe("exactly once", () => {
-  test("idle twice for one turn yields one judgment and one nudge", async () => {
+  test("idle twice for one turn yields one judgment and one note", async () => {
     const before = judge.requests.length
-    const host = createHost({ env: judgeEnv(judge.url), reconcile: () => undefined })
+    const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
     await host.idle(session)
@@ -279,7 +280,7 @@ describe("exactly once", () => {
     expect(judge.requests.length - before).toBe(5)
   })
 
-  test("two plugin instances in one process yield one nudge", async () => {
+  test("two plugin instances in one process yield one note", async () => {
     const host = createHost({ env: judgeEnv(judge.url), instances: 2 })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -291,7 +292,7 @@ describe("exactly once", () => {
     let round = 0
     const host = createHost({
       env: judgeEnv(always.url),
-      reconcile: () => `Reconciled answer ${++round}: Fredville has ${round + 30} bridges in total.`,
+      correct: () => `Corrected answer ${++round}: Fredville has ${round + 30} bridges in total.`,
     })
     const session = await host.createSession()
     const { userID } = await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
@@ -412,7 +413,6 @@ describe("session lifecycle", () => {
 })
 
 describe("mode detection", () => {
-  const { detectMode } = plugin.internal
   test.each([
     [["bun", "/$bunfs/root/src/index.js", "run", "Read", "facts.txt"], "run"],
     [["bun", "/$bunfs/root/src/index.js", "--print-logs", "run", "hello"], "run"],

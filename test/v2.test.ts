@@ -5,7 +5,9 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { fromV2Event } from "../src/host/v2.ts"
+import { NOTE_TAG } from "../src/out/note.ts"
+import plugin from "../src/plugin.ts"
 import { bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
 import { createV2Host, type V2HostOptions, v2Read } from "./support/host-v2.ts"
 import {
@@ -16,8 +18,6 @@ import {
   type startJudge,
   withJudge,
 } from "./support/judge.ts"
-
-const { NUDGE_MARKER, fromV2Event } = plugin.internal
 
 const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
@@ -114,13 +114,13 @@ describe("opencode 2: a turn", () => {
   })
 
   test("one note: session.synthetic with the instruction as text and the one-line notice as description", async () => {
-    await withV2Host(bridges, { reconcile: () => "Fredville has 3 bridges." }, async ({ judge, host }) => {
+    await withV2Host(bridges, { correct: () => "Fredville has 3 bridges." }, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
       await host.settle()
       expect(host.synthetics).toHaveLength(1)
       const [note] = host.synthetics
-      expect(note?.text.startsWith(NUDGE_MARKER)).toBe(true)
+      expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
       expect(note?.text).toContain("It has 7 bridges.")
       expect(note?.description).toBe(
         `ragfaith: 1 of 2 statements conflicts with ${FACTS.path}:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.`,
@@ -136,7 +136,7 @@ describe("opencode 2: a turn", () => {
   test("the depth bound: a judge that flags everything gets two notes, then silence", async () => {
     let round = 0
     const always = (): JudgeReply => ({ verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "no" })
-    await withV2Host(always, { reconcile: () => `It has ${++round + 20} bridges.` }, async ({ judge, host }) => {
+    await withV2Host(always, { correct: () => `It has ${++round + 20} bridges.` }, async ({ judge, host }) => {
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])
       await host.settle()
@@ -210,7 +210,7 @@ describe("opencode 2: judging with the user's own models (no judge key)", () => 
       const host = await createV2Host({
         models,
         generateURL: provider.url,
-        reconcile: () => "Fredville has 3 bridges.",
+        correct: () => "Fredville has 3 bridges.",
       })
       const session = await host.createSession()
       await host.turn(session, "How many bridges?", WRONG, [readFacts()])

@@ -4,19 +4,17 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import plugin from "../src/index.ts"
+import { NOTE_TAG } from "../src/out/note.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
-
-const { NUDGE_MARKER } = plugin.internal
 
 const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
 
 async function turn(rule: (call: JudgeCall) => JudgeReply, opts: HostOptions = {}, reply = WRONG) {
   return withJudge(rule, async (judge) => {
-    const host = createHost({ reconcile: () => undefined, ...opts, env: judgeEnv(judge.url, opts.env) })
+    const host = createHost({ correct: () => undefined, ...opts, env: judgeEnv(judge.url, opts.env) })
     const session = await host.createSession()
     await host.readTurn(session, "How many bridges does Fredville have?", FACTS, reply)
     await host.settle()
@@ -30,7 +28,7 @@ describe("the notice in the transcript", () => {
     expect(host.prompts).toHaveLength(1)
     const note = host.prompts[0]
     expect(note?.synthetic).toBe(true)
-    expect(note?.text.startsWith(NUDGE_MARKER)).toBe(true)
+    expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
     expect(note?.text).toContain("The user sees a one-line notice that this check ran; it needs no answer.")
     expect(note?.marker).toBe(
       'ragfaith: 1 of 2 statements conflicts with facts.txt:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.',
@@ -56,7 +54,7 @@ describe("the notice in the transcript", () => {
       () => ({ verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "wrong" }),
       async (judge) => {
         let round = 0
-        const host = createHost({ env: judgeEnv(judge.url), reconcile: () => `Fredville has ${++round + 20} bridges.` })
+        const host = createHost({ env: judgeEnv(judge.url), correct: () => `Fredville has ${++round + 20} bridges.` })
         const session = await host.createSession()
         await host.readTurn(session, "How many bridges?", FACTS, WRONG)
         await host.settle()
@@ -104,7 +102,7 @@ describe("/ragfaith", () => {
   })
 
   test("after a correction, the report shows the corrected reply and, below it, the statement that drew the note", async () => {
-    const { host, session } = await turn(bridges, { reconcile: () => "Fredville has 3 bridges." })
+    const { host, session } = await turn(bridges, { correct: () => "Fredville has 3 bridges." })
     expect(host.prompts).toHaveLength(1)
     await host.command(session, "ragfaith")
     const report = host.reports[0]?.parts[0]?.text ?? ""
@@ -168,7 +166,7 @@ describe("/ragfaith", () => {
 
   test("/ragfaith off stops judging this session, /ragfaith on starts it again", async () => {
     await withJudge(bridges, async (judge) => {
-      const host = createHost({ env: judgeEnv(judge.url), reconcile: () => undefined })
+      const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined })
       const session = await host.createSession()
       await host.userMessage(session, "Start")
       expect((await host.command(session, "ragfaith", "off")).modelTurn).toBe(false)

@@ -4,7 +4,7 @@
 // .opencode/plugins/) with a scripted agent on 127.0.0.1: the agent reads a file, answers with one wrong number,
 // the judge flags it, ragfaith injects its note, and the agent corrects itself in the turn that follows.
 // Prints the transcript: prompt, captured premise, reply, each claim with its verdict and source, the note, and the
-// reconciliation reply.
+// correction reply.
 //
 // The judge is scripted unless RFE_JUDGE_BASE_URL, RFE_JUDGE_API_KEY and RFE_JUDGE_MAIN_MODEL are set: then the
 // judge requests go to that real judge, through a recording pass-through on 127.0.0.1 (the agent stays scripted).
@@ -19,7 +19,7 @@ import {
   cleanupAll,
   type Endpoint,
   makeScratch,
-  nudgesIn,
+  notesIn,
   type RecordedRequest,
   startEndpoint,
   startOpencode,
@@ -30,10 +30,10 @@ const PROMPT = `Read ${FILE} and tell me about Freedonia`
 const REPLY =
   "Marxburg serves as the capital city of Freedonia. Seven bridges span the Zeppo river in Freedonia. " +
   "The grey heron is the national bird of Freedonia."
-const RECONCILED = "Three bridges span the Zeppo river in Freedonia."
+const CORRECTED = "Three bridges span the Zeppo river in Freedonia."
 
 const agent: AgentScript = (c) => {
-  if (c.isNudge) return { text: RECONCILED }
+  if (c.isNote) return { text: CORRECTED }
   if (c.step === 0) return { tools: [{ name: "read", args: { filePath: FILE } }] }
   return { text: REPLY }
 }
@@ -182,18 +182,18 @@ const main = async () => {
     console.log("\nJUDGE (one request per claim)")
     printVerdicts(judged.filter((r) => round(r) === first))
 
-    const nudges = nudgesIn(messages)
-    const nudgeText = nudges[0]?.parts.find((p) => p.synthetic)?.text
+    const notes = notesIn(messages)
+    const noteText = notes[0]?.parts.find((p) => p.synthetic)?.text
     say(
-      "NUDGE (synthetic user message injected by ragfaith)",
-      nudgeText ?? "(none: no claim was flagged, so nothing was injected)",
+      "NOTE (synthetic user message injected by ragfaith)",
+      noteText ?? "(none: no claim was flagged, so nothing was injected)",
     )
-    if (nudgeText) {
-      const notice = nudges[0]?.parts.find((p) => p.type === "text" && !p.synthetic)?.text
+    if (noteText) {
+      const notice = notes[0]?.parts.find((p) => p.type === "text" && !p.synthetic)?.text
       say("NOTICE (the line the TUI shows between the two replies)", notice ?? "(none)")
-      const rec = agents.find((a) => agentContext(a.body).isNudge)
+      const rec = agents.find((a) => agentContext(a.body).isNote)
       say(
-        `ASSISTANT (reconciliation turn; agent request #${rec?.seq ?? "?"} has the note as its last user message)`,
+        `ASSISTANT (correction turn; agent request #${rec?.seq ?? "?"} has the note as its last user message)`,
         replies[1] ?? "(none)",
       )
       const later = judged.filter((r) => round(r) !== first)
@@ -206,11 +206,11 @@ const main = async () => {
       .text()
       .catch(() => "")) as string
     console.log(
-      `\n${agents.length} agent requests, ${judged.length} judge requests, ${nudges.length} nudge(s); ` +
+      `\n${agents.length} agent requests, ${judged.length} judge requests, ${notes.length} note(s); ` +
         `token log lines: ${tokens.trim() ? tokens.trim().split("\n").length : 0}; took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     )
-    if (!realJudge && (nudges.length !== 1 || replies.at(-1) !== RECONCILED)) {
-      console.error("demo: the expected nudge and reconciliation did not happen")
+    if (!realJudge && (notes.length !== 1 || replies.at(-1) !== CORRECTED)) {
+      console.error("demo: the expected note and correction did not happen")
       process.exitCode = 1
     }
   } finally {

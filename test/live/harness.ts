@@ -44,7 +44,7 @@ export const REPO_DIR = resolve(import.meta.dir, "../..")
 export const OPENCODE_BIN = join(REPO_DIR, "node_modules/.bin/opencode")
 export const PLUGIN_SOURCE = join(REPO_DIR, "src/index.ts")
 export const PACKAGE_NAME = "@resonanceee/opencode-ragfaith"
-export const NUDGE_PREFIX = "[ragfaith]"
+export const NOTE_TAG = "[ragfaith]"
 export const AGENT_MODEL = "scripted"
 export const TITLE_MODEL = "title"
 // A third model of the mock provider: the judge when the plugin routes its calls through opencode's providers.
@@ -112,10 +112,10 @@ export interface AgentContext {
   // text of the first user message of the conversation (tells a subagent session from its parent)
   firstUserText: string
   lastUserText: string
-  // the last user message is a ragfaith nudge
-  isNudge: boolean
-  // how many ragfaith nudges the conversation holds
-  nudges: number
+  // the last user message is a ragfaith note
+  isNote: boolean
+  // how many ragfaith notes the conversation holds
+  notes: number
   // assistant messages after the last user message (0 = first step of this turn)
   step: number
   // outputs of tool results after the last user message
@@ -173,8 +173,8 @@ export const agentContext = (body: { messages?: ChatMessage[] }, endpointURL = "
     system,
     firstUserText: users[0] ?? "",
     lastUserText,
-    isNudge: lastUserText.trimStart().startsWith(NUDGE_PREFIX),
-    nudges: users.filter((t) => t.trimStart().startsWith(NUDGE_PREFIX)).length,
+    isNote: lastUserText.trimStart().startsWith(NOTE_TAG),
+    notes: users.filter((t) => t.trimStart().startsWith(NOTE_TAG)).length,
     step: after.filter((m) => m.role === "assistant").length,
     toolOutputs: after.filter((m) => m.role === "tool").map((m) => contentText(m.content)),
   }
@@ -979,11 +979,11 @@ export const startOpencode = async (opts: OpencodeOptions): Promise<Opencode> =>
 
 // ── Assertion helpers ───────────────────────────────────────────────────────
 
-export const isNudgePart = (p: StoredPart) =>
-  p.type === "text" && p.synthetic === true && (p.text ?? "").trimStart().startsWith(NUDGE_PREFIX)
+export const isNotePart = (p: StoredPart) =>
+  p.type === "text" && p.synthetic === true && (p.text ?? "").trimStart().startsWith(NOTE_TAG)
 
-export const nudgesIn = (messages: StoredMessage[]) =>
-  messages.filter((m) => m.info.role === "user" && m.parts.some(isNudgePart))
+export const notesIn = (messages: StoredMessage[]) =>
+  messages.filter((m) => m.info.role === "user" && m.parts.some(isNotePart))
 
 export const assistantTexts = (messages: StoredMessage[]) =>
   messages
@@ -1016,7 +1016,7 @@ export const digest = (requests: RecordedRequest[]): string[] =>
   requests.map((r) => {
     const msgs = Array.isArray(r.body?.messages) ? r.body.messages.length : 0
     const ctx = r.kind === "agent" ? agentContext(r.body) : null
-    const nudge = ctx ? (ctx.isNudge ? "nudge=last" : ctx.nudges ? `nudges=${ctx.nudges}` : "nudge=no") : ""
+    const note = ctx ? (ctx.isNote ? "note=last" : ctx.notes ? `notes=${ctx.notes}` : "note=no") : ""
     let what = ""
     if (r.kind === "judge") {
       const j = readJudgeCall(r.body)
@@ -1039,7 +1039,7 @@ export const digest = (requests: RecordedRequest[]): string[] =>
     } else if (r.kind === "page") {
       what = `GET ${r.path}`
     }
-    return `#${String(r.seq).padStart(2)} ${r.kind.padEnd(6)} bytes=${String(r.bytes).padStart(6)} messages=${String(msgs).padStart(2)} ${nudge.padEnd(9)} ${what}`.trimEnd()
+    return `#${String(r.seq).padStart(2)} ${r.kind.padEnd(6)} bytes=${String(r.bytes).padStart(6)} messages=${String(msgs).padStart(2)} ${note.padEnd(9)} ${what}`.trimEnd()
   })
 
 // ── opencode run (one-shot CLI) ─────────────────────────────────────────────

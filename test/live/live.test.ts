@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import plugin from "../../src/index.ts"
+import { JUDGE_PROMPTS } from "../../src/judge/prompt.ts"
 import { closedPort, SURVEY_NOTES } from "../support/fixtures.ts"
 import { contentText, JUDGE_KEY, type JudgeCall, type JudgeRule, judgeEnv, readJudgeCall } from "../support/judge.ts"
 import {
@@ -20,10 +20,10 @@ import {
   type Endpoint,
   exportSession,
   installFakeNpm,
-  isNudgePart,
+  isNotePart,
   makeScratch,
+  notesIn,
   npmPluginDir,
-  nudgesIn,
   type Opencode,
   type Page,
   type PluginLoad,
@@ -73,9 +73,9 @@ const factJudge: JudgeRule = (ctx) =>
     : { verdict: "faithful", source: cite(ctx), reason: "stated in the source" }
 
 const readThenReply =
-  (file: string, reply: string, onNudge: (nudges: number) => string = () => FIXED_REPLY): AgentScript =>
+  (file: string, reply: string, onNote: (notes: number) => string = () => FIXED_REPLY): AgentScript =>
   (c) => {
-    if (c.isNudge) return { text: onNudge(c.nudges) }
+    if (c.isNote) return { text: onNote(c.notes) }
     if (c.step === 0) return { tools: [{ name: "read", args: { filePath: file } }] }
     return { text: reply }
   }
@@ -213,10 +213,10 @@ const scenario = (title: string, name: string, opts: LiveOptions, check: (run: L
 
 const judgeBodies = (ep: Endpoint) => ep.byKind("judge").map((r) => JSON.stringify(r.body))
 const agentRequests = (ep: Endpoint) => ep.byKind("agent")
-const nudgeTexts = (messages: StoredMessage[]) =>
-  nudgesIn(messages).map((m) =>
+const noteTexts = (messages: StoredMessage[]) =>
+  notesIn(messages).map((m) =>
     m.parts
-      .filter(isNudgePart)
+      .filter(isNotePart)
       .map((p) => p.text ?? "")
       .join("\n"),
   )
@@ -231,7 +231,7 @@ afterAll(async () => {
 
 describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   scenario(
-    "1. faithful reply after a read: judge calls, no nudge, no extra agent turn",
+    "1. faithful reply after a read: judge calls, no note, no extra agent turn",
     "1 faithful",
     { agent: readThenReply("facts.txt", GOOD_REPLY) },
     ({ ep, messages, scratch, notes }) => {
@@ -246,7 +246,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
         expect(readJudgeCall(r.body).userContent).toContain("Freedonia has 3 bridges")
       }
       expect(agentRequests(ep).length).toBe(2)
-      expect(nudgesIn(messages).length).toBe(0)
+      expect(notesIn(messages).length).toBe(0)
       // the token log: one line per judge request, with no claim text
       const logFile = join(scratch.root, "judge-log.jsonl")
       const lines = existsSync(logFile) ? readFileSync(logFile, "utf8").trim().split("\n").filter(Boolean) : []
@@ -259,42 +259,42 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   scenario(
-    "2. one unfaithful claim: exactly one nudge, citing the file, and an immediate reconciliation turn",
-    "2 one nudge",
+    "2. one unfaithful claim: exactly one note, citing the file, and an immediate correction turn",
+    "2 one note",
     { agent: readThenReply("facts.txt", BAD_REPLY) },
     ({ ep, messages, notes }) => {
-      const nudges = nudgeTexts(messages)
-      expect(nudges.length).toBe(1)
-      const nudge = nudges[0] ?? ""
-      expect(nudge.startsWith("[ragfaith]")).toBe(true)
-      expect(nudge).toContain(BAD_CLAIM)
-      expect(nudge).toContain("facts.txt")
-      expect(nudge).not.toContain("Marxburg serves")
-      // the reconciliation request: the agent's third request, whose last user message is the nudge
+      const texts = noteTexts(messages)
+      expect(texts.length).toBe(1)
+      const note = texts[0] ?? ""
+      expect(note.startsWith("[ragfaith]")).toBe(true)
+      expect(note).toContain(BAD_CLAIM)
+      expect(note).toContain("facts.txt")
+      expect(note).not.toContain("Marxburg serves")
+      // the correction request: the agent's third request, whose last user message is the note
       const agents = agentRequests(ep)
       expect(agents.length).toBe(3)
       const rec = agentContext(agents[2]?.body ?? {})
-      expect(rec.isNudge).toBe(true)
+      expect(rec.isNote).toBe(true)
       // the model gets the instruction first, then the one-line notice the user sees (the instruction says it needs no answer)
-      expect(rec.lastUserText.startsWith(nudge)).toBe(true)
+      expect(rec.lastUserText.startsWith(note)).toBe(true)
       expect(rec.lastUserText).toContain("ragfaith: 1 of 2 statements conflicts with facts.txt")
       // it ran as the user's agent and model
-      const nudgeMsg = nudgesIn(messages)[0]
-      expect(nudgeMsg?.info.agent).toBe("build")
-      expect(nudgeMsg?.info.model).toEqual({ providerID: "mock", modelID: "scripted" })
-      // the reconciliation reply is stored and was judged again (verification round): no second nudge
+      const noteMessage = notesIn(messages)[0]
+      expect(noteMessage?.info.agent).toBe("build")
+      expect(noteMessage?.info.model).toEqual({ providerID: "mock", modelID: "scripted" })
+      // the correction reply is stored and was judged again (verification round): no second note
       expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
       expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
       // the same message carries the line a person sees: a plain (not synthetic) part naming the claim and the file
-      const marker = nudgeMsg?.parts.find((p) => p.type === "text" && !p.synthetic)?.text ?? ""
+      const marker = noteMessage?.parts.find((p) => p.type === "text" && !p.synthetic)?.text ?? ""
       expect(marker).toStartWith("ragfaith: 1 of 2 statements conflicts with facts.txt")
       expect(marker).toContain(BAD_CLAIM.slice(0, 30))
-      notes.push(`nudge text:\n${nudge}`, `visible line: ${marker}`)
+      notes.push(`note text:\n${note}`, `visible line: ${marker}`)
     },
   )
 
   scenario(
-    "3. a judge that always says unfaithful: exactly RFE_NUDGE_DEPTH (2) nudges, then silence",
+    "3. a judge that always says unfaithful: exactly RFE_NUDGE_DEPTH (2) notes, then silence",
     "3 depth bound",
     {
       agent: readThenReply("facts.txt", BAD_CLAIM, (n) => `Freedonia has ${10 + n} bridges according to my notes.`),
@@ -308,13 +308,13 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       quietMs: 3000,
     },
     ({ ep, messages, notes }) => {
-      expect(nudgesIn(messages).length).toBe(2)
+      expect(notesIn(messages).length).toBe(2)
       const agents = agentRequests(ep)
-      // read, reply, reconciliation 1, reconciliation 2
+      // read, reply, correction 1, correction 2
       expect(agents.length).toBe(4)
-      expect(agentContext(agents[3]?.body ?? {}).nudges).toBe(2)
+      expect(agentContext(agents[3]?.body ?? {}).notes).toBe(2)
       const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
-      // the reply to the second nudge is not judged: the depth is used up
+      // the reply to the second note is not judged: the depth is used up
       expect(claims).not.toContain("Freedonia has 12 bridges according to my notes.")
       expect(claims).toContain("Freedonia has 11 bridges according to my notes.")
       notes.push(`judged claims: ${JSON.stringify(claims)}`)
@@ -322,7 +322,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   test(
-    "4. strict mode, unverifiable claim: nudge with the provenance request",
+    "4. strict mode, unverifiable claim: note with the provenance request",
     async () => {
       const reply = "Marxburg serves as the capital city of Freedonia. Freedonia was founded in 1822 by river traders."
       await live(
@@ -340,13 +340,13 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
           env: { RFE_STRICTNESS: "strict" },
         },
         ({ messages, notes }) => {
-          const nudges = nudgeTexts(messages)
-          expect(nudges.length).toBe(1)
-          const nudge = nudges[0] ?? ""
-          expect(nudge).toContain("founded in 1822")
-          expect(nudge).toMatch(/cite the source/i)
-          expect(nudge).toMatch(/own knowledge|inference/i)
-          notes.push(`nudge text:\n${nudge}`)
+          const texts = noteTexts(messages)
+          expect(texts.length).toBe(1)
+          const note = texts[0] ?? ""
+          expect(note).toContain("founded in 1822")
+          expect(note).toMatch(/cite the source/i)
+          expect(note).toMatch(/own knowledge|inference/i)
+          notes.push(`note text:\n${note}`)
         },
       )
     },
@@ -363,7 +363,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     ({ ep, messages }) => {
       expect(ep.byKind("judge").length).toBe(0)
       expect(agentRequests(ep).length).toBe(1)
-      expect(nudgesIn(messages).length).toBe(0)
+      expect(notesIn(messages).length).toBe(0)
     },
   )
 
@@ -437,7 +437,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   scenario(
-    "7a. flaky judge (429, 500, then 200): the verdict still arrives and the nudge follows",
+    "7a. flaky judge (429, 500, then 200): the verdict still arrives and the note follows",
     "7a flaky judge",
     {
       agent: readThenReply("facts.txt", BAD_CLAIM),
@@ -447,8 +447,8 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     ({ ep, messages, notes }) => {
       const statuses = ep.byKind("judge").map((r) => r.status)
       expect(statuses.slice(0, 3)).toEqual([429, 500, 200])
-      expect(nudgeTexts(messages).length).toBe(1)
-      expect(agentContext(agentRequests(ep).at(-1)?.body ?? {}).isNudge).toBe(true)
+      expect(noteTexts(messages).length).toBe(1)
+      expect(agentContext(agentRequests(ep).at(-1)?.body ?? {}).isNote).toBe(true)
       const at = ep.byKind("judge").map((r) => r.at)
       notes.push(`judge statuses ${JSON.stringify(statuses)} at ms ${JSON.stringify(at)}`)
     },
@@ -467,7 +467,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
         },
         async ({ oc, ep, messages, notes }) => {
           expect(ep.byKind("judge").length).toBe(0)
-          expect(nudgesIn(messages).length).toBe(0)
+          expect(notesIn(messages).length).toBe(0)
           expect(assistantTexts(messages).at(-1)).toBe(BAD_REPLY)
           const last = messages.at(-1)?.info
           expect(last?.finish).toBe("stop")
@@ -498,7 +498,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(judged.length).toBeGreaterThanOrEqual(1)
       // fail fast: never more requests than claims (2), i.e. no retries
       expect(judged.length).toBeLessThanOrEqual(2)
-      expect(nudgesIn(messages).length).toBe(0)
+      expect(notesIn(messages).length).toBe(0)
       expect(messages.at(-1)?.info.finish).toBe("stop")
       const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
       expect(toasts.length).toBe(1)
@@ -509,7 +509,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   test(
-    "7d. slow judge (2.5 s per answer): the turn is not held up, the nudge comes when the verdict does",
+    "7d. slow judge (2.5 s per answer): the turn is not held up, the note comes when the verdict does",
     async () => {
       let promptDone = 0
       await live(
@@ -528,7 +528,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
           // the user's turn had finished (prompt returned) before the judge even answered
           expect(promptDone).toBeLessThan(first?.endedAt ?? 0)
           expect((first?.endedAt ?? 0) - (first?.startedAt ?? 0)).toBeGreaterThanOrEqual(2400)
-          expect(nudgeTexts(messages).length).toBe(1)
+          expect(noteTexts(messages).length).toBe(1)
           notes.push(
             `prompt returned ${(first?.endedAt ?? 0) - promptDone} ms before the first verdict; ` +
               `judge latency ${(first?.endedAt ?? 0) - (first?.startedAt ?? 0)} ms`,
@@ -540,7 +540,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   scenario(
-    "7e. unreadable judge answers: one retry with max_tokens 512, then unverifiable; no nudge in normal mode",
+    "7e. unreadable judge answers: one retry with max_tokens 512, then unverifiable; no note in normal mode",
     "7e unparseable judge",
     {
       agent: readThenReply("facts.txt", BAD_CLAIM),
@@ -549,14 +549,14 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
     ({ ep, messages, notes }) => {
       const judged = ep.byKind("judge")
       expect(judged.map((r) => r.body.max_tokens)).toEqual([256, 512])
-      expect(nudgesIn(messages).length).toBe(0)
+      expect(notesIn(messages).length).toBe(0)
       expect(messages.at(-1)?.info.finish).toBe("stop")
       notes.push(`max_tokens per request: ${JSON.stringify(judged.map((r) => r.body.max_tokens))}`)
     },
   )
 
   test(
-    "8. a subagent (task tool) session is never nudged",
+    "8. a subagent (task tool) session is never flagged",
     async () => {
       const subtask = "SUBTASK: read facts.txt and report the number of bridges"
       await live(
@@ -567,7 +567,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
               if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "facts.txt" } }] }
               return { text: BAD_CLAIM }
             }
-            if (c.isNudge) return { text: FIXED_REPLY }
+            if (c.isNote) return { text: FIXED_REPLY }
             if (c.step === 0) {
               return {
                 tools: [
@@ -590,12 +590,12 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
           expect(child?.parentID).toBe(sessionID)
           const childMessages = await oc.messages(child?.id ?? "")
           expect(assistantTexts(childMessages)).toContain(BAD_CLAIM)
-          expect(nudgesIn(childMessages).length).toBe(0)
-          expect(nudgesIn(messages).length).toBe(0)
-          // the child's claim never went to the judge, and no agent request answered a nudge
+          expect(notesIn(childMessages).length).toBe(0)
+          expect(notesIn(messages).length).toBe(0)
+          // the child's claim never went to the judge, and no agent request answered a note
           const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
           expect(claims).not.toContain(BAD_CLAIM)
-          expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
+          expect(agentRequests(ep).some((r) => agentContext(r.body).isNote)).toBe(false)
           notes.push(`child ${child?.id} parentID=${child?.parentID}; judged claims: ${JSON.stringify(claims)}`)
         },
       )
@@ -758,13 +758,13 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
         // opencode sends a temperature only to models that declare one (the mock's "title" model does not)
         if (r.body.model === ROUTE_JUDGE_MODEL) expect(r.body.temperature).toBe(0)
         // no AGENTS.md, no environment block: the system message is the judge prompt and nothing else
-        expect(Object.values(plugin.internal.JUDGE_PROMPTS)).toContain(contentText((systems[0] as ChatMessage).content))
+        expect(Object.values(JUDGE_PROMPTS)).toContain(contentText((systems[0] as ChatMessage).content))
       }
       // the agent's own model never judged; the one title request is the user's session's
       expect(agentRequests(ep).every((r) => r.body.model === AGENT_MODEL)).toBe(true)
       expect(ep.byKind("title").length).toBe(1)
       // the flag went through as with a direct judge: one note, then the correction
-      expect(nudgeTexts(messages).length).toBe(1)
+      expect(noteTexts(messages).length).toBe(1)
       expect(assistantTexts(messages).at(-1)).toBe(FIXED_REPLY)
       // every judge session was deleted after its answer
       const left = await oc.sessions()
@@ -792,7 +792,7 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
       expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
       expect(messages.at(-1)?.info.finish).toBe("stop")
       expect(assistantTexts(messages).at(-1)).toBe(BAD_REPLY)
-      expect(nudgesIn(messages).length).toBe(0)
+      expect(notesIn(messages).length).toBe(0)
       // the plugin aborts a judge session when opencode starts retrying, so opencode reports no error for it
       const errors = oc.events.filter((e) => e.type === "session.error")
       expect(errors).toEqual([])
@@ -815,7 +815,7 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
     async ({ oc, ep, sessionID, messages, notes }) => {
       expect(ep.byKind("judge").length).toBeLessThanOrEqual(2)
       expect(messages.at(-1)?.info.finish).toBe("stop")
-      expect(nudgesIn(messages).length).toBe(0)
+      expect(notesIn(messages).length).toBe(0)
       const toasts = warningsOf(oc)
       expect(toasts.length).toBe(1)
       expect(toasts[0]?.message).toContain("refused")
@@ -865,7 +865,7 @@ describe.skipIf(SKIP)("live: opencode run", () => {
           expect(res.code).toBe(0)
           expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
           expect(agentRequests(ep).length).toBe(2)
-          expect(agentRequests(ep).some((r) => agentContext(r.body).isNudge)).toBe(false)
+          expect(agentRequests(ep).some((r) => agentContext(r.body).isNote)).toBe(false)
           // the plugin's own stderr report (RFE_JUDGE_LOG=stderr)
           expect(res.stderr).toContain("ragfaith: 1 statement(s) in the last reply are not supported by the sources:")
           expect(res.stderr).toContain(`  - ${BAD_CLAIM} [unfaithful]`)
@@ -878,7 +878,7 @@ describe.skipIf(SKIP)("live: opencode run", () => {
           const sessionID = sessionIdOf(res.stdout)
           expect(sessionID).toBeTruthy()
           const exported = await exportSession(scratch, sessionID ?? "")
-          expect(nudgesIn(exported.messages).length).toBe(0)
+          expect(notesIn(exported.messages).length).toBe(0)
           expect(exported.messages.at(-1)?.info.role).toBe("assistant")
           const inLogFile = readLogs(scratch).includes("statement(s) in the last reply are not supported")
           notes.push(`exit ${res.code} after ${res.ms} ms; plugin stderr (RFE_JUDGE_LOG=stderr):`)
@@ -902,7 +902,7 @@ describe.skipIf(SKIP)("live: opencode run", () => {
   }
 
   test(
-    "10. `opencode run`: exit 0, no nudge injected, flagged claims reported to stderr and as a log line",
+    "10. `opencode run`: exit 0, no note injected, flagged claims reported to stderr and as a log line",
     () => runMode("10 opencode run", factJudge, () => {}),
     TIMEOUT,
   )

@@ -21,7 +21,7 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "`RFE_JUDGE_LOG` has one token line per judge request and no claim text.",
   },
   "2": {
-    title: "2. One unfaithful claim: one nudge and an immediate reconciliation",
+    title: "2. One unfaithful claim: one note and an immediate correction",
     does: "Same read, but the reply says the river has seven bridges (the file says 3).",
     shows:
       "Exactly one synthetic user message starting with `[ragfaith]` is stored, naming the claim, its source " +
@@ -33,16 +33,16 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
   },
   "3": {
     title: "3. Cascade bound: a judge that always says unfaithful",
-    does: "The judge flags every claim; each reconciliation reply makes a new wrong claim. `RFE_NUDGE_DEPTH=2` (the default).",
+    does: "The judge flags every claim; each correction reply makes a new wrong claim. `RFE_NUDGE_DEPTH=2` (the default).",
     shows:
-      "Two nudges, two reconciliation turns, and then silence: the reply to the second nudge is not judged at all, " +
+      "Two notes, two correction turns, and then silence: the reply to the second note is not judged at all, " +
       "so the cascade stops at the depth even with a judge that never agrees.",
   },
   "4": {
     title: "4. Strict mode: an unverifiable claim gets the provenance request",
     does: "`RFE_STRICTNESS=strict`; the judge calls the founding-year sentence unverifiable.",
     shows:
-      "The nudge lists the claim with `[no source supports it]` and adds the provenance arm: cite the source it " +
+      "The note lists the claim with `[no source supports it]` and adds the provenance arm: cite the source it " +
       "rests on, or say it is the agent's own knowledge or an inference.",
   },
   "5": {
@@ -62,27 +62,27 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
   "7a": {
     title: "7a. Flaky judge: 429, 500, then 200",
     does: "The first judge answer is HTTP 429, the second HTTP 500, then verdicts.",
-    shows: "The plugin retried with backoff, the verdict arrived on the third attempt, and the nudge followed.",
+    shows: "The plugin retried with backoff, the verdict arrived on the third attempt, and the note followed.",
   },
   "7b": {
     title: "7b. Judge down (closed port)",
     does: "`RFE_JUDGE_BASE_URL` points at a loopback port nobody listens on.",
     shows:
-      "The session completed normally (`finish: stop`, no error), no nudge, one warning `tui.toast.show` event titled " +
+      "The session completed normally (`finish: stop`, no error), no note, one warning `tui.toast.show` event titled " +
       "`ragfaith` (without the key), and the server still answers.",
   },
   "7c": {
     title: "7c. Judge answers 401",
     does: "Every judge request gets HTTP 401.",
     shows:
-      "No retries (at most one request per claim), no nudge, the turn completed, one warning toast, and the key " +
+      "No retries (at most one request per claim), no note, the turn completed, one warning toast, and the key " +
       "appears neither in the toast nor in the opencode log.",
   },
   "7d": {
     title: "7d. Slow judge (2.5 s per answer)",
     does: "Every judge answer is delayed by 2.5 s.",
     shows:
-      "The user's prompt call returned before the first verdict: judging never holds up the turn. The nudge still " +
+      "The user's prompt call returned before the first verdict: judging never holds up the turn. The note still " +
       "arrived once the verdict did.",
   },
   "7e": {
@@ -90,16 +90,16 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
     does: "The judge answers prose without a verdict.",
     shows:
       "One retry with `max_tokens 512`, then the claim counts as unverifiable, which normal mode does not flag: " +
-      "no nudge, the turn completed.",
+      "no note, the turn completed.",
   },
   "8": {
-    title: "8. Subagent (task tool) sessions are never nudged",
+    title: "8. Subagent (task tool) sessions are never flagged",
     does:
       "The agent delegates to the `general` subagent with the `task` tool; the subagent reads the file and makes the " +
       "wrong bridge claim; the parent then replies.",
     shows:
-      "The child session (with `parentID` = the parent) holds the wrong claim but no nudge; its claim never went to " +
-      "the judge; only the parent's final reply was judged; no agent request answered a nudge.",
+      "The child session (with `parentID` = the parent) holds the wrong claim but no note; its claim never went to " +
+      "the judge; only the parent's final reply was judged; no agent request answered a note.",
   },
   "9a": {
     title: "9a. Doc-pull check: install without docs",
@@ -122,7 +122,7 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "and `RFE_JUDGE_LOG=stderr`.",
     shows:
       "The process exits 0. The judgment that started at idle finished before exit (judge requests in the digest), " +
-      "no note was injected (no agent request answers a nudge; `opencode export` shows no synthetic message and ends " +
+      "no note was injected (no agent request answers a note; `opencode export` shows no synthetic message and ends " +
       "with the assistant reply), and the flagged claim was written to stderr by the plugin and as a `level=WARN` " +
       "opencode log line (seen through `--print-logs`), as the README documents for run mode. The log *file* is " +
       "another matter: `opencode run` often loses the last lines of its log file at exit (opencode's own " +
@@ -326,8 +326,8 @@ const main = () => {
     "",
     "Request kinds in the digests:",
     "",
-    "- `agent`: the agent loop (`mock/scripted`, streamed SSE). `nudge=last` means the request's last user message is a " +
-      "ragfaith note; `nudges=N` counts notes earlier in the conversation.",
+    "- `agent`: the agent loop (`mock/scripted`, streamed SSE). `note=last` means the request's last user message is a " +
+      "ragfaith note; `notes=N` counts notes earlier in the conversation.",
     "- `title`: opencode's title request (`mock/title`, the small model).",
     "- `judge`: the plugin's judge call, with the claim it carried and what the scripted judge answered.",
     "- `page`: a webfetch of a page served by the endpoint.",

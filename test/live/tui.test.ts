@@ -35,7 +35,7 @@ const FIXED = "Three bridges span the Zeppo river in Freedonia."
 
 // Reads facts.txt at the start of every turn, then answers what was asked; a note gets the corrected sentence.
 const agent: AgentScript = (c) => {
-  if (c.isNudge) return { text: FIXED }
+  if (c.isNote) return { text: FIXED }
   if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "facts.txt" } }] }
   return { text: /capital/i.test(c.lastUserText) ? CAPITAL : WRONG }
 }

@@ -8,10 +8,9 @@
  * A note (`session.synthetic` with `resume`) starts a model turn with no `prompt` hook, as opencode 2 does.
  */
 
-import type { Deps, HostClient } from "../../src/index.ts"
-import plugin from "../../src/index.ts"
-
-const { createLedger, startV2 } = plugin.internal
+import type { Deps, HostClient } from "../../src/config/effects.ts"
+import { startV2 } from "../../src/host/v2.ts"
+import { createLedger } from "../../src/turn/ledger.ts"
 
 type Callback = (event: unknown) => unknown
 
@@ -38,7 +37,7 @@ export interface V2HostOptions {
   env?: Record<string, string | undefined>
   options?: unknown
   /** The agent's reply to a note; undefined: the turn ends with no reply. */
-  reconcile?: (note: string, round: number) => string | undefined
+  correct?: (note: string, round: number) => string | undefined
   /** The model catalog `model.list()` returns; `generate.text` posts to `generateURL` (the scripted judge). */
   models?: V2ModelInfo[]
   generateURL?: string
@@ -191,7 +190,7 @@ export async function createV2Host(opts: V2HostOptions = {}) {
           resume: input.resume,
         }
         synthetics.push(call)
-        const reply = input.resume === false ? undefined : opts.reconcile?.(call.text, ++notes)
+        const reply = input.resume === false ? undefined : opts.correct?.(call.text, ++notes)
         // resume: opencode 2 wakes the session and runs a turn on the note; no `prompt` hook fires for it
         if (reply !== undefined) turns.push(modelTurn(call.sessionID, [{ text: reply }]))
         return {

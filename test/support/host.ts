@@ -1,14 +1,15 @@
 /**
  * A fake opencode host for behaviour tests: it calls the plugin's hooks and emits events in the order and
  * shapes measured on opencode 1.18.33 (see shared/opencode-payloads.json), and answers the plugin's
- * `session.prompt` by running the reconciliation turn the real host would run.
+ * `session.prompt` by running the correction turn the real host would run.
  */
 
-import type { Config, Deps, HostClient, Ledger } from "../../src/index.ts"
-import plugin from "../../src/index.ts"
+import { type Config, parseConfig } from "../../src/config/config.ts"
+import type { Deps, HostClient } from "../../src/config/effects.ts"
+import { createHooks } from "../../src/host/hooks.ts"
+import type plugin from "../../src/plugin.ts"
+import { createLedger, type Ledger } from "../../src/turn/ledger.ts"
 import { readOutput } from "./fixtures.ts"
-
-const { createHooks, parseConfig, createLedger } = plugin.internal
 
 let counter = 0
 export const nextId = (prefix: string) =>
@@ -28,8 +29,8 @@ export interface PromptCall {
 export interface HostOptions {
   env?: Record<string, string | undefined>
   options?: unknown
-  /** The agent's reply to a nudge; undefined ends the turn with no reply (as a hung model would). */
-  reconcile?: (nudge: string, round: number) => string | undefined
+  /** The agent's reply to a note; undefined ends the turn with no reply (as a hung model would). */
+  correct?: (note: string, round: number) => string | undefined
   /** What `session.prompt` resolves with; `{ error }` is how the SDK reports failure. */
   promptResult?: () => Promise<{ error?: unknown } | undefined>
   ledger?: Ledger
@@ -118,7 +119,7 @@ export function createHost(opts: HostOptions = {}) {
           model: call.body.model,
         })
         if (opts.promptResult) return opts.promptResult()
-        const turn = runReconciliation(call.path.id, call.body.parts)
+        const turn = runCorrection(call.path.id, call.body.parts)
         inFlight.add(turn)
         await turn
         inFlight.delete(turn)
@@ -360,14 +361,14 @@ export function createHost(opts: HostOptions = {}) {
     await event("session.idle", { sessionID })
   }
 
-  async function runReconciliation(
+  async function runCorrection(
     sessionID: string,
     parts: Array<{ text: string; synthetic?: boolean; ignored?: boolean }>,
   ) {
     await new Promise((resolve) => setTimeout(resolve, 0))
     const userID = await storeUserMessage(sessionID, parts)
     await event("session.status", { sessionID, status: { type: "busy" } })
-    const answer = opts.reconcile?.(parts[0]?.text ?? "", ++rounds)
+    const answer = opts.correct?.(parts[0]?.text ?? "", ++rounds)
     if (answer === undefined) return idle(sessionID)
     await reply(sessionID, userID, answer)
   }
@@ -467,7 +468,7 @@ export function createHost(opts: HostOptions = {}) {
     return finish({ finish: "stop", tokens }, [{ type: "text", text: content }])
   }
 
-  /** Waits until no judgment and no reconciliation turn is under way. */
+  /** Waits until no judgment and no correction turn is under way. */
   const settle = async () => {
     for (let i = 0; i < 200; i++) {
       await new Promise((resolve) => setTimeout(resolve, 2))

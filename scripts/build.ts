@@ -1,0 +1,238 @@
+// Joins the modules under src/ into src/index.ts, the one file users copy and npm ships, in a fixed order.
+//
+// The modules are TypeScript as written; the join is plain text, like SQLite's amalgamation: each module's
+// imports of other modules are dropped (in one file they are all in scope), its `node:` and type imports are
+// hoisted and merged, `export` is taken off every declaration but the entry's default export, and each module
+// is fenced by Begin/End lines naming its path. The rules it relies on are checked, and a module that breaks
+// one stops the build with the file and line: imports only at the top, no renaming, no namespace imports, a
+// value imported only from a module earlier in the order (so every top-level constant exists before it is
+// read), no import cycles, and one owner line at the top of each module.
+//
+//   bun scripts/build.ts          writes src/index.ts
+//   bun scripts/build.ts --check  exits 1 when src/index.ts differs from a fresh build
+
+import { spawnSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..")
+const OUTPUT = "src/index.ts"
+/** The entry module: the only one whose default export stays. */
+const ENTRY = "src/plugin.ts"
+
+/** Pipeline order: config → capture → claims → judge → turn → out → host. A module may use only those above it. */
+export const MODULES = [
+  "src/base/unknown.ts",
+  "src/base/text.ts",
+  "src/base/bounds.ts",
+  "src/config/config.ts",
+  "src/config/effects.ts",
+  "src/capture/tools.ts",
+  "src/capture/sensitive.ts",
+  "src/capture/redact/values.ts",
+  "src/capture/redact/tokens.ts",
+  "src/capture/redact/keys.ts",
+  "src/capture/redact/commands.ts",
+  "src/capture/redact/jwt.ts",
+  "src/capture/redact/manifests.ts",
+  "src/capture/redact/names.ts",
+  "src/capture/redact/assignments.ts",
+  "src/capture/redact/redact.ts",
+  "src/capture/provenance.ts",
+  "src/capture/evidence.ts",
+  "src/capture/docpull.ts",
+  "src/claims/prose.ts",
+  "src/claims/split.ts",
+  "src/claims/process.ts",
+  "src/judge/prompt.ts",
+  "src/judge/verdict.ts",
+  "src/judge/models.ts",
+  "src/judge/cache.ts",
+  "src/judge/client.ts",
+  "src/turn/ledger.ts",
+  "src/out/notifier.ts",
+  "src/out/note.ts",
+  "src/turn/session.ts",
+  "src/capture/capture.ts",
+  "src/judge/route.ts",
+  "src/judge/claim.ts",
+  "src/turn/reply.ts",
+  "src/out/command.ts",
+  "src/host/events.ts",
+  "src/host/hooks.ts",
+  "src/host/v1.ts",
+  "src/host/v2.ts",
+  ENTRY,
+] as const
+
+const IMPORT_RE = /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"\s*;?\s*$/
+const DECLARATION_EXPORT_RE =
+  /^export (?=(?:declare )?(?:const|let|function|async function|type|interface|class|enum) )/
+const OWNER_RE = /^\/\/ \S/
+
+interface Specifier {
+  name: string
+  type: boolean
+}
+
+interface Module {
+  path: string
+  /** Imports of other modules, resolved to their paths in `MODULES`. */
+  local: Array<{ path: string; specifiers: Specifier[]; line: number }>
+  /** `node:` and package imports, hoisted to the top of the output. */
+  external: Array<{ source: string; specifiers: Specifier[] }>
+  body: string
+}
+
+class BuildError extends Error {}
+
+function fail(path: string, line: number, message: string): never {
+  throw new BuildError(`${path}:${line}: ${message}`)
+}
+
+function readSpecifiers(list: string, typeOnly: boolean, path: string, line: number): Specifier[] {
+  return list
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const type = typeOnly || item.startsWith("type ")
+      const name = item.replace(/^type\s+/, "")
+      if (!/^[A-Za-z_$][\w$]*$/.test(name)) fail(path, line, `import "${item}" renames or is not a plain name`)
+      return { name, type }
+    })
+}
+
+/** Splits a module into its leading imports and its body; imports may span lines, as the formatter wraps them. */
+function parseModule(path: string, text: string): Module {
+  const lines = text.split("\n")
+  if (!OWNER_RE.test(lines[0] ?? "")) fail(path, 1, "a module opens with one `// ` line on what it owns")
+  const module: Module = { path, local: [], external: [], body: "" }
+  let index = 1
+  while (index < lines.length) {
+    const start = index
+    const first = lines[index] ?? ""
+    if (first.trim() === "") {
+      index++
+      continue
+    }
+    if (!first.startsWith("import")) break
+    let statement = first
+    while (!statement.includes(" from ") && index + 1 < lines.length) statement += ` ${lines[++index]?.trim()}`
+    index++
+    const match = IMPORT_RE.exec(statement.replace(/\s+/g, " "))
+    if (!match) fail(path, start + 1, 'only `import { a, type B } from "…"` is joined; no default or namespace imports')
+    const [, typeOnly, list = "", source = ""] = match
+    const specifiers = readSpecifiers(list, Boolean(typeOnly), path, start + 1)
+    if (source.startsWith(".")) {
+      const target = relative(ROOT, resolve(ROOT, dirname(path), source))
+      module.local.push({ path: target, specifiers, line: start + 1 })
+    } else module.external.push({ source, specifiers })
+  }
+  const rest = lines.slice(index)
+  rest.forEach((line, at) => {
+    if (/^import[\s{]/.test(line)) fail(path, index + at + 1, "imports belong at the top of the module")
+    if (/^export\s*(?:\{|\*)/.test(line))
+      fail(path, index + at + 1, "re-exports are not joined: export the declaration")
+    if (/^export default/.test(line) && path !== ENTRY) fail(path, index + at + 1, `only ${ENTRY} has a default export`)
+  })
+  module.body = rest
+    .map((line) => line.replace(DECLARATION_EXPORT_RE, ""))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "")
+  return module
+}
+
+/** Value imports point up the order, which also rules out cycles among them; type imports must not close one. */
+function checkOrder(modules: readonly Module[]) {
+  const position = new Map(modules.map((module, at) => [module.path, at]))
+  for (const module of modules) {
+    for (const local of module.local) {
+      const at = position.get(local.path)
+      if (at === undefined) fail(module.path, local.line, `${local.path} is not in the build order`)
+      const values = local.specifiers.filter((specifier) => !specifier.type)
+      if (values.length && at >= (position.get(module.path) ?? 0))
+        fail(module.path, local.line, `${values.map((v) => v.name).join(", ")} from ${local.path}, which comes later`)
+    }
+  }
+  const edges = new Map(modules.map((module) => [module.path, module.local.map((local) => local.path)]))
+  const state = new Map<string, "open" | "done">()
+  const visit = (path: string, trail: string[]) => {
+    if (state.get(path) === "done") return
+    if (state.get(path) === "open") throw new BuildError(`import cycle: ${[...trail, path].join(" → ")}`)
+    state.set(path, "open")
+    for (const next of edges.get(path) ?? []) visit(next, [...trail, path])
+    state.set(path, "done")
+  }
+  for (const module of modules) visit(module.path, [])
+}
+
+/** One import per source, type-only names marked, sorted as the formatter sorts them. */
+function hoistImports(modules: readonly Module[]): string[] {
+  const bySource = new Map<string, Map<string, boolean>>()
+  for (const { external } of modules) {
+    for (const { source, specifiers } of external) {
+      const names = bySource.get(source) ?? new Map<string, boolean>()
+      for (const { name, type } of specifiers) names.set(name, (names.get(name) ?? true) && type)
+      bySource.set(source, names)
+    }
+  }
+  return [...bySource.keys()].sort().map((source) => {
+    const names = [...(bySource.get(source) ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    if (names.every(([, type]) => type)) return `import type { ${names.map(([n]) => n).join(", ")} } from "${source}"`
+    return `import { ${names.map(([n, type]) => (type ? `type ${n}` : n)).join(", ")} } from "${source}"`
+  })
+}
+
+function fence(kind: "Begin" | "End", path: string) {
+  const label = `// ── ${kind} ${path} `
+  return label.padEnd(110, "─")
+}
+
+const BANNER = `// GENERATED FILE: do not edit. Edit the modules under src/ and run \`npm run build\`.
+//
+// ragfaith ships as this one self-contained file (the npm package's TypeScript entry, and what users copy into
+// ~/.config/opencode/plugins/). scripts/build.ts joins the modules below in pipeline order, each between its
+// Begin and End lines; docs/architecture.md says what each one owns.`
+
+/** The text of src/index.ts for the modules as they are on disk. */
+export function build(read: (path: string) => string = (path) => readFileSync(join(ROOT, path), "utf8")): string {
+  const modules = MODULES.map((path) => parseModule(path, read(path)))
+  checkOrder(modules)
+  const parts = [BANNER, hoistImports(modules).join("\n")]
+  for (const module of modules)
+    parts.push(`${fence("Begin", module.path)}\n\n${module.body}\n\n${fence("End", module.path)}`)
+  return `${parts.join("\n\n")}\n`
+}
+
+/**
+ * The build as the formatter lays it out. Taking `export ` off a declaration can let the formatter join lines
+ * it had wrapped, so the joined text goes through Biome (a pinned dev dependency) before it is written.
+ */
+export function buildFormatted(): string {
+  const biome = join(ROOT, "node_modules", ".bin", "biome")
+  const run = spawnSync(biome, ["check", "--write", `--stdin-file-path=${OUTPUT}`], {
+    cwd: ROOT,
+    input: build(),
+    encoding: "utf8",
+  })
+  if (run.status !== 0) throw new BuildError(`biome could not format the joined file: ${run.stderr}`)
+  return run.stdout
+}
+
+if (import.meta.main) {
+  try {
+    const text = buildFormatted()
+    const path = join(ROOT, OUTPUT)
+    if (process.argv.includes("--check")) {
+      if (readFileSync(path, "utf8") !== text) {
+        console.error(`${OUTPUT} is stale: run \`npm run build\``)
+        process.exit(1)
+      }
+    } else writeFileSync(path, text)
+  } catch (error) {
+    if (!(error instanceof BuildError)) throw error
+    console.error(`build: ${error.message}`)
+    process.exit(1)
+  }
+}

@@ -1,0 +1,35 @@
+// Clipping and wrapping text for notes, notices, toasts and logs.
+
+/** Keeps the end of a text, where it meets what follows: "…the last words". */
+export function clipStart(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `…${flat.slice(flat.length - max + 1)}` : flat
+}
+
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+/**
+ * Wraps text at `width` columns, the first line after `lead` and the others after `indent`: opencode shows a
+ * user message as written (the report breaks its own lines), and word-wraps a toast.
+ */
+export function wrap(text: string, width: number, indent = "", lead = ""): string[] {
+  const lines: string[] = []
+  let line = lead
+  let empty = true
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!empty && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = indent + word
+    } else line = empty ? `${line}${word}` : `${line} ${word}`
+    empty = false
+  }
+  if (!empty) lines.push(line)
+  return lines
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+}

@@ -1,0 +1,71 @@
+// Capture: what one tool call leaves in the session (its record, stale premises retired, new evidence).
+import { LIMITS, trimOldest } from "../base/bounds.ts"
+import { clip } from "../base/text.ts"
+import { asRecord } from "../base/unknown.ts"
+import { toolRecord } from "../claims/process.ts"
+import type { PartContext, SessionState } from "../turn/session.ts"
+import { addPremise, evidenceOf, type Premise, readToolCall, retirePremises, stalePathsOf } from "./evidence.ts"
+import { describeSource, describeToolCall, type ToolCall } from "./provenance.ts"
+import { redactSecrets } from "./redact/redact.ts"
+import { touchesSensitivePath } from "./sensitive.ts"
+import { originOf } from "./tools.ts"
+
+export interface FailedToolPart {
+  tool: string
+  input: Record<string, unknown>
+  error: string | undefined
+}
+
+/** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
+export function createCapture({ config, directory, store }: PartContext) {
+  const record = (state: SessionState, call: ToolCall, line: string) => {
+    const entry = toolRecord(call, line, directory)
+    state.records.push(entry)
+    trimOldest(state.records, LIMITS.toolRecords)
+    return entry
+  }
+  return {
+    afterTool(input: { tool: string; sessionID: string; args?: unknown }, output: unknown) {
+      const state = store.touch(input.sessionID)
+      const call = readToolCall(input, output)
+      // Once per call: both scan every word of a long command or patch.
+      const sensitive = touchesSensitivePath(call.tool, call.args)
+      const entry = record(state, call, describeToolCall(call, directory, sensitive))
+      const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
+      if (stale.size) {
+        Object.assign(
+          state,
+          retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
+        )
+      }
+      if (!config.premiseTools.test(call.tool) || sensitive) return
+      const raw = asRecord(output).output
+      if (typeof raw !== "string" || !raw.trim()) return
+      const text = evidenceOf(call, raw, config.premiseCap)
+      if (!text.trim()) return
+      const { ref, path } = describeSource(call, directory)
+      state.nextSource++
+      const premise: Premise = {
+        id: `S${state.nextSource}`,
+        tool: call.tool,
+        origin: originOf(call.tool, call.args),
+        ref,
+        path,
+        text,
+      }
+      Object.assign(state, addPremise(state, premise, config.premiseCap))
+      if (premise.origin === "web") {
+        state.webRefs.push(ref.toLowerCase())
+        trimOldest(state.webRefs, LIMITS.webRefs)
+      }
+    },
+    /** A failed tool never reaches tool.execute.after; its failure is still part of what happened. */
+    toolFailed(state: SessionState, part: FailedToolPart) {
+      const call = { tool: part.tool, args: part.input, metadata: {}, title: "" }
+      const error = part.error === undefined ? "error" : clip(redactSecrets(part.error), 100)
+      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`)
+    },
+  }
+}
+
+export type Capture = ReturnType<typeof createCapture>

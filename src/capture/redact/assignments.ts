@@ -1,0 +1,316 @@
+// Assignments in every syntax: a secret-named key, its operator and its value, found in one linear scan.
+import { applyCuts } from "./commands.ts"
+import {
+  isLineStart,
+  isNameField,
+  type Name,
+  operatorAt,
+  readName,
+  SECRET_NAME_RE,
+  STRONG,
+  type Strengths,
+  spelled,
+  WEAK,
+} from "./names.ts"
+import { isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
+
+/** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
+export const TYPE_ASSIGN_RE =
+  /(?:[ \t]*\??:[ \t]*|[ \t]+)&?[A-Za-z_][\w.]*(?:<[^<>\n]{0,60}>)?(?:\[\])?\??[ \t]*(=)(?![=>~])[ \t]*/y
+
+/** A call's arguments: `System.setProperty("API_TOKEN", "…")`, `define('DB_PASSWORD', '…')`. */
+export const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
+
+/** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
+export const SHELL_DEFAULT_RE = /(:?[-=])/y
+
+/** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
+export const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
+
+export const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
+
+export function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
+  re.lastIndex = at
+  const match = re.exec(text)
+  return match ? { op: match[1] ?? "", at: re.lastIndex } : undefined
+}
+
+/**
+ * An operator after any alignment, read character by character (regexes here cost more than the rest of a
+ * hit): `=`, `:`, `:=`, `::=`, `?=`, `.=`, `??=`, `||=`, `=>`, `<-`; or a type and `=` (`token: string =`).
+ */
+export function readOperator(text: string, from: number): { op: string; at: number } | undefined {
+  let at = from
+  while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
+  const op = operatorAt(text, at)
+  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (op === ":" || op === "?:") {
+    let type = at + op.length
+    while (isBlank(text.charCodeAt(type))) type++
+    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    if (typed) return typed
+  }
+  at += op.length
+  const valueAt = at
+  while (at - valueAt < 80 && isBlank(text.charCodeAt(at))) at++
+  return { op: op === "?:" ? ":" : op, at }
+}
+
+/** What joins the name to its value, and where the value starts. */
+export function readConnector(text: string, name: Name): { op: string; at: number } | undefined {
+  let at = name.end
+  if (name.quote) {
+    at += name.quote.length
+    if (text[at] === "]") at++ // ENV["API_TOKEN"] = …
+  }
+  if (name.keyField) {
+    if (text[at] === ">") return { op: ">", at: at + 1 } // <entry key="db.password">…</entry>
+    return mayPair(text, at) ? (stickyAt(PAIR_RE, text, at) ?? stickyAt(PAIR_NEXT_LINE_RE, text, at)) : undefined
+  }
+  if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
+  if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  const found = readOperator(text, at)
+  if (found) return found
+  // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
+  if (name.quote && /\([ \t]*$/.test(text.slice(Math.max(0, name.start - 8), name.start - name.quote.length))) {
+    return stickyAt(COMMA_RE, text, at)
+  }
+  return undefined
+}
+
+export function readFlagGap(text: string, from: number): { op: string; at: number } | undefined {
+  let at = from
+  while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
+  const next = text.charCodeAt(at)
+  return at > from && next > 32 && next !== 45 ? { op: " ", at } : undefined // 45: `-`, the next flag
+}
+
+/** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
+export function mayPair(text: string, from: number): boolean {
+  let at = from
+  while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
+  return (text.charCodeAt(at) | 32) === 118 // v
+}
+
+export interface Value {
+  start: number
+  end: number
+  quoted: boolean
+  /** The character that ended an unquoted value. */
+  stop: string
+}
+
+/** Whitespace, quotes: where every unquoted value ends. */
+export const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+
+/** `,;&<>(){}[]\`: where a value amid other text ends too. */
+export function endsInlineValue(code: number): boolean {
+  switch (code) {
+    case 44:
+    case 59:
+    case 38:
+    case 60:
+    case 62:
+    case 40:
+    case 41:
+    case 123:
+    case 125:
+    case 91:
+    case 93:
+    case 92:
+      return true
+    default:
+      return false
+  }
+}
+
+/** Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation. */
+export function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
+  let end = from
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end)
+    if (endsAnyValue(code)) break
+    if (ownLine) continue
+    if (endsInlineValue(code) || (query && code === 35)) break
+    // `=` ends it unless it is base64 padding: so `key=key=key…` cannot make every hit read the whole run.
+    if (code === 61 && !isPaddingAt(text, end)) break
+  }
+  return end
+}
+
+export function isPaddingAt(text: string, at: number): boolean {
+  let end = at
+  while (text.charCodeAt(end) === 61) end++
+  const code = text.charCodeAt(end)
+  return Number.isNaN(code) || endsAnyValue(code) || endsInlineValue(code)
+}
+
+/** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
+export function closingQuote(text: string, from: number, quote: string, unclosed: Map<string, number>): number {
+  if (from <= (unclosed.get(quote) ?? -1)) return -1
+  const first = quote.charCodeAt(0)
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 10 || code === 13) {
+      unclosed.set(quote, i)
+      return -1
+    }
+    if (code === first && (quote.length === 1 || text.startsWith(quote, i))) return i
+    if (code === 92) i++ // a backslash escapes what follows
+  }
+  unclosed.set(quote, text.length)
+  return -1
+}
+
+/** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
+export const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+
+export function stringPrefixLength(text: string, at: number): number {
+  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (isQuote(text.charCodeAt(at + 1))) return 1
+  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+}
+
+export function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
+  const start = at + stringPrefixLength(text, at)
+  const quote = text.startsWith('\\"', start) ? '\\"' : isQuote(text.charCodeAt(start)) ? (text[start] ?? "") : ""
+  if (quote) {
+    const close = closingQuote(text, start + quote.length, quote, unclosed)
+    if (close < 0) return undefined
+    return { start: start + quote.length, end: close, quoted: true, stop: quote } satisfies Value
+  }
+  let end = unquotedEnd(text, start, ownLine, query)
+  let stop = text[end] ?? ""
+  const last = text.charCodeAt(end - 1)
+  if (ownLine && (last === 44 || last === 59)) stop = text[--end] ?? "" // a trailing , or ;
+  return end > start ? ({ start, end, quoted: false, stop } satisfies Value) : undefined
+}
+
+/** `<password>` at a line's end, the value alone on the next line, `</password>` on the one after. */
+export const ELEMENT_NEXT_LINE_RE = /[ \t]*\r?\n[ \t]*([^\s<>]{1,1024})[ \t]*\r?\n[ \t]*<\//y
+
+export function readElementValue(text: string, at: number): Value | undefined {
+  ELEMENT_NEXT_LINE_RE.lastIndex = at
+  const next = ELEMENT_NEXT_LINE_RE.exec(text)
+  if (next?.[1]) {
+    const start = text.indexOf(next[1], at)
+    return { start, end: start + next[1].length, quoted: true, stop: "<" }
+  }
+  let end = at
+  while (end < text.length && end - at <= 1024 && !/[<\n\r]/.test(text[end] ?? "")) end++
+  return text.startsWith("</", end) && end > at ? { start: at, end, quoted: true, stop: "<" } : undefined
+}
+
+/** Code rather than a literal: a call or an index (`env('KEY',`, `os.environ[`), or a chain of plain members. */
+export const CALL_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[(<[]/
+
+/** One member of such a chain: snake_case, camelCase, PascalCase or UPPER_CASE, never `qoTYbyrXb`. */
+export const MEMBER = "(?:[a-z_$][a-z\\d_$]*|[A-Z][a-z\\d_$]*|[A-Z][A-Z\\d_$]*)(?:[A-Z][a-z\\d_$]+)*"
+
+export const MEMBER_CHAIN_RE = new RegExp(`^${MEMBER}(?:(?:\\.|::|->|\\?\\.)${MEMBER})+[!?]?$`)
+
+export const isCode = (value: string, stop: string) =>
+  stop === "(" || stop === "[" || CALL_RE.test(value) || MEMBER_CHAIN_RE.test(value)
+
+/** `KeyMeshing = "id-Gost28147-89-None-KeyMeshing"`: a value that spells out its own name is a label. */
+export function repeatsName(value: string, name: string): boolean {
+  let tail = ""
+  for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
+    const lower = value.charCodeAt(i) | 32
+    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
+  }
+  if (tail.length < 4) return false
+  const bare = spelled(name)
+  // Either the name holds the value's end (`SN_id_…_KeyMeshing = "KeyMeshing"`) or the value ends in the name.
+  return bare.includes(tail) || (bare.length >= 6 && spelled(value).endsWith(bare))
+}
+
+/** Whether a value is a label, reference or setting, given the name it stands after. */
+export const isNotSecretFor = (value: string, name: string) => isNeverSecret(value) || repeatsName(value, name)
+
+export function isSecretValue(
+  text: string,
+  value: string,
+  name: Name,
+  found: Value,
+  op: string,
+  notSecret: (value: string, name: string) => boolean,
+): boolean {
+  // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
+  if (value.length > 1024) return true
+  // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText); one cut off
+  // by a template's interpolation (`ghp_${…}`, `#{…}`) is not all there is.
+  if (value.length < 4 || value.endsWith(":")) return false
+  if (found.stop === "{" && /[$#%]$/.test(value)) return false
+  const strength = name.query ? STRONG : name.strength
+  if (strength === WEAK && !looksRandom(value)) return false
+  if (notSecret(value, name.text)) return false
+  if (strength === WEAK) return true
+  if (found.quoted) return true
+  if (isCode(value, found.stop)) return false
+  if (!/^[A-Za-z_]+$/.test(value) || isRandomLetters(value)) return true
+  // A bare word is a literal in dotenv, properties, connection strings and URL queries (`DB_PASS=hunter`,
+  // `pass=hunter;`, `?api-key=rawr`), but a variable in code (`password = userInput`) and as often a setting
+  // as a password in YAML (`id-token: write`).
+  const upper = /^[-$@]*[A-Z][A-Z\d_]*$/.test(name.text)
+  const dotenv = op === "=" && found.start === name.end + 1 && isLineStart(text, name.start)
+  return (
+    (upper || dotenv || name.query || found.stop === ";") &&
+    /^(?:[A-Za-z][a-z_]*|[A-Z_]+)$/.test(value) &&
+    !/[,)]/.test(found.stop)
+  )
+}
+
+/**
+ * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
+ * command-line flags): the name stays readable, only the value becomes REDACTED. Starts at each hit and reads
+ * the name around it; every read is bounded or moves the cursor past what it read, so the scan is linear
+ * however the text repeats itself.
+ */
+export function redactAssignments(text: string): string {
+  const cuts: Array<[number, number]> = []
+  const unclosed = new Map<string, number>()
+  const strengths: Strengths = { last: "", lastStrength: 0, known: new Map() }
+  // Text that repeats itself repeats its names and values too: each pair is judged once.
+  const judged = new Map<string, Map<string, boolean>>()
+  const notSecret = (value: string, nameText: string) => {
+    const byValue = judged.get(nameText) ?? judged.set(nameText, new Map()).get(nameText)
+    const known = byValue?.get(value)
+    if (known !== undefined) return known
+    const verdict = isNotSecretFor(value, nameText)
+    byValue?.set(value, verdict)
+    return verdict
+  }
+  // A fresh copy, and `test`: where a hit comes every few bytes, matchAll's iterator and exec's match arrays
+  // cost more than the rest; the hit's end is all the scan needs.
+  const words = new RegExp(SECRET_NAME_RE)
+  let cursor = 0
+  while (words.test(text)) {
+    const name = readName(text, cursor, words.lastIndex, strengths)
+    if (typeof name === "number") {
+      // Past the whole identifier: a long one (`SECRET_TOKEN_SECRET_…`) would otherwise yield a hit every few bytes.
+      cursor = name
+      words.lastIndex = Math.max(words.lastIndex, name)
+      continue
+    }
+    cursor = name.end
+    const connector = readConnector(text, name)
+    if (!connector) continue
+    const ownLine = connector.op !== " " && !name.quote && isLineStart(text, name.start)
+    const value =
+      connector.op === ">"
+        ? readElementValue(text, connector.at)
+        : readValue(text, connector.at, ownLine, name.query, unclosed)
+    if (!value) continue
+    // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
+    const literal = text.slice(value.start, value.end)
+    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+      cursor = cuts.push([value.start, value.end]) && value.end
+    } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
+    words.lastIndex = Math.max(words.lastIndex, cursor)
+  }
+  return applyCuts(text, cuts)
+}

@@ -1,0 +1,59 @@
+// JSON Web Tokens, found by their header and payload.
+import { applyCuts } from "./commands.ts"
+
+export const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
+
+/** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
+export const isJwtChar = (code: number) =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
+
+export const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
+
+export function jwtRunEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isJwtBodyChar(text.charCodeAt(end))) end++
+  return end
+}
+
+/**
+ * Where the token before this dot starts: where the header's run starts, if the header (`ey…`) starts it or
+ * follows a short prefix glued on with `_` or `-` (`ghs_<id>_eyJ…`, which is one token).
+ */
+export function jwtStart(text: string, dot: number): number {
+  let start = dot
+  while (start > 0 && dot - start <= 8_192 && isJwtChar(text.charCodeAt(start - 1))) start--
+  if (dot - start > 8_192) return -1
+  for (let at = start; at <= dot - 10 && at - start <= 40; at++) {
+    const glued = at > start && (text[at - 1] === "_" || text[at - 1] === "-")
+    if ((at === start || glued) && text.startsWith("ey", at)) return start
+  }
+  return -1
+}
+
+/**
+ * JWTs (and JWEs): header and payload are base64url JSON, so both start `ey`. The scan starts at the dot
+ * before the payload: starting at every `eyJ` would re-read a long base64 run once per occurrence. The header
+ * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`).
+ */
+export function redactJwts(text: string): string {
+  if (!text.includes(".ey")) return text
+  const cuts: Array<[number, number]> = []
+  let cursor = 0
+  for (const hit of text.matchAll(JWT_PAYLOAD_RE)) {
+    const dot = hit.index
+    if (dot < cursor) continue
+    let end = jwtRunEnd(text, dot + 1)
+    cursor = end
+    if (end - dot - 1 < 10 || text[end] !== ".") continue
+    const start = jwtStart(text, dot)
+    if (start < 0) continue
+    end = jwtRunEnd(text, end + 1)
+    for (let part = 0; part < 2 && text[end] === "." && isJwtChar(text.charCodeAt(end + 1)); part++) {
+      end = jwtRunEnd(text, end + 1)
+    }
+    while (text[end] === "=") end++
+    cuts.push([start, end])
+    cursor = end
+  }
+  return applyCuts(text, cuts)
+}

@@ -1,0 +1,94 @@
+// Private-key blocks, also when only their BEGIN or END line is in view.
+import { PLACEHOLDER_RE, REDACTED } from "./values.ts"
+
+/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
+export const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+
+/** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
+export const isKeyBodyChar = (char = "") => {
+  const code = char.charCodeAt(0)
+  return (
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 43 || // +
+    code === 47 || // /
+    code === 61 || // =
+    code === 92 // \
+  )
+}
+
+/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
+export function keyBodyStart(text: string, marker: number): number {
+  let start = marker
+  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
+  if (start > 0 && text[start - 1] !== "\n") return start
+  while (start > 0) {
+    const lineStart = text.lastIndexOf("\n", start - 2) + 1
+    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
+    start = lineStart
+  }
+  return start
+}
+
+/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
+export function keyBodyEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isKeyBodyChar(text[end])) end++
+  while (text[end] === "\n") {
+    const next = text.indexOf("\n", end + 1)
+    const lineEnd = next < 0 ? text.length : next
+    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
+    end = lineEnd
+  }
+  return end
+}
+
+/**
+ * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
+ * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
+ * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
+ */
+export function redactPrivateKeys(text: string): string {
+  if (!text.includes("PRIVATE KEY")) return text
+  const begin = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
+  const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
+  let out = ""
+  let cursor = 0
+  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
+  // again: searching anew each time would be quadratic.
+  let b: RegExpExecArray | null | undefined
+  let endless = false
+  for (;;) {
+    if (b === undefined || (b && b.index < cursor)) {
+      begin.lastIndex = cursor
+      b = begin.exec(text)
+    }
+    end.lastIndex = cursor
+    const e = endless ? null : end.exec(text)
+    if (e && (!b || e.index < b.index)) {
+      const start = keyBodyStart(text, e.index)
+      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
+      out += start < e.index ? text.slice(cursor, start) + REDACTED : text.slice(cursor, e.index + e[0].length)
+      cursor = e.index + e[0].length
+      continue
+    }
+    if (!b) break
+    end.lastIndex = b.index + b[0].length
+    const close = endless ? null : end.exec(text)
+    out += text.slice(cursor, b.index)
+    if (!close) {
+      endless = true
+      cursor = keyBodyEnd(text, b.index + b[0].length)
+      out += cursor > b.index + b[0].length ? REDACTED : b[0]
+      continue
+    }
+    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
+    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
+    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
+    const keepBlock = body.length < 64 || PLACEHOLDER_RE.test(body)
+    out += keepBlock ? text.slice(b.index, close.index + close[0].length) : REDACTED
+    cursor = close.index + close[0].length
+  }
+  return out + text.slice(cursor)
+}

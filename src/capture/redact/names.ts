@@ -1,0 +1,263 @@
+// Secret-named keys: how strongly a name says its value is a secret, in any spelling.
+import { isBlank, SECRET_WORDS } from "./values.ts"
+
+export const WEAK = 1
+
+export const STRONG = 2
+
+/**
+ * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
+ * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ */
+export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+
+export const NAME_MAX = 80
+
+export const STRONG_PARTS = new Set(
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+)
+
+/** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
+export const KEY_QUALIFIERS = new Set(
+  [
+    "api access secret private signing sign encryption encrypt crypto cipher master account storage app",
+    "application client consumer license licence subscription auth service shared session admin root webhook",
+    "deploy ssh gpg pgp aes hmac jwt rsa ecdsa dsa ed25519 server partner merchant developer write management",
+    "live prod production otp totp mfa recovery cookie sas bot",
+  ]
+    .join(" ")
+    .split(" "),
+)
+
+/** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
+export const NOT_SECRET_SUFFIXES = new Set(
+  [
+    "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
+    "types kind len length size count ttl expiry expires expiration exp timeout age lifetime duration interval",
+    "seconds secs sec minutes mins hours days ms pattern patterns regex regexp re format prefix suffix header",
+    "headers field fields param params parameter env var variable version mode enabled enable disabled required",
+    "policy limit limits hint label placeholder min max error errors message msg status description desc help",
+    "title text ref reference arn index column col table schema input button form view page route handler",
+    "provider manager store storage class factory builder validator generator strategy source location",
+    "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
+    "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
+    "options opts settings chars charset alphabet username user login email",
+  ]
+    .join(" ")
+    .split(" "),
+)
+
+/** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
+export const NOT_SECRET_PREFIXES = new Set(
+  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
+    " ",
+  ),
+)
+
+export function nameParts(name: string): string[] {
+  return name
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z\d]+/)
+    .filter(Boolean)
+}
+
+export function partStrength(part: string, previous = ""): number {
+  if (STRONG_PARTS.has(part)) return STRONG
+  if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
+  if (part === "auth") return WEAK
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey.
+  if (/(?:password|passwd|secret|token)$/.test(part)) return STRONG
+  if (!part.endsWith("key")) return 0
+  const head = part.slice(0, -3)
+  return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0
+}
+
+/** How telling a name is: the last secret word in it decides, unless a part around it says it is about the secret. */
+export function nameStrength(name: string): number {
+  if (name === "_auth") return STRONG // .npmrc: base64 of user:password
+  const parts = nameParts(name)
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const strength = partStrength(parts[i] ?? "", parts[i - 1])
+    if (!strength) continue
+    if (parts.slice(i + 1).some((part) => NOT_SECRET_SUFFIXES.has(part))) return 0
+    return parts.slice(0, i).some((part) => NOT_SECRET_PREFIXES.has(part)) ? 0 : strength
+  }
+  return 0
+}
+
+export interface Name {
+  start: number
+  end: number
+  text: string
+  strength: number
+  /** The quote the name stands in (`"password":`, `define('DB_PASSWORD', …)`), escaped in JSON-in-a-string. */
+  quote: string
+  /** `<password>…</password>` */
+  element: boolean
+  /** The name is itself the value of a name field: `key="Password" value="…"`, `- name: DB_PASSWORD`. */
+  keyField: boolean
+  /** After `?` or `&`: a URL's query. */
+  query: boolean
+}
+
+export const isNameChar = (code: number) =>
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95 ||
+  code === 46 ||
+  code === 45
+
+/** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
+export const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+
+/** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
+export const NAME_FIELDS: readonly string[] =
+  "name key id for type variable var env param parameter field property setting option arg autocomplete".split(" ")
+
+/** What may stand between a line's start and a dotenv, shell, YAML or INI name. */
+export const LINE_LEAD_RE = /^[ \t]*(?:(?:export|set|setenv|declare[ \t]+-x|ENV|readonly|local)[ \t]+|-[ \t]+)?[$@]?$/
+
+export function isLineStart(text: string, start: number): boolean {
+  // Most names follow a quote, a bracket or an operator: no line's lead can end in those.
+  let before = start - 1
+  while (before >= 0 && isBlank(text.charCodeAt(before))) before--
+  const code = text.charCodeAt(before)
+  if (before >= 0 && code !== 10 && code !== 13 && code !== 45 && code !== 36 && code !== 64 && !isNameChar(code))
+    return false
+  let from = start
+  while (from > 0 && start - from < 40 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
+  if (from > 0 && text[from - 1] !== "\n" && text[from - 1] !== "\r") return false
+  return from === start || LINE_LEAD_RE.test(text.slice(from, start))
+}
+
+export const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ length: 16 }, (_, length) =>
+  NAME_FIELDS.filter((field) => field.length === length),
+)
+
+/** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
+export const isNameField = (name: string) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+
+/** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
+export function fieldOperatorBefore(text: string, start: number): number {
+  let at = start - 1
+  if (isCloser(text.charCodeAt(at))) at--
+  while (at > 0 && start - at < 8 && isBlank(text.charCodeAt(at))) at--
+  return text[at] === "=" || text[at] === ":" ? at : -1
+}
+
+export const followsField = (text: string, start: number) => fieldOperatorBefore(text, start) >= 0
+
+/** Whether the name is the value of a name field (`key="Password"`): read back past the operator to the field. */
+export function isNameFieldValue(text: string, start: number): boolean {
+  let end = fieldOperatorBefore(text, start)
+  if (end < 0) return false
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
+  if (text[end - 1] === '"' || text[end - 1] === "'") end--
+  let from = end
+  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
+  if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
+  if (text[from - 1] === "$") return false // PowerShell's $env:API_KEY = … is an assignment, not a field
+  // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
+  const fields = FIELDS_BY_LENGTH[end - from] ?? []
+  for (const field of fields) if (isWordAt(text, from, field)) return true
+  return false
+}
+
+/** Whether `word` (lower case) stands at `at`, in any case. */
+export function isWordAt(text: string, at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  return true
+}
+
+/**
+ * Whether anything that could join this name to a value follows it: an operator or `>` after an optional
+ * closing quote and blanks, a line break after a name field, or a word after a flag, a name field or Go's
+ * `var`/`const`. Most hits in ordinary text (`keyboard`, `Object.keys(`, prose) stop here, after a few reads.
+ */
+export function mayAssign(text: string, start: number, end: number): boolean {
+  let at = end
+  for (let n = 0; n < 3 && isCloser(text.charCodeAt(at)); n++) at++
+  while (at - end < 84 && isBlank(text.charCodeAt(at))) at++
+  const c = text[at] ?? ""
+  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
+  if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
+  if (c === "\n" || c === "\r") return followsField(text, start)
+  if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
+  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if ((c === "v" || c === "V") && followsField(text, start)) return true
+  return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
+}
+
+/** How telling each name read so far is; the last one is checked in place first, as repeats come in a row. */
+export interface Strengths {
+  last: string
+  lastStrength: number
+  known: Map<string, number>
+}
+
+/** A name or value lower-cased, letters and digits only: how repeatsName compares them. */
+export const spelled = (text: string) => text.toLowerCase().replace(/[^a-z\d]/g, "")
+
+export function strengthAt(text: string, start: number, end: number, memo: Strengths): number {
+  if (memo.last.length === end - start && text.startsWith(memo.last, start)) return memo.lastStrength
+  memo.last = text.slice(start, end)
+  memo.lastStrength = memo.known.get(memo.last) ?? nameStrength(memo.last)
+  memo.known.set(memo.last, memo.lastStrength)
+  return memo.lastStrength
+}
+
+/**
+ * The name that a hit of SECRET_NAME_RE ends (at `runEnd`, the end of its identifier), read back no further
+ * than `from`; or where to go on: past a long identifier, or past this one.
+ */
+export function readName(text: string, from: number, runEnd: number, strengths: Strengths): Name | number {
+  let start = runEnd
+  while (start > from && runEnd - start <= 2 * NAME_MAX && isNameChar(text.charCodeAt(start - 1))) start--
+  let end = runEnd
+  if (end - start > 2 * NAME_MAX) return end
+  while (end > start && (text[end - 1] === "." || text[end - 1] === "-")) end--
+  if (!mayAssign(text, start, end)) return end
+  const strength = strengthAt(text, start, end, strengths)
+  if (!strength) return end
+  const before = text.charCodeAt(start - 1)
+  let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
+  if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
+  // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
+  if (quote && !text.startsWith(quote, end)) quote = ""
+  return {
+    start,
+    end,
+    text: strengths.last,
+    strength,
+    quote,
+    element: text[start - 1] === "<",
+    keyField: isNameFieldValue(text, start),
+    query: text[start - 1] === "?" || text[start - 1] === "&",
+  }
+}
+
+/** The operator at `at`: `=`, `:`, `:=`, `::=`, `:::=`, `?=`, `?:`, `.=`, `??=`, `||=`, `=>`, `<-`; never `==`, `=~`, `::`. */
+export function operatorAt(text: string, at: number): string {
+  const next = text[at + 1]
+  switch (text[at]) {
+    case "=":
+      return next === ">" ? "=>" : next === "=" || next === "~" ? "" : "="
+    case ":":
+      if (next === "=") return ":="
+      if (next !== ":") return ":"
+      return text.startsWith("::=", at) ? "::=" : text.startsWith(":::=", at) ? ":::=" : ""
+    case "?":
+      return next === "=" ? "?=" : next === ":" ? "?:" : text.startsWith("??=", at) ? "??=" : ""
+    case "|":
+      return text.startsWith("||=", at) ? "||=" : ""
+    case ".":
+      return next === "=" ? ".=" : ""
+    case "<":
+      return next === "-" ? "<-" : ""
+    default:
+      return ""
+  }
+}

@@ -1,0 +1,89 @@
+// Redaction as one pass: every rule family in order, and the evidence cleaned for the judge.
+import { redactAssignments } from "./assignments.ts"
+import { redactCommandFlags } from "./commands.ts"
+import { redactJwts } from "./jwt.ts"
+import { redactPrivateKeys } from "./keys.ts"
+import { redactSecretManifests } from "./manifests.ts"
+import { CONTEXT_RULES, TOKEN_RULES } from "./tokens.ts"
+
+/** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
+export const REDACTION_MARGIN = 4_096
+
+export const DELIMITER_RE = /<(\/?)(sources?|claim|question|context)\b/gi
+
+/** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
+export const QUADGRAM_MIN_CHARS = 4_096
+
+export const UTF8 = new TextEncoder()
+
+/**
+ * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
+ * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
+ * over a megabyte cost 30 to 60 ms in Bun, the pass 5 to 10. A false "may" only means its rule runs for nothing.
+ */
+export function keywordTest(text: string): (keyword: string) => boolean {
+  if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
+  const bytes = UTF8.encode(text)
+  const shift = Math.ceil(Math.log2(bytes.length * 8))
+  const map = new Uint32Array(1 << (shift - 5))
+  const bit = (quad: number) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
+  let quad = 0
+  for (let i = 0; i < bytes.length; i++) {
+    quad = (quad << 8) | (bytes[i] ?? 0)
+    const b = bit(quad)
+    map[b >>> 5] = (map[b >>> 5] ?? 0) | (1 << (b & 31))
+  }
+  return (keyword) => {
+    // A short keyword has no 4-gram; `includes` is cheap for those that start with a rare character (`Q~`, `://`).
+    if (keyword.length < 4) return text.includes(keyword)
+    let quad = 0
+    for (let i = 0; i < keyword.length; i++) {
+      quad = (quad << 8) | keyword.charCodeAt(i)
+      const b = bit(quad)
+      if (i >= 3 && !((map[b >>> 5] ?? 0) & (1 << (b & 31)))) return false
+    }
+    return true
+  }
+}
+
+/** Every token and context rule in the order they run, with their keywords as one list each. */
+export const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
+  ...rule,
+  keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
+}))
+
+export function redactSecrets(text: string): string {
+  // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
+  let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
+  // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
+  const mayContain = keywordTest(out)
+  for (const rule of SECRET_RULES) {
+    if (!rule.keywords.some(mayContain) || (rule.requires && !out.includes(rule.requires))) continue
+    rule.re.lastIndex = 0
+    out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
+  }
+  return redactAssignments(redactCommandFlags(out, mayContain))
+}
+
+/** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */
+export function escapeDelimiters(text: string): string {
+  return text.replace(DELIMITER_RE, "‹$1$2")
+}
+
+/**
+ * Keeps the most recent `cap` characters of a tool output. The cut happens before any regex runs, so a
+ * 10 MB output costs the same as one of cap size; the margin lets redaction see a secret that straddles
+ * the cut before the final trim.
+ */
+export function cleanEvidence(raw: string, cap: number): string {
+  let window = raw
+  if (raw.length > cap + REDACTION_MARGIN) {
+    window = raw.slice(raw.length - cap - REDACTION_MARGIN)
+    // A secret cut in half at the window's start no longer matches its pattern: drop the partial line, or
+    // on one endless line at least the partial word (secrets hold no spaces; key blocks have their own rule).
+    const lineStart = window.indexOf("\n")
+    window = lineStart >= 0 && lineStart < REDACTION_MARGIN ? window.slice(lineStart + 1) : window.replace(/^\S*/, "")
+  }
+  const redacted = redactSecrets(window)
+  return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
+}

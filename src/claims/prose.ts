@@ -1,0 +1,175 @@
+// Markdown to prose: the blocks of a reply that can hold claims, with code, tables and markup set aside.
+
+export const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
+
+export const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
+
+export const RULE_RE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/
+
+export const TABLE_RE = /^\s*\|.*\|\s*$/
+
+export const TABLE_SEPARATOR_RE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
+
+export const SETEXT_RE = /^\s{0,3}(?:=+|-{2,})\s*$/
+
+/** Markdown bullets, typographic bullets (numbered too: "• 3."), "1." "2)" "1.)", and "a)" "(b)" "iv)". */
+export const LIST_ITEM_RE =
+  /^\s{0,8}(?:[-*+]|[•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?(?:[a-zA-Z]|[ivx]{1,4})\))\s+(?:\[[ xX]\]\s+)?/
+
+/** "a." and "i." items are taken only as the first of a list or the next after the item before: "s. oben" is not. */
+export const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
+
+export const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"] as const
+
+/** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
+export const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
+
+/** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
+export const VALUE_BEFORE_NUMBER_RE =
+  /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
+
+export const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
+
+export const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
+
+export const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
+
+/**
+ * Spans are bounded so an unclosed `[`, `_` or `**` costs a constant, not a scan to the end of the text.
+ * `keepCode` leaves inline code in its backticks, so sentence splitting can still see where code starts.
+ */
+export function stripInlineMarkdown(text: string, keepCode = false): string {
+  const stripped = text
+    .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
+    .replace(/(\*\*|__)(.{1,300}?)\1/g, "$2")
+    .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
+  const plain = (keepCode ? stripped : stripped.replace(CODE_SPAN_RE, "$1")).replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
+  // Line breaks survive only where `joinLines` put them: there a sentence ends.
+  if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
+  return plain
+    .replace(/\s*\n\s*/g, "\n")
+    .replace(/[^\S\n]+/g, " ")
+    .trim()
+}
+
+/** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */
+export function isNextItem(previous: string, candidate: string): boolean {
+  if (/^[•‣⁃◦▪]/u.test(previous)) return candidate[0] === previous[0]
+  const numbered = /^(\d{1,3})(\.\)|[.)])$/.exec(previous)
+  if (numbered) {
+    const next = Number(numbered[1]) + 1
+    return numbered[2] === "." ? candidate === `${next}.` : candidate === `${next})` || candidate === `${next}.)`
+  }
+  const lettered = /^(\(?)([a-y])([.)])$/.exec(previous)
+  const letter = lettered?.[2]
+  return (
+    letter !== undefined &&
+    candidate === `${lettered?.[1]}${String.fromCharCode(letter.charCodeAt(0) + 1)}${lettered?.[3]}`
+  )
+}
+
+/**
+ * One line that holds a whole list, "1) The first item 2) The second item" or "• a • b": ICU sees one
+ * sentence (or splits after the "2." and leaves it on the item before), so the items are cut at their markers.
+ */
+export function splitInlineItems(text: string, marker: string): { items: string[]; marker: string } {
+  const items: string[] = []
+  let from = 0
+  let last = marker
+  const hasSuccessor = /^(?:[•‣⁃◦▪]|\d|\(?[a-y][.)]$)/u.test(marker)
+  for (const found of hasSuccessor ? text.matchAll(INLINE_ITEM_RE) : []) {
+    const candidate = found[1] ?? ""
+    if (!isNextItem(last, candidate)) continue
+    const before = text.slice(Math.max(from, found.index - 12), found.index)
+    if (/^\d/.test(candidate) && VALUE_BEFORE_NUMBER_RE.test(before)) continue
+    items.push(text.slice(from, found.index).trim())
+    from = found.index + found[0].length
+    last = candidate
+  }
+  items.push(text.slice(from).trim())
+  return { items: items.filter(Boolean), marker: last }
+}
+
+/** A list item's marker and text, or undefined for a line that is not one. */
+export function listItem(
+  line: string,
+  previousMarker: string | undefined,
+): { marker: string; text: string } | undefined {
+  const item = LIST_ITEM_RE.exec(line)
+  if (item) return { marker: item[0].replace(/\[[ xX]\]/, "").trim(), text: line.slice(item[0].length) }
+  const dotted = DOTTED_LETTER_ITEM_RE.exec(line)
+  const label = dotted?.[1]
+  // "i. d. R." and "u. a." open German lines too: a second dotted letter means an abbreviation, not an item.
+  if (!dotted || !label || /^\p{L}\./u.test(line.slice(dotted[0].length))) return undefined
+  const previous = previousMarker?.replace(/[().]/g, "") ?? ""
+  const romanNext = ROMAN_NUMERALS[(ROMAN_NUMERALS as readonly string[]).indexOf(previous) + 1]
+  const letterNext = previous.length === 1 ? String.fromCharCode(previous.charCodeAt(0) + 1) : undefined
+  if (label !== "a" && label !== "i" && label !== romanNext && label !== letterNext) return undefined
+  return { marker: `${label}.`, text: line.slice(dotted[0].length) }
+}
+
+/**
+ * The prose paragraphs of a markdown reply, each as its source lines: code, headings, tables, rules and
+ * link-only lines are dropped; each list item and each paragraph is its own entry, with bullets and quote
+ * markers removed and inline markdown left in place.
+ */
+export function proseParagraphs(markdown: string): string[][] {
+  const paragraphs: string[][] = []
+  let current: string[] = []
+  let fence: string | undefined
+  let previousBlank = true
+  let inTable = false
+  let marker: string | undefined
+  const flush = () => {
+    if (current.length) paragraphs.push(current)
+    current = []
+  }
+  for (const rawLine of markdown.split(/\r?\n/)) {
+    const fenceMatch = FENCE_RE.exec(rawLine)
+    if (fence) {
+      if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined
+      continue
+    }
+    if (fenceMatch) {
+      flush()
+      fence = fenceMatch[1]
+      continue
+    }
+    const blank = rawLine.trim() === ""
+    const indentedCode: boolean = /^(?: {4}|\t)/.test(rawLine) && previousBlank && current.length === 0
+    previousBlank = blank || indentedCode
+    if (blank || indentedCode) {
+      flush()
+      continue
+    }
+    const line = rawLine.replace(QUOTE_RE, "")
+    // Setext headings and tables without outer pipes reveal themselves one line late: drop that line too.
+    if (SETEXT_RE.test(line) || TABLE_SEPARATOR_RE.test(line)) {
+      current.pop()
+      inTable = TABLE_SEPARATOR_RE.test(line)
+      flush()
+      continue
+    }
+    if (inTable && line.includes("|")) continue
+    inTable = false
+    if (HEADING_RE.test(line) || RULE_RE.test(line) || TABLE_RE.test(line) || LINK_ONLY_RE.test(line)) {
+      flush()
+      continue
+    }
+    if (HTML_ONLY_RE.test(line)) continue
+    const item = listItem(line, marker)
+    if (item) {
+      flush()
+      const inline = splitInlineItems(item.text, item.marker)
+      for (const text of inline.items.slice(0, -1)) paragraphs.push([text])
+      current.push(inline.items.at(-1) ?? "")
+      marker = inline.marker
+      continue
+    }
+    current.push(line.trim())
+  }
+  flush()
+  return paragraphs
+}
+
+export const CODE_SPAN_RE = /`([^`]+)`/g

@@ -1,0 +1,66 @@
+// Every effect the plugin has (host client, network, clock, disk, ledger), injected so tests control them.
+import type { Ledger } from "../turn/ledger.ts"
+
+export type LogLevel = "debug" | "info" | "warn" | "error"
+
+export type ToastVariant = "info" | "success" | "warning" | "error"
+
+/** The slice of opencode's v1 SDK client the plugin uses. SDK calls resolve with `{ error }`, never throw. */
+export interface HostClient {
+  session: {
+    prompt(options: {
+      path: { id: string }
+      body: {
+        parts: Array<{ type: "text"; text: string; synthetic?: boolean; ignored?: boolean }>
+        agent?: string
+        model?: { providerID: string; modelID: string }
+        noReply?: boolean
+      }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    get(options: { path: { id: string } }): Promise<{ data?: { parentID?: string }; error?: unknown } | undefined>
+    create(options: {
+      body: { parentID?: string; title?: string }
+    }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
+    abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+    delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+  }
+  config: {
+    /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
+    providers(): Promise<{ data?: { providers?: unknown }; error?: unknown } | undefined>
+  }
+  tui: {
+    showToast(options: {
+      body: { title?: string; message: string; variant: ToastVariant; duration?: number }
+    }): Promise<{ error?: unknown } | undefined>
+  }
+  app: {
+    log(options: {
+      body: { service: string; level: LogLevel; message: string; extra?: Record<string, unknown> }
+    }): Promise<{ error?: unknown } | undefined>
+  }
+  /**
+   * opencode 2 only: one stateless model call, no session (`ctx.generate.text`). Where it exists, the opencode
+   * route judges through it instead of judge sessions.
+   */
+  generate?(input: { model: { providerID: string; modelID: string }; prompt: string }): Promise<{ text: string }>
+}
+
+/** Every effect the plugin has, injected so tests control time, network, disk and the host. */
+export interface Deps {
+  client: HostClient
+  fetch: (url: string, init: RequestInit) => Promise<Response>
+  now: () => number
+  sleep: (ms: number) => Promise<void>
+  random: () => number
+  readText: (path: string) => Promise<string | undefined>
+  appendText: (path: string, text: string) => Promise<void>
+  ensureDir: (path: string) => Promise<void>
+  /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
+  fileExists: (path: string) => boolean
+  writeStderr: (text: string) => void
+  /** `run` when opencode runs one prompt and exits at the first idle; `serve` for the TUI and `opencode serve`. */
+  mode: "run" | "serve"
+  /** Where opencode writes its log files, for messages that point there. */
+  logDir: string
+  ledger: Ledger
+}

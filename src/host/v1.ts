@@ -1,0 +1,81 @@
+// opencode 1's entry: real effects and the config read, then the hooks.
+
+import { existsSync } from "node:fs"
+import { appendFile, mkdir, readFile } from "node:fs/promises"
+import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
+import { type ConfigResult, type Env, parseConfig } from "../config/config.ts"
+import type { Deps, HostClient } from "../config/effects.ts"
+import { describeError } from "../judge/client.ts"
+import { processLedger } from "../turn/ledger.ts"
+import { createHooks } from "./hooks.ts"
+
+/** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
+export const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
+
+/**
+ * opencode's argv is `[bun, /$bunfs/root/src/index.js, <subcommand>, …]`, with global flags possibly first.
+ * The first known subcommand decides; the TUI (no subcommand) keeps its session alive like `serve`.
+ */
+export function detectMode(argv: readonly string[]): "run" | "serve" {
+  const subcommand = argv.slice(2).find((arg) => OPENCODE_SUBCOMMANDS.has(arg))
+  return subcommand === "run" ? "run" : "serve"
+}
+
+/** The plugin's disk access: a missing file reads as undefined, never as an error. */
+export const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists"> = {
+  readText: (path) =>
+    readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined
+      throw error
+    }),
+  appendText: (path, text) => appendFile(path, text, "utf8"),
+  ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
+  fileExists: (path) => existsSync(path),
+}
+
+/** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */
+export function opencodeLogDir(env: Env): string {
+  const data = env.XDG_DATA_HOME?.trim() || (env.HOME ? `${env.HOME}/.local/share` : "~/.local/share")
+  return `${data}/opencode/log`.replace(env.HOME ? `${env.HOME}/` : "\u0000", "~/")
+}
+
+export function defaultDeps(client: HostClient): Deps {
+  return {
+    client,
+    fetch: (url, init) => fetch(url, init),
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random: Math.random,
+    ...fileDeps,
+    writeStderr: (text) => {
+      process.stderr.write(text)
+    },
+    mode: detectMode(process.argv),
+    logDir: opencodeLogDir(process.env),
+    ledger: processLedger(),
+  }
+}
+
+/** The configuration from the plugin's options and the environment; options that cannot be read give defaults. */
+export function readConfig(options: unknown, env: Env): ConfigResult {
+  try {
+    return parseConfig(options as PluginOptions | undefined, env)
+  } catch (error) {
+    // Only values JSON cannot hold (a BigInt, a throwing getter) get here; a plugin that loads still helps.
+    const parsed = parseConfig(undefined, env)
+    parsed.warnings.push(`ragfaith: plugin options could not be read (${describeError(error)}); using defaults`)
+    return parsed
+  }
+}
+
+export async function server(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
+  const { config, warnings } = readConfig(options, process.env)
+  // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
+  const client = input.client as unknown as HostClient
+  return createHooks({ directory: input.directory }, config, warnings, defaultDeps(client)).hooks
+}
+
+//
+// opencode 2 loads `{ id, setup }` and ignores `server`; opencode 1 does the reverse, so one default export
+// serves both. The parts are the same: this section only translates opencode 2's hooks and events into the
+// shapes the parts already read (as opencode 1.18.33 sends them) and opencode 2's calls into HostClient.

@@ -1,0 +1,317 @@
+// Judging one claim: records, cache, judge and second opinion, and when a flag is earned.
+import { mapConcurrent } from "../base/bounds.ts"
+import { clip } from "../base/text.ts"
+import { redactSecrets } from "../capture/redact/redact.ts"
+import { decideProcessClaim, readProcessClaim, type ToolRecord } from "../claims/process.ts"
+import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/split.ts"
+import type { Config, JudgeSettings } from "../config/config.ts"
+import { clockTime, type Notifier } from "../out/notifier.ts"
+import type { PartContext, SessionState } from "../turn/session.ts"
+import { cacheKey, type VerdictCache } from "./cache.ts"
+import {
+  describeError,
+  directAttempt,
+  type JudgeCompat,
+  JudgeError,
+  type JudgeStats,
+  judgeClaim,
+  retryJudge,
+  scrubError,
+  type TokenLogLine,
+} from "./client.ts"
+import { secondOpinionModel, selectJudgeModel } from "./models.ts"
+import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
+import type { OpencodeRoute } from "./route.ts"
+import { anchorQuote, type ClaimResult, type JudgeVerdict, quotableTexts } from "./verdict.ts"
+
+/** How much of the user's question and of the preceding sentences goes to the judge. */
+export const QUESTION_CHARS = 300
+
+/** The evidence one reply is judged against, fixed when judging starts. */
+export interface Evidence {
+  /** The judge settings with their models settled (the opencode route picks them when judging starts). */
+  judge: JudgeSettings
+  sessionID: string
+  model: string
+  /** The agent's own model, which never judges. */
+  active: string | undefined
+  prompt: string
+  /** What every request of the reply shares: the sources and the user's question. */
+  context: string
+  /** Normalised source text, for the zero-token verbatim gate. */
+  sources: string
+  sourceIds: ReadonlySet<string>
+  /** Source id → the label a note cites. */
+  refs: ReadonlyMap<string, string>
+  /** Source id → its text as quotes are checked against it. */
+  texts: ReadonlyMap<string, string>
+  records: readonly ToolRecord[]
+}
+
+export function gatherEvidence(state: SessionState, config: Config, judge: JudgeSettings): Evidence {
+  const premises = [...state.premises]
+  const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
+  refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
+  const active = config.activeModel ?? state.activeModel
+  const asked = config.checks.question ? state.lastUser?.text : undefined
+  const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
+  const lines = state.records.map((record) => record.line)
+  return {
+    judge,
+    sessionID: state.id,
+    model: selectJudgeModel(active, judge),
+    active,
+    prompt: pickPrompt(premises),
+    context: renderContext(premises, lines, question),
+    sources: normalizeSources(premises),
+    sourceIds: new Set(refs.keys()),
+    refs,
+    texts: quotableTexts(premises, lines),
+    records: [...state.records],
+  }
+}
+
+/** How the judge calls of one reply went: what the user hears about the judge's health follows from it. */
+export interface JudgeRun {
+  failure: JudgeError | undefined
+  unjudged: number
+  answered: number
+  unreadable: number
+}
+
+/**
+ * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
+ * The technical detail stays in the log.
+ */
+export function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
+  const at = clockTime(since)
+  const status = failure.status
+  if (judge.route === "opencode") {
+    if (status === 401 || status === 403) {
+      return `Your provider refused the judge (HTTP ${status}): check its key. Judging rests 10 minutes. Model: ${model}`
+    }
+    if (failure.outcome.startsWith("route"))
+      return `opencode could not run the judge model ${model}; replies go unchecked.`
+  }
+  if (status === 401 || status === 403)
+    return `The judge refused the key (HTTP ${status}): check ${judge.keyName}. Replies go unchecked.`
+  if (status === 429) return `The judge is rate-limited since ${at}; replies go unchecked until it answers.`
+  if (status !== undefined && status >= 500)
+    return `The judge fails (HTTP ${status}) since ${at}; replies go unchecked until it answers.`
+  if (status !== undefined && failure.outcome.startsWith("http")) {
+    return `The judge rejects the requests (HTTP ${status}): check RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL.`
+  }
+  if (failure.outcome === "timeout")
+    return `The judge has not answered since ${at}; replies go unchecked until it does.`
+  if (failure.outcome === "bad_body")
+    return "The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL."
+  return `The judge is unreachable since ${at} (check RFE_JUDGE_BASE_URL); replies go unchecked.`
+}
+
+/** A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it. */
+export function noteJudgeHealth(
+  notifier: Notifier,
+  state: SessionState,
+  evidence: Pick<Evidence, "judge" | "model">,
+  run: JudgeRun,
+) {
+  const { failure } = run
+  const { judge, model } = evidence
+  if (failure) {
+    const kind = failure.status === undefined ? "network" : `http-${failure.status}`
+    notifier.log("warn", `ragfaith: ${failure.message}; ${run.unjudged} claim(s) of the last reply were not judged`, {
+      sessionID: state.id,
+      status: failure.status,
+      retryable: failure.retryable,
+    })
+    notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since))
+  } else if (run.unreadable > 0 && run.unreadable === run.answered) {
+    // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
+    notifier.log("warn", "ragfaith: the judge answered without a readable verdict", {
+      model,
+      unreadable: run.unreadable,
+    })
+    notifier.reportFailure("unreadable", `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`)
+  } else if (run.answered > 0) {
+    // The judge works again: a later failure deserves a toast of its own.
+    notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+  }
+}
+
+/** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
+export type RawVerdict = JudgeVerdict & { via: "cache" | "judge" | "parse-fallback" }
+
+/** What asking for verdicts needs: the settings, the clock, the counters, the cache and the way to the judge. */
+export interface VerdictSource {
+  config: Config
+  now: () => number
+  stats: JudgeStats
+  cache: VerdictCache
+  post: (request: JudgeRequest) => Promise<string>
+}
+
+/** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
+export async function verdictFrom(
+  ask: VerdictSource,
+  model: string,
+  claim: Claim,
+  evidence: Evidence,
+  run: JudgeRun,
+): Promise<RawVerdict | undefined> {
+  const { config, stats, cache } = ask
+  const before = config.checks.context ? claim.before : undefined
+  const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
+  const hit = cache.get(key)
+  if (hit) {
+    stats.cacheHits++
+    return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" }
+  }
+  // After one call has failed for good, the rest of the reply would only fail the same way.
+  if (run.failure) {
+    run.unjudged++
+    return undefined
+  }
+  const request = {
+    model,
+    prompt: evidence.prompt,
+    context: evidence.context,
+    before: before && redactSecrets(before),
+    claim: redactSecrets(claim.text),
+    sessionID: evidence.sessionID,
+  }
+  try {
+    const result = await judgeClaim(ask.post, request, evidence.sourceIds, stats)
+    stats.claimsJudged++
+    run.answered++
+    if (result.via === "parse-fallback") run.unreadable++
+    else {
+      const { verdict: v, source: s, quote: q, reason: r } = result
+      cache.put(model, { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: ask.now() })
+    }
+    return result
+  } catch (error) {
+    stats.callFailures++
+    run.unjudged++
+    run.failure ??=
+      error instanceof JudgeError
+        ? error
+        : new JudgeError(scrubError(describeError(error), config.judge.apiKey), { retryable: false, outcome: "error" })
+    return undefined
+  }
+}
+
+/**
+ * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
+ * second judge model agrees. A contradiction that fails either is kept as unverifiable.
+ */
+export async function earnFlag(
+  ask: VerdictSource,
+  claim: Claim,
+  first: RawVerdict,
+  evidence: Evidence,
+  run: JudgeRun,
+): Promise<ClaimResult> {
+  const { checks } = ask.config
+  const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
+  if (checks.quotes && !anchored) {
+    ask.stats.unanchored++
+    return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
+  }
+  const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
+  if (other) {
+    await ask.cache.load(other)
+    ask.stats.secondOpinions++
+    const second = await verdictFrom(ask, other, claim, evidence, run)
+    const agrees =
+      second?.verdict === "unfaithful" &&
+      (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
+    if (!agrees) {
+      ask.stats.disagreements++
+      return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
+    }
+  }
+  return { claim, ...first, source: anchored }
+}
+
+/** One claim's result: the free checks first, then the cache or the judge; undefined when it went unjudged. */
+export async function settleClaim(
+  ask: VerdictSource,
+  claim: Claim,
+  evidence: Evidence,
+  run: JudgeRun,
+): Promise<ClaimResult | undefined> {
+  if (isVerbatimInSources(claim, evidence.sources)) {
+    ask.stats.gateHits++
+    return {
+      claim,
+      verdict: "faithful",
+      source: undefined,
+      quote: undefined,
+      reason: undefined,
+      via: "gate",
+    }
+  }
+  const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
+  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  if (decided) {
+    ask.stats.recordDecisions++
+    const reason = "the session's tool calls decide it"
+    return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
+  }
+  const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
+  if (!first) return undefined
+  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+}
+
+/**
+ * Owns the verdicts of a reply's claims. The free checks come first (verbatim in a source; the session's own
+ * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
+ * source and a second judge model agrees.
+ */
+export function createClaimJudge(
+  { config, deps, notifier, stats, store, health }: PartContext,
+  cache: VerdictCache,
+  route: OpencodeRoute,
+) {
+  const compat: JudgeCompat = { omitReasoning: false }
+  const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
+  /** Every attempt's tokens go to the token log and to the totals of the session whose claim it judged. */
+  const spend = (sessionID: string | undefined) => (line: TokenLogLine) => {
+    notifier.tokenLog(line)
+    const totals = sessionID ? store.find(sessionID)?.totals : undefined
+    if (!totals) return
+    totals.tokensIn += line.prompt_tokens ?? 0
+    totals.tokensOut += line.completion_tokens ?? 0
+  }
+  const post = (request: JudgeRequest) =>
+    retryJudge(attempt, config.judge, request, deps, stats, spend(request.sessionID), compat)
+  const ask: VerdictSource = { config, now: deps.now, stats, cache, post }
+  /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
+  const settle = async (state: SessionState) => {
+    if (config.judge.route !== "opencode") return config.judge
+    const judge = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in judge)) return judge
+    notifier.reportFailure("no-judge-model", judge.problem)
+    return undefined
+  }
+  /** The judged claims of a reply, their sources named as the note cites them. */
+  return async (state: SessionState, claims: readonly Claim[]) => {
+    const judge = await settle(state)
+    if (!judge) return { results: [] as ClaimResult[], model: undefined }
+    const evidence = gatherEvidence(state, config, judge)
+    health.model = evidence.model
+    await cache.load(evidence.model)
+    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
+      settleClaim(ask, claim, evidence, run),
+    )
+    noteJudgeHealth(notifier, state, evidence, run)
+    if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
+    const judged = results
+      .filter((result): result is ClaimResult => result !== undefined)
+      .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
+    return { results: judged, model: evidence.model }
+  }
+}
+
+export type ClaimJudge = ReturnType<typeof createClaimJudge>

@@ -1,0 +1,354 @@
+// The opencode route: judging through the user's own opencode providers in hidden judge sessions.
+import { LIMITS, trimOldest } from "../base/bounds.ts"
+import { clip } from "../base/text.ts"
+import { asRecord, textOf } from "../base/unknown.ts"
+import type { JudgeSettings } from "../config/config.ts"
+import type { HostClient } from "../config/effects.ts"
+import type { PartContext } from "../turn/session.ts"
+import { describeError, isRetryableStatus, type JudgeAnswer, type JudgeAttempt, JudgeError } from "./client.ts"
+import { normalizeModelId } from "./models.ts"
+import { JUDGE_PROMPTS, type JudgeRequest, judgeUserContent } from "./prompt.ts"
+
+/** The hidden agent the plugin registers for its judge sessions, and the title those sessions carry. */
+export const JUDGE_AGENT = "ragfaith-judge"
+
+export const JUDGE_SESSION_TITLE = "ragfaith judge"
+
+/** After the user's provider refuses a judge call (401, 403, 400), the route rests this long. */
+export const ROUTE_PAUSE_MS = 10 * 60_000
+
+/** A model the user can call through opencode, as `config.providers()` lists it. */
+export interface CallableModel {
+  /** `providerID/modelID`, the way the route names judge models. */
+  id: string
+  providerID: string
+  /** `config` for providers set up in opencode.json; `env` and `api` for ones opencode found by a key. */
+  source: string
+  /** Input plus output price per million tokens; unknown prices sort last. */
+  price: number
+}
+
+/** The callable models in a `config.providers()` answer, read field by field: its options hold API keys. */
+export function readCallableModels(payload: unknown): CallableModel[] {
+  const providers = asRecord(payload).providers
+  if (!Array.isArray(providers)) return []
+  return providers.flatMap((raw) => {
+    const provider = asRecord(raw)
+    const providerID = textOf(provider.id)
+    if (!providerID) return []
+    const source = textOf(provider.source) ?? "config"
+    return Object.entries(asRecord(provider.models)).map(([modelID, model]) => {
+      const cost = asRecord(asRecord(model).cost)
+      const price =
+        typeof cost.input === "number" && typeof cost.output === "number"
+          ? cost.input + cost.output
+          : Number.POSITIVE_INFINITY
+      return { id: `${providerID}/${modelID}`, providerID, source, price }
+    })
+  })
+}
+
+/**
+ * The judge models of the opencode route, in the order they are asked: the user's small model, then the
+ * models of the provider the agent runs on (the boundary the user already chose), then the providers set up
+ * in opencode.json, each group cheapest first; never the agent's own model. A provider opencode found only
+ * through an environment key is used only when the user names one of its models.
+ */
+export function rankJudgeModels(
+  models: readonly CallableModel[],
+  smallModel: string | undefined,
+  agentModel: string | undefined,
+) {
+  const agent = agentModel ? normalizeModelId(agentModel) : undefined
+  const usable = models.filter((model) => normalizeModelId(model.id) !== agent)
+  const cheapest = (list: CallableModel[]) => [...list].sort((a, b) => a.price - b.price).map((model) => model.id)
+  const agentProvider = agentModel?.split("/")[0]
+  return [
+    ...new Set([
+      ...usable.filter((model) => model.id === smallModel).map((model) => model.id),
+      ...cheapest(usable.filter((model) => model.providerID === agentProvider)),
+      ...cheapest(usable.filter((model) => model.source === "config")),
+    ]),
+  ]
+}
+
+/** The judge models on the route: the ones the user named, checked against what is callable, or the best two. */
+export function pickRouteModels(
+  judge: JudgeSettings,
+  models: readonly CallableModel[],
+  seen: { smallModel?: string; model?: string },
+  agentModel: string | undefined,
+): { main: string; fallback: string } | { problem: string } {
+  const callable = new Set(models.map((model) => model.id))
+  const named = [judge.mainModel, judge.fallbackModel].find((model) => model && !callable.has(model))
+  if (named)
+    return { problem: `ragfaith: the judge model ${named} is not among your opencode models; nothing is judged` }
+  const ranked = rankJudgeModels(models, seen.smallModel, agentModel ?? seen.model)
+  const main = judge.mainModel || ranked[0]
+  if (!main) {
+    return {
+      problem:
+        "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
+    }
+  }
+  const fallback = judge.fallbackModel || ranked.find((model) => model !== main) || main
+  return { main, fallback }
+}
+
+/** What a judge session holds while it runs. */
+export interface JudgeCall {
+  prompt: string
+  maxTokens: number
+  /** The provider asked to retry and the plugin cut the session short, before opencode's own retries. */
+  retried: boolean
+  timedOut: boolean
+}
+
+/** The judge's text out of a judge session's answer, or the JudgeError that says what went wrong. */
+export function readSessionAnswer(
+  result: { data?: unknown; error?: unknown } | undefined,
+  call: JudgeCall,
+  timeoutMs: number,
+) {
+  if (!result || result.error !== undefined) {
+    throw new JudgeError("opencode refused the judge call", { retryable: false, outcome: "route_error" })
+  }
+  const data = asRecord(result.data)
+  const info = asRecord(data.info)
+  const failure = asRecord(info.error)
+  const details = asRecord(failure.data)
+  // `opencode run` answers a prompt on another session with the prompt itself and never calls the model.
+  if (info.role !== "assistant")
+    throw new JudgeError("opencode ran no judge turn", { retryable: false, outcome: "route_no_turn" })
+  if (call.timedOut || failure.name === "MessageAbortedError") {
+    throw new JudgeError(`judge timed out after ${timeoutMs} ms`, { retryable: true, outcome: "timeout" })
+  }
+  if (failure.name !== undefined) {
+    const status = typeof details.statusCode === "number" ? details.statusCode : undefined
+    const detail = clip(textOf(details.message) ?? textOf(failure.name) ?? "error", 120)
+    throw new JudgeError(status ? `judge answered HTTP ${status}` : `judge failed (${detail})`, {
+      status,
+      retryable: details.isRetryable === true || (status !== undefined && isRetryableStatus(status)),
+      outcome: status ? `http_${status}` : "route_error",
+    })
+  }
+  if (!textOf(info.finish)) {
+    if (call.retried)
+      throw new JudgeError("the judge's provider asked to retry", { retryable: true, outcome: "http_retry" })
+    throw new JudgeError("judge answer has no text", { retryable: false, outcome: "bad_body" })
+  }
+  const parts = Array.isArray(data.parts) ? data.parts.map(asRecord) : []
+  const content = parts
+    .flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []))
+    .join("")
+  const tokens = asRecord(info.tokens)
+  const input = typeof tokens.input === "number" ? tokens.input : undefined
+  const output = typeof tokens.output === "number" ? tokens.output : undefined
+  const usage = {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input !== undefined && output !== undefined ? input + output : undefined,
+    prompt_tokens_details: { cached_tokens: asRecord(tokens.cache).read },
+  }
+  return { status: 200, content, usage } satisfies JudgeAnswer
+}
+
+/** The judge sessions of one plugin instance: open ones with what they hold, and recently closed ones. */
+export interface JudgeSessions {
+  running: Map<string, JudgeCall>
+  /** Closed judge sessions: their late events (a second idle, the deletion) are still theirs. */
+  closed: Set<string>
+  /** After a refusal (a bad key, an unknown model) repeats for every call, and opencode shows each in red. */
+  pausedUntil: number
+}
+
+/** A route model named `provider/model` (the model id may hold more slashes) as opencode's model reference. */
+export function modelRefOf(model: string): { providerID: string; modelID: string } {
+  const [providerID = "", ...rest] = model.split("/")
+  return { providerID, modelID: rest.join("/") }
+}
+
+/** opencode 2's one-shot model call as a judge answer: no system prompt there, so the prompt leads the text. */
+export async function judgeByGenerate(
+  request: JudgeRequest,
+  generate: NonNullable<HostClient["generate"]>,
+  timeoutMs: number,
+): Promise<JudgeAnswer> {
+  const { providerID, modelID } = modelRefOf(request.model)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new JudgeError(`judge timed out after ${timeoutMs} ms`, { retryable: true, outcome: "timeout" })),
+      timeoutMs,
+    )
+  })
+  try {
+    const prompt = `${request.prompt}\n\n${judgeUserContent(request)}`
+    const answer = await Promise.race([generate({ model: { providerID, modelID }, prompt }), timeout])
+    if (typeof answer?.text !== "string" || !answer.text.trim()) {
+      throw new JudgeError("judge answer has no text", { retryable: false, outcome: "bad_body" })
+    }
+    // opencode 2 reports no token counts for this call.
+    return { status: 200, content: answer.text, usage: undefined }
+  } catch (error) {
+    if (error instanceof JudgeError) throw error
+    const failure = asRecord(error)
+    const status = [failure.statusCode, failure.status].find((value) => typeof value === "number") as number | undefined
+    throw new JudgeError(
+      status ? `judge answered HTTP ${status}` : `judge failed (${clip(describeError(error), 120)})`,
+      {
+        status,
+        retryable: status === undefined || isRetryableStatus(status),
+        outcome: status ? `http_${status}` : "route_error",
+      },
+    )
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export interface RouteEffects {
+  client: HostClient
+  now: () => number
+  timeoutMs: number
+}
+
+/**
+ * One judge call on the opencode route: a judge session on opencode 1, `generate.text` on opencode 2. A
+ * provider that refuses for good makes the route rest, so opencode shows its error once, not once per claim.
+ */
+export async function judgeOnRoute(request: JudgeRequest, sessions: JudgeSessions, effects: RouteEffects) {
+  if (effects.now() < sessions.pausedUntil) {
+    throw new JudgeError("the judge's provider refused it earlier; resting", {
+      retryable: false,
+      outcome: "route_paused",
+    })
+  }
+  const { client } = effects
+  try {
+    return client.generate
+      ? await judgeByGenerate(request, client.generate.bind(client), effects.timeoutMs)
+      : await judgeInSession(request, sessions, effects)
+  } catch (error) {
+    if (error instanceof JudgeError && !error.retryable && error.status !== undefined) {
+      sessions.pausedUntil = effects.now() + ROUTE_PAUSE_MS
+    }
+    throw error
+  }
+}
+
+/**
+ * One judge call as a session of its own: opened as a child of the user's session with a title (so opencode
+ * makes no title request and lists it nowhere), prompted on the hidden agent, aborted on timeout, and
+ * deleted once its prompt has resolved.
+ */
+export async function judgeInSession(
+  request: JudgeRequest,
+  sessions: JudgeSessions,
+  { client, timeoutMs }: RouteEffects,
+): Promise<JudgeAnswer> {
+  const created = await client.session.create({
+    body: { ...(request.sessionID ? { parentID: request.sessionID } : {}), title: JUDGE_SESSION_TITLE },
+  })
+  const id = textOf(created?.data?.id)
+  if (created?.error !== undefined || !id) {
+    throw new JudgeError("opencode opened no judge session", { retryable: true, outcome: "route_error" })
+  }
+  const call: JudgeCall = { prompt: request.prompt, maxTokens: request.maxTokens, retried: false, timedOut: false }
+  sessions.running.set(id, call)
+  const timer = setTimeout(() => {
+    call.timedOut = true
+    void client.session.abort({ path: { id } }).catch(() => {})
+  }, timeoutMs)
+  try {
+    const result = await client.session.prompt({
+      path: { id },
+      body: {
+        agent: JUDGE_AGENT,
+        model: modelRefOf(request.model),
+        parts: [{ type: "text", text: judgeUserContent(request) }],
+      },
+    })
+    return readSessionAnswer(result, call, timeoutMs)
+  } finally {
+    clearTimeout(timer)
+    sessions.running.delete(id)
+    sessions.closed.add(id)
+    trimOldest(sessions.closed, LIMITS.sessions)
+    // Only once the prompt has resolved: deleting a session mid-prompt leaves the provider request open.
+    await client.session.delete({ path: { id } }).catch(() => {})
+  }
+}
+
+/**
+ * Owns the opencode route: the hidden judge agent, the judge sessions (each a child of the user's session,
+ * with a title, so opencode makes no title request and lists it nowhere), their prompt and answer budget, and
+ * the answers read out of them.
+ */
+export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
+  const client = deps.client
+  const sessions: JudgeSessions = { running: new Map(), closed: new Set(), pausedUntil: 0 }
+  const { running, closed } = sessions
+  const seen: { smallModel?: string; model?: string } = {}
+  let models: Promise<CallableModel[] | undefined> | undefined
+  const effects: RouteEffects = { client, now: deps.now, timeoutMs: config.judge.timeoutMs }
+
+  return {
+    attempt: ((request) => judgeOnRoute(request, sessions, effects)) as JudgeAttempt,
+    owns: (sessionID: string | undefined) =>
+      sessionID !== undefined && (running.has(sessionID) || closed.has(sessionID)),
+    /** The `config` hook: registers the hidden judge agent, with no tools, and learns the user's models. */
+    configure(cfg: Record<string, unknown>) {
+      seen.smallModel = textOf(cfg.small_model)
+      seen.model = textOf(cfg.model)
+      cfg.agent = {
+        ...asRecord(cfg.agent),
+        [JUDGE_AGENT]: {
+          mode: "primary",
+          hidden: true,
+          description: "ragfaith's faithfulness judge (internal)",
+          prompt: JUDGE_PROMPTS.machine,
+          temperature: 0,
+          permission: { "*": "deny" },
+        },
+      }
+    },
+    /** A judge session's system prompt is the judge prompt alone: no environment block, no AGENTS.md. */
+    system(sessionID: string | undefined, output: { system?: unknown }) {
+      const call = sessionID ? running.get(sessionID) : undefined
+      if (call && Array.isArray(output.system)) output.system.splice(0, output.system.length, call.prompt)
+    },
+    params(sessionID: string, output: { maxOutputTokens?: unknown }) {
+      const call = running.get(sessionID)
+      if (call) output.maxOutputTokens = call.maxTokens
+    },
+    /**
+     * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a
+     * call for minutes and end in an error toast; the plugin's backoff decides instead.
+     */
+    onEvent(type: unknown, props: Record<string, unknown>) {
+      const call = running.get(textOf(props.sessionID) ?? "")
+      if (!call || type !== "session.status" || asRecord(props.status).type !== "retry") return
+      call.retried = true
+      void client.session.abort({ path: { id: textOf(props.sessionID) ?? "" } }).catch(() => {})
+    },
+    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
+    async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
+      models ??= client.config
+        .providers()
+        .then((result) => (result?.error === undefined ? readCallableModels(result?.data) : undefined))
+        .catch(() => undefined)
+      const callable = await models
+      if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
+      const picked = pickRouteModels(config.judge, callable, seen, agentModel)
+      if ("problem" in picked) return picked
+      notifier.tellOnce(
+        "route-model",
+        `ragfaith: replies are judged by ${picked.main} through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another`,
+      )
+      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+    },
+  }
+}
+
+export type OpencodeRoute = ReturnType<typeof createOpencodeRoute>

@@ -1,0 +1,127 @@
+// Verdicts: the judge's answer parsed, and a contradiction's quote found in the source it names.
+import { clip } from "../base/text.ts"
+import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
+import { redactSecrets } from "../capture/redact/redact.ts"
+import type { Claim } from "../claims/split.ts"
+import { VERDICTS, type Verdict } from "../config/config.ts"
+import { PROCESS_SOURCE } from "./prompt.ts"
+
+export const NOTE_REASON_CHARS = 160
+
+/** A judge's quote is asked to be at most 200 characters; a longer one is cut, so it cannot flood a note. */
+export const QUOTE_MAX_CHARS = 400
+
+/** Shorter quotes ("3", "the file") would stand in almost any source: they anchor nothing. */
+export const QUOTE_MIN_CHARS = 8
+
+export interface JudgeVerdict {
+  verdict: Verdict
+  /** The id of the deciding source as the judge named it (`S2`, `P`); a label once the claim is judged. */
+  source: string | undefined
+  /** The deciding source's own words, as the judge copied them; for a flag, checked against that source. */
+  quote: string | undefined
+  reason: string | undefined
+}
+
+export interface ClaimResult extends JudgeVerdict {
+  claim: Claim
+  via: "gate" | "records" | "cache" | "judge" | "parse-fallback"
+  /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
+  demoted?: "unanchored" | "disagreed"
+}
+
+/** A flagged claim as every output shows it: redacted, the judge key hidden, clipped. */
+export interface FlaggedClaim {
+  claim: string
+  verdict: Verdict
+  /** Where the deciding source came from, as the user would name it: `src/config.ts:10-40`, a URL, `tool calls of this session`. */
+  source: string | undefined
+  /** The verified words of that source the claim contradicts. */
+  quote: string | undefined
+  reason: string | undefined
+  via: ClaimResult["via"]
+  demoted?: ClaimResult["demoted"]
+}
+
+export const VERDICT_RE = /"verdict"\s*:\s*"(\w+)"/
+
+export const SOURCE_RE = /"source"\s*:\s*"([^"\\]{0,40})"/
+
+export const REASON_RE = /"reason"\s*:\s*"((?:[^"\\]|\\.){0,600})"/
+
+export const QUOTE_FIELD_RE = /"quote"\s*:\s*"((?:[^"\\]|\\.){0,1200})"/
+
+/** A JSON string's inner text, unescaped; a malformed escape keeps the raw text. */
+export function unescapeJSON(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined
+  try {
+    return JSON.parse(`"${raw}"`) as string
+  } catch {
+    return raw
+  }
+}
+
+/**
+ * Reads a verdict out of the judge's text. Only the judge's answer is parsed, never the premises; the reason
+ * is untrusted input, so it is unescaped, redacted and clipped before it is cached or shown.
+ */
+export function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
+  const verdict = VERDICT_RE.exec(content)?.[1]?.toLowerCase()
+  if (!verdict || !(VERDICTS as readonly string[]).includes(verdict)) return undefined
+  const source = SOURCE_RE.exec(content)?.[1]?.trim()
+  const reason = unescapeJSON(REASON_RE.exec(content)?.[1])
+  const quote = unescapeJSON(QUOTE_FIELD_RE.exec(content)?.[1])?.trim()
+  return {
+    verdict: verdict as Verdict,
+    source: source && sourceIds.has(source) ? source : undefined,
+    quote: quote ? quote.slice(0, QUOTE_MAX_CHARS) : undefined,
+    reason: reason ? clip(redactSecrets(reason), NOTE_REASON_CHARS) : undefined,
+  }
+}
+
+/** The comparison form of quoted text: case, spacing, markdown marks and typographic quotes do not count. */
+export function normalizeQuote(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”„]/g, '"')
+    .replace(/[*_`~#>|]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+}
+
+/** Each source's text in the form quotes are compared against; read output loses its `12: ` line numbers. */
+export function quotableTexts(premises: readonly Premise[], toolLines: readonly string[]): Map<string, string> {
+  const texts = new Map(
+    premises.map((premise) => [premise.id, normalizeQuote(premise.text.replace(READ_LINE_PREFIX_RE, ""))]),
+  )
+  texts.set(PROCESS_SOURCE.id, normalizeQuote(toolLines.join("\n")))
+  return texts
+}
+
+/** Whether every piece of a quote (pieces may be joined by "..." or "…") stands in the text, in order. */
+export function quoteStandsIn(quote: string, text: string): boolean {
+  const pieces = quote
+    .split(/\.{3}|…/)
+    .map(normalizeQuote)
+    .filter(Boolean)
+  if (pieces.join(" ").length < QUOTE_MIN_CHARS) return false
+  let at = 0
+  for (const piece of pieces) {
+    const found = text.indexOf(piece, at)
+    if (found < 0) return false
+    at = found + piece.length
+  }
+  return true
+}
+
+/**
+ * The source a judge's quote really stands in: the one it names, else any other. Undefined when the quote
+ * stands nowhere (invented) or is too short to prove anything: such a contradiction is not anchored.
+ */
+export function anchorQuote(quote: string | undefined, named: string | undefined, texts: ReadonlyMap<string, string>) {
+  if (!quote) return undefined
+  const ids = [...texts.keys()]
+  const order = named && texts.has(named) ? [named, ...ids.filter((id) => id !== named)] : ids
+  return order.find((id) => quoteStandsIn(quote, texts.get(id) ?? ""))
+}

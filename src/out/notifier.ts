@@ -1,0 +1,152 @@
+// The notifier: toasts and log lines for the user, deduplicated and repeated while a problem lasts.
+import { LIMITS } from "../base/bounds.ts"
+import { clip, wrap } from "../base/text.ts"
+import { type Config, PLUGIN_ID } from "../config/config.ts"
+import type { Deps, LogLevel, ToastVariant } from "../config/effects.ts"
+import type { TokenLogLine } from "../judge/client.ts"
+
+export const TOAST_DURATION_MS = 6_000
+
+/** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
+export const TOAST_LINE = 54
+
+export const TOAST_CHARS = 2 * TOAST_LINE
+
+/** A judge that stays broken is told again this often, not only once. */
+export const FAILURE_REPEAT_MS = 10 * 60_000
+
+/** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
+export interface Notifier {
+  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
+  /** A toast for people: titled once, the message in plain words, at most two lines of opencode's toast box. */
+  toast(message: string, variant?: ToastVariant): void
+  /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
+  toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
+  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
+  tellOnce(key: string, message: string): void
+  /**
+   * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
+   * is not forgotten after its first toast. `render` gets the time the failure began.
+   */
+  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
+  clearFailures(healed: (kind: string) => boolean): void
+  /** The configuration notices, the one that stops judging first, told when the first session appears. */
+  showStartupNotice(): void
+  tokenLog(line: TokenLogLine): void
+  /** The flagged-claims report of `opencode run`, printed to stderr when the token log goes there. */
+  printReport(text: string): void
+  /** Where opencode keeps its log, in the words a message can point to. */
+  readonly logPlace: string
+}
+
+/** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
+export function toastText(message: string): string {
+  const plain = message
+    .replace(/^ragfaith:\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  const text = plain.charAt(0).toUpperCase() + plain.slice(1)
+  // Cut where opencode's word wrap would start a third line, not at a character count.
+  const [first = "", ...rest] = wrap(text, TOAST_LINE)
+  if (rest.length <= 1) return text
+  const [second = ""] = wrap(rest.join(" "), TOAST_LINE - 1)
+  return `${first} ${second}…`
+}
+
+/** Local time as a person reads it off a clock: 14:02. */
+export const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
+
+export function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
+  /** Failures still going on: when each began and when it was last told. */
+  const outages = new Map<string, { since: number; toldAt: number }>()
+  const told = new Set<string>()
+  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
+  const log: Notifier["log"] = (level, message, extra) => {
+    try {
+      void deps.client.app
+        .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
+        .catch(() => {})
+    } catch {
+      // Logging must never be the thing that breaks a hook.
+    }
+  }
+  const toast: Notifier["toast"] = (message, variant = "warning") => {
+    try {
+      void deps.client.tui
+        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
+        .catch(() => {})
+    } catch {
+      // A missing TUI is no reason to fail.
+    }
+  }
+  const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
+    const now = deps.now()
+    const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
+    outages.set(kind, outage)
+    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
+    outage.toldAt = now
+    const message = typeof render === "string" ? render : render(outage.since)
+    if (how === "toast") toast(message)
+    else log("warn", message)
+  }
+  const sink = tokenSink(config.judgeLog, deps, (error) =>
+    reportFailure("judge-log", `ragfaith: cannot write RFE_JUDGE_LOG (${String(error)})`, "log"),
+  )
+  for (const message of startup) log("warn", message)
+  return {
+    log,
+    toast,
+    toastOnce(budget, key, message, variant = "warning") {
+      if (spendToast(budget, key, variant)) toast(message, variant)
+    },
+    reportFailure,
+    tellOnce(key, message) {
+      if (told.has(key)) return
+      told.add(key)
+      log("info", message)
+      toast(message, "info")
+    },
+    clearFailures(healed) {
+      for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
+    },
+    showStartupNotice() {
+      if (startup.length === 0) return
+      const [first = "", ...rest] = startup
+      startup = []
+      // opencode shows one toast at a time: one toast, the most severe notice, and where the others are.
+      toast(
+        rest.length ? `${clip(toastText(first), TOAST_CHARS - 40)} (+${rest.length} more in the opencode log)` : first,
+      )
+    },
+    tokenLog: sink.tokens,
+    printReport: sink.report,
+    logPlace: `the opencode log (${deps.logDir})`,
+  }
+}
+
+/** Whether a session's toast budget allows one more toast under `key`; spends it when it does. */
+export function spendToast(budget: Set<string>, key: string, variant: ToastVariant): boolean {
+  // Advice (doc-pull) has a budget of its own, so it can never crowd out a warning that matters more.
+  const slot = variant === "info" ? `info:${key}` : key
+  const advice = slot.startsWith("info:")
+  const spent = [...budget].filter((old) => old.startsWith("info:") === advice).length
+  if (budget.has(slot) || spent >= LIMITS.toastsPerSession) return false
+  budget.add(slot)
+  return true
+}
+
+/** Where RFE_JUDGE_LOG goes, decided once: nowhere, stderr, or appended to a file. */
+export function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (error: unknown) => void) {
+  const toStderr = judgeLog?.toLowerCase() === "stderr"
+  const write = (text: string) => {
+    if (!judgeLog) return
+    if (toStderr) deps.writeStderr(text)
+    else deps.appendText(judgeLog, text).catch(onWriteError)
+  }
+  return {
+    tokens: (line: TokenLogLine) => write(`${JSON.stringify(line)}\n`),
+    report: (text: string) => {
+      if (toStderr) deps.writeStderr(text)
+    },
+  }
+}

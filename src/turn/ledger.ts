@@ -1,0 +1,54 @@
+// The ledger: at most one note per reply, even when opencode loads the plugin twice in one process.
+import { LIMITS, trimOldest } from "../base/bounds.ts"
+
+export interface TurnLedger {
+  /** The real user message that opened the turn; synthetic messages never open one. */
+  userMessageID: string
+  /** Notes injected in this turn. */
+  depth: number
+  /** Claims already flagged in this turn: an unfixed claim never fires the cascade again. */
+  flaggedClaims: Set<string>
+}
+
+export interface Ledger {
+  /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
+  claimReply(messageID: string): boolean
+  turn(sessionID: string): TurnLedger | undefined
+  openTurn(sessionID: string, userMessageID: string): void
+  forget(sessionID: string): void
+}
+
+export function createLedger(): Ledger {
+  const replies = new Set<string>()
+  const turns = new Map<string, TurnLedger>()
+  return {
+    claimReply(messageID) {
+      if (replies.has(messageID)) return false
+      replies.add(messageID)
+      trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    turn: (sessionID) => turns.get(sessionID),
+    openTurn(sessionID, userMessageID) {
+      if (turns.get(sessionID)?.userMessageID === userMessageID) return
+      turns.delete(sessionID)
+      turns.set(sessionID, { userMessageID, depth: 0, flaggedClaims: new Set() })
+      trimOldest(turns, LIMITS.ledgerSessions)
+    },
+    forget(sessionID) {
+      turns.delete(sessionID)
+    },
+  }
+}
+
+/**
+ * opencode can load one plugin twice in a process (global and project config, say). The ledger is the one
+ * deliberate piece of process-wide state: both copies must agree on which replies were judged and how
+ * deep the cascade is, or a reply could earn two notes. It is created on first use, never at import.
+ */
+export function processLedger(): Ledger {
+  const key = Symbol.for("ragfaith.ledger.v1")
+  const holder = globalThis as unknown as Record<symbol, Ledger | undefined>
+  holder[key] ??= createLedger()
+  return holder[key]
+}

@@ -1,0 +1,161 @@
+// The reply judge: at idle, the last reply's claims judged and the flagged ones sent as one note.
+import { splitClaims } from "../claims/split.ts"
+import { type Config, VERDICTS } from "../config/config.ts"
+import type { HostClient } from "../config/effects.ts"
+import type { ClaimJudge } from "../judge/claim.ts"
+import { describeError, scrubError } from "../judge/client.ts"
+import type { ClaimResult, FlaggedClaim } from "../judge/verdict.ts"
+import { type NoteSender, toFlaggedItems } from "../out/note.ts"
+import type { Notifier } from "../out/notifier.ts"
+import type { Ledger, TurnLedger } from "./ledger.ts"
+import type { PartContext, ReplyReport, ReplyState, SessionState } from "./session.ts"
+
+/** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
+export async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
+  if (state.parentKnown) return state.parentID !== undefined
+  try {
+    const result = await client.session.get({ path: { id: state.id } })
+    if (!result || result.error) return true
+    state.parentKnown = true
+    state.parentID = result.data?.parentID || undefined
+    return state.parentID !== undefined
+  } catch {
+    return true
+  }
+}
+
+/**
+ * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
+ * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
+ */
+export function newlyFlagged(
+  state: SessionState,
+  replyID: string,
+  results: readonly ClaimResult[],
+  config: Config,
+  ledger: Ledger,
+) {
+  if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
+  const turn = ledger.turn(state.id) as TurnLedger
+  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
+  return { flagged, turn }
+}
+
+/** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
+export async function mayJudge(state: SessionState, { config, deps, notifier }: PartContext): Promise<boolean> {
+  if (!state.judging || config.judgeDisabled || (await isChildSession(state, deps.client))) return false
+  if (deps.mode === "run" && config.judge.route === "opencode") {
+    // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
+    const message =
+      "ragfaith: nothing was judged: `opencode run` cannot host the opencode judge route; use the TUI or " +
+      "`opencode serve`, or set a judge key (RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL, SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+    notifier.reportFailure("run-route", message, "log")
+    notifier.printReport(`${message}\n`)
+    return false
+  }
+  const turn = deps.ledger.turn(state.id)
+  if (turn && turn.depth > 0 && turn.depth >= config.nudgeDepth) {
+    notifier.log("debug", "ragfaith: cascade depth reached; reply not judged", {
+      sessionID: state.id,
+      depth: turn.depth,
+    })
+    return false
+  }
+  return state.premises.length > 0 || state.records.length > 0
+}
+
+/** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
+export function logVerdicts(
+  notifier: Notifier,
+  sessionID: string,
+  messageID: string,
+  claims: number,
+  results: readonly ClaimResult[],
+) {
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
+  counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
+  counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
+  notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
+}
+
+/** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
+export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+  const { config, deps, notifier, stats } = ctx
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
+  const pending = new Set<Promise<void>>()
+
+  const judgeReply = async (state: SessionState, reply: ReplyState) => {
+    if (!(await mayJudge(state, ctx))) return
+    const text = [...reply.texts.values()].join("\n\n")
+    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
+    if (skipped > 0) {
+      notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
+    }
+    if (claims.length === 0) return
+    const generation = state.generation
+    const { results, model } = await judgeClaims(state, claims)
+    const items = toFlaggedItems(results, config.judge.apiKey)
+    const report: ReplyReport = {
+      at: deps.now(),
+      model,
+      items,
+      notClaims,
+      overCap: skipped,
+      unjudged: claims.length - results.length,
+      outcome: "silent",
+    }
+    state.report = report
+    state.totals.judged += results.length
+    state.totals.cacheHits += results.filter((result) => result.via === "cache").length
+    if (state.deleted) {
+      report.outcome = "deleted"
+      notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
+      return
+    }
+    if (state.generation !== generation) {
+      stats.staleDrops++
+      report.outcome = "dropped"
+      notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
+        sessionID: state.id,
+        flagged: results.filter((r) => config.flagVerdicts.has(r.verdict)).length,
+      })
+      return
+    }
+    logVerdicts(notifier, state.id, reply.id, claims.length, results)
+    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+    if (flagged.length === 0) return
+    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+    report.outcome = notes.send(state, flaggedItems, turn, results.length)
+    state.flaggedReport = report
+  }
+
+  return {
+    /** Judges the session's finished reply, once per reply across every instance; runs on its own, never awaited. */
+    onIdle(state: SessionState) {
+      const reply = state.reply
+      if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
+      const task = judgeReply(state, reply)
+        .catch((error) =>
+          notifier.log("error", "ragfaith: judging failed", {
+            error: scrubError(describeError(error), config.judge.apiKey),
+          }),
+        )
+        .finally(() => pending.delete(task))
+      pending.add(task)
+    },
+    pending: pending as ReadonlySet<Promise<void>>,
+    /** Waits for the judgments under way, at most `ms`, with a real timer cleared at once: it must not hold the exit. */
+    async settle(ms: number) {
+      if (pending.size === 0) return
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms)
+      })
+      await Promise.race([Promise.allSettled([...pending]), deadline]).finally(() => clearTimeout(timer))
+    },
+  }
+}
+
+export type ReplyJudge = ReturnType<typeof createReplyJudge>

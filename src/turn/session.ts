@@ -1,0 +1,170 @@
+// The session store: per-session state, bounded and keyed by session id.
+import { LIMITS, trimOldest } from "../base/bounds.ts"
+import { asRecord } from "../base/unknown.ts"
+import type { PremiseBuffer } from "../capture/evidence.ts"
+import type { ToolRecord } from "../claims/process.ts"
+import type { Config } from "../config/config.ts"
+import type { Deps } from "../config/effects.ts"
+import type { JudgeStats } from "../judge/client.ts"
+import type { FlaggedClaim } from "../judge/verdict.ts"
+import type { Notifier } from "../out/notifier.ts"
+
+export interface ModelRef {
+  providerID: string
+  modelID: string
+}
+
+export interface ReplyState {
+  id: string
+  finish: string | undefined
+  /** Final text per part, in arrival order; the reply is their concatenation. */
+  texts: Map<string, string>
+}
+
+export interface UserMessage {
+  id: string
+  agent: string | undefined
+  model: ModelRef | undefined
+  /** What the user asked, kept short; the judge may see it to understand a claim. */
+  text?: string
+}
+
+export interface SessionState extends PremiseBuffer {
+  id: string
+  parentID: string | undefined
+  parentKnown: boolean
+  /** Set when opencode deletes the session: a verdict still being computed for it is dropped. */
+  deleted: boolean
+  nextSource: number
+  /**
+   * Every tool call of the session, oldest first: its line (what the judge and notes quote as the tool calls of
+   * this session) and its facts (paths, command, exit code), which decide claims about the agent's own work.
+   */
+  records: ToolRecord[]
+  /** URLs and queries of every web premise, kept after the premise itself leaves the buffer. */
+  webRefs: string[]
+  warnedPackages: Set<string>
+  toastKeys: Set<string>
+  /** Agent and model of the user messages seen, by message id: a synthetic note is sent with the same. */
+  userMessages: Map<string, Pick<UserMessage, "agent" | "model">>
+  lastUser: UserMessage | undefined
+  reply: ReplyState | undefined
+  activeModel: string | undefined
+  /** Bumped by each real user message; a verdict computed for an older generation is dropped. */
+  generation: number
+  /**
+   * The user messages that are the plugin's own notes (their first part is the synthetic instruction): their
+   * visible notice is echoed back as user text, which is no user turn.
+   */
+  noteMessages: Set<string>
+  /** Off after `/ragfaith off`: replies of this session are not judged. */
+  judging: boolean
+  /** What became of the last reply judged here, for `/ragfaith`. */
+  report: ReplyReport | undefined
+  /** The last reply that drew a note (or a report), kept when its correction is judged after it. */
+  flaggedReport: ReplyReport | undefined
+  totals: SessionTotals
+}
+
+/** This session's judging so far, as `/ragfaith` tells it. */
+export interface SessionTotals {
+  judged: number
+  notes: number
+  tokensIn: number
+  tokensOut: number
+  cacheHits: number
+}
+
+/** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
+export interface ReplyReport {
+  at: number
+  model: string | undefined
+  /** Every statement judged, sanitised once like a note's. */
+  items: FlaggedClaim[]
+  /** Sentences that assert nothing a source could confirm (questions, offers, greetings). */
+  notClaims: number
+  overCap: number
+  /** Claims left unjudged because the judge failed. */
+  unjudged: number
+  outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
+}
+
+/** The judge as `/ragfaith` reports it: the model asked last, and the last failure. */
+export interface JudgeHealth {
+  model: string | undefined
+  lastError: { message: string; at: number } | undefined
+}
+
+export function newSession(id: string): SessionState {
+  return {
+    id,
+    parentID: undefined,
+    parentKnown: false,
+    deleted: false,
+    premises: [],
+    premiseChars: 0,
+    nextSource: 0,
+    records: [],
+    webRefs: [],
+    warnedPackages: new Set(),
+    toastKeys: new Set(),
+    userMessages: new Map(),
+    lastUser: undefined,
+    reply: undefined,
+    activeModel: undefined,
+    generation: 0,
+    noteMessages: new Set(),
+    judging: true,
+    report: undefined,
+    flaggedReport: undefined,
+    totals: { judged: 0, notes: 0, tokensIn: 0, tokensOut: 0, cacheHits: 0 },
+  }
+}
+
+/** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
+export function createSessionStore() {
+  const sessions = new Map<string, SessionState>()
+  return {
+    sessions: sessions as ReadonlyMap<string, SessionState>,
+    /** The session's state, created on first sight; a touched session becomes the newest. */
+    touch(id: string): SessionState {
+      const state = sessions.get(id) ?? newSession(id)
+      sessions.delete(id)
+      sessions.set(id, state)
+      trimOldest(sessions, LIMITS.sessions)
+      return state
+    },
+    /** The session's state if the plugin knows it; events for unknown sessions create nothing. */
+    find: (id: string) => sessions.get(id),
+    remove(id: string) {
+      const state = sessions.get(id)
+      if (state) state.deleted = true
+      sessions.delete(id)
+    },
+    /** The session and its parent: a subagent works for its parent, so the parent's evidence counts too. */
+    lineage(state: SessionState): SessionState[] {
+      const parent = state.parentID ? sessions.get(state.parentID) : undefined
+      return parent ? [state, parent] : [state]
+    },
+  }
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>
+
+/** What every part is built from: the config, the effects, the project directory, the sessions, the voice, the counters. */
+export interface PartContext {
+  config: Config
+  deps: Deps
+  directory: string
+  store: SessionStore
+  notifier: Notifier
+  stats: JudgeStats
+  health: JudgeHealth
+}
+
+export function modelRef(value: unknown): ModelRef | undefined {
+  const model = asRecord(value)
+  return typeof model.providerID === "string" && typeof model.modelID === "string"
+    ? { providerID: model.providerID, modelID: model.modelID }
+    : undefined
+}

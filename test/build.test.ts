@@ -1,0 +1,110 @@
+// The one shipped file and how it is made: src/index.ts is the build of the modules, fresh and well-formed.
+import { describe, expect, test } from "bun:test"
+import { readdirSync, readFileSync } from "node:fs"
+import { join, relative } from "node:path"
+import { build, buildFormatted, MODULES } from "../scripts/build.ts"
+
+const ROOT = join(import.meta.dir, "..")
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8")
+
+function modulesOnDisk(dir = join(ROOT, "src")): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return modulesOnDisk(path)
+    return entry.name.endsWith(".ts") ? [relative(ROOT, path)] : []
+  })
+}
+
+/** The build with one module's text replaced, to see which rule it breaks. */
+function buildWith(path: string, text: string) {
+  return () => build((at) => (at === path ? text : read(at)))
+}
+
+describe("src/index.ts is generated", () => {
+  test("the committed file is exactly a fresh build of the modules (run `npm run build`)", () => {
+    expect(read("src/index.ts") === buildFormatted()).toBe(true)
+  })
+
+  test("the build is deterministic", () => {
+    expect(build()).toBe(build())
+  })
+
+  test("every module under src/ is in the build order, once", () => {
+    const listed = [...MODULES].sort()
+    expect(new Set(MODULES).size).toBe(MODULES.length)
+    expect(
+      modulesOnDisk()
+        .filter((path) => path !== "src/index.ts")
+        .sort(),
+    ).toEqual(listed)
+  })
+
+  test("it opens with a banner that says where to edit, then the hoisted imports, then each module fenced", () => {
+    const text = read("src/index.ts")
+    expect(text.split("\n")[0]).toStartWith("// GENERATED FILE: do not edit. Edit the modules under src/")
+    let at = 0
+    for (const path of MODULES) {
+      const begin = text.indexOf(`// ── Begin ${path} `, at)
+      const end = text.indexOf(`// ── End ${path} `, begin)
+      expect({ path, begin: begin > at, end: end > begin }).toEqual({ path, begin: true, end: true })
+      at = end
+    }
+    const firstModule = text.indexOf("// ── Begin ")
+    const imports = text.slice(0, firstModule).match(/^import .*$/gm) ?? []
+    expect(imports.length).toBeGreaterThan(0)
+    expect(text.slice(firstModule)).not.toMatch(/^import /m)
+  })
+
+  test("only the default export survives the join", () => {
+    const text = read("src/index.ts")
+    expect(text.match(/^export /gm)).toEqual(["export "])
+    expect(text).toMatch(/^export default \{ id: PLUGIN_ID, server, setup \}$/m)
+  })
+
+  test("comments are kept as written", () => {
+    const module = read("src/capture/redact/redact.ts")
+    const comment = module.split("\n").find((line) => line.startsWith("/**"))
+    expect(comment).toBeDefined()
+    expect(read("src/index.ts")).toContain(comment as string)
+  })
+})
+
+describe("each module", () => {
+  test.each([...MODULES])("%s opens with one line on what it owns, and stays under 500 lines", (path) => {
+    const lines = read(path).split("\n")
+    expect(lines[0]).toMatch(/^\/\/ \S.{20,}$/)
+    expect(lines.length).toBeLessThanOrEqual(500)
+  })
+})
+
+describe("the build's rules stop a module that breaks them", () => {
+  const path = "src/judge/cache.ts"
+  const original = read(path)
+
+  test("a value imported from a module later in the order", () => {
+    const text = original.replace("\n", '\nimport { createHooks } from "../host/hooks.ts"\n')
+    expect(buildWith(path, text)).toThrow(/createHooks from src\/host\/hooks\.ts, which comes later/)
+  })
+
+  test("an import cycle, even of types only", () => {
+    const text = original.replace("\n", '\nimport type { Capture } from "../capture/capture.ts"\n')
+    const capture = read("src/capture/capture.ts")
+    const cyclic = capture.replace("\n", '\nimport type { VerdictCache } from "../judge/cache.ts"\n')
+    const run = () => build((at) => (at === path ? text : at === "src/capture/capture.ts" ? cyclic : read(at)))
+    expect(run).toThrow(/import cycle/)
+  })
+
+  test("an import that renames, a namespace import, an import below the top, a re-export", () => {
+    expect(buildWith(path, original.replace("\n", '\nimport { clip as cut } from "../base/text.ts"\n'))).toThrow(
+      /renames/,
+    )
+    expect(buildWith(path, original.replace("\n", '\nimport * as fs from "node:fs"\n'))).toThrow(/namespace/)
+    expect(buildWith(path, `${original}\nimport { clip } from "../base/text.ts"\n`)).toThrow(/at the top/)
+    expect(buildWith(path, `${original}\nexport { cacheKey as key }\n`)).toThrow(/re-exports/)
+  })
+
+  test("a module without its owner line, or with a default export", () => {
+    expect(buildWith(path, `\n${original}`)).toThrow(/opens with one `\/\/ ` line/)
+    expect(buildWith(path, `${original}\nexport default 1\n`)).toThrow(/only src\/plugin\.ts has a default export/)
+  })
+})
