@@ -8,9 +8,14 @@ import { JUDGE_AGENT, JUDGE_SESSION_TITLE, type OpencodeRoute } from "../judge/r
 import { NOTE_TAG } from "../out/note.ts"
 import type { Ledger } from "../turn/ledger.ts"
 import type { ReplyJudge } from "../turn/reply.ts"
-import { modelRef, type PartContext, type ReplyState, type SessionState, type UserMessage } from "../turn/session.ts"
-
-export const STARTUP_TOAST_EVENTS = new Set(["plugin.added", "session.created", "message.updated"])
+import {
+  type ModelRef,
+  modelRef,
+  type PartContext,
+  type ReplyState,
+  type SessionState,
+  type UserMessage,
+} from "../turn/session.ts"
 
 export function readSessionInfo(
   props: Record<string, unknown>,
@@ -70,12 +75,6 @@ export function readPart(props: Record<string, unknown>) {
   return undefined
 }
 
-/** The session an event is about, wherever its payload keeps the id. */
-export function sessionOfEvent(props: Record<string, unknown>): string | undefined {
-  const info = asRecord(props.info)
-  return textOf(props.sessionID) ?? textOf(info.sessionID) ?? textOf(asRecord(props.part).sessionID) ?? textOf(info.id)
-}
-
 /** A judge session announced before the route learned its id: `session.created` fires before `create()` returns. */
 export function isJudgeSessionInfo(info: unknown): boolean {
   const session = asRecord(info)
@@ -126,114 +125,208 @@ export function recordMessage(state: SessionState, info: NonNullable<ReturnType<
   }
 }
 
-/** One handler per event type the plugin reads; every other event passes by. */
-export function eventHandlers({ deps, store }: PartContext, capture: Capture, judge: ReplyJudge) {
-  const onPart = (props: Record<string, unknown>) => {
-    const part = readPart(props)
-    const state = part && store.find(part.sessionID)
-    if (!part || !state) return
-    if (part.kind === "tool-error") return capture.toolFailed(state, part)
-    const user = state.userMessages.get(part.messageID)
-    if (user && isNoteInstruction(part)) markNote(state, part.messageID)
-    if (user && !part.synthetic && !part.ignored && !state.noteMessages.has(part.messageID)) {
-      openRealTurn(state, { id: part.messageID, ...user, text: clip(part.text, QUESTION_CHARS * 2) }, deps.ledger)
-    } else if (!user && !part.synthetic && !part.ignored) recordReplyText(state, part.messageID, part.id, part.text)
-  }
-  const onIdle = (props: Record<string, unknown>) => {
-    const state = store.find(textOf(props.sessionID) ?? "")
-    if (state) judge.onIdle(state)
-  }
-  const onSession = (props: Record<string, unknown>) => {
-    const info = readSessionInfo(props)
-    if (!info) return
-    const state = store.touch(info.id)
-    state.parentKnown = true
-    state.parentID = info.parentID
-  }
-  const onSessionDeleted = (props: Record<string, unknown>) => {
-    const info = readSessionInfo(props)
-    if (!info) return
-    store.remove(info.id)
-    deps.ledger.forget(info.id)
-  }
-  const onMessage = (props: Record<string, unknown>) => {
-    const info = readMessageInfo(props)
-    if (info) recordMessage(store.touch(info.sessionID), info)
-  }
-  return new Map<string, (props: Record<string, unknown>) => void>([
-    ["session.created", onSession],
-    ["session.updated", onSession],
-    ["session.deleted", onSessionDeleted],
-    ["message.updated", onMessage],
-    ["message.part.updated", onPart],
-    ["session.idle", onIdle],
-    ["session.status", (props) => asRecord(props.status).type === "idle" && onIdle(props)],
-  ])
+/** The opencode 1 events the plugin reads, by name: the one table of them. */
+export const EVENT = {
+  pluginAdded: "plugin.added",
+  sessionCreated: "session.created",
+  sessionUpdated: "session.updated",
+  sessionDeleted: "session.deleted",
+  sessionStatus: "session.status",
+  sessionIdle: "session.idle",
+  messageUpdated: "message.updated",
+  partUpdated: "message.part.updated",
+} as const
+
+/** A toast sent before the TUI listens is lost; these events come once it does. */
+export const STARTUP_TOAST_EVENTS: ReadonlySet<string> = new Set([
+  EVENT.pluginAdded,
+  EVENT.sessionCreated,
+  EVENT.messageUpdated,
+])
+
+export type MessageInfo = NonNullable<ReturnType<typeof readMessageInfo>>
+
+/** A text part of a message, as both hosts describe one. */
+export interface TextPartInfo extends TextPart {
+  sessionID: string
+  messageID: string
+}
+
+/** A user message as it is submitted: its parts before opencode stores them. */
+export interface UserPrompt {
+  sessionID: string
+  messageID: string
+  agent: string | undefined
+  model: ModelRef | undefined
+  parts: ReadonlyArray<{ text: string; synthetic: boolean; ignored: boolean }>
 }
 
 /**
- * Owns what opencode's events and chat hooks tell: sessions and their parents, real user turns, the reply
- * text, the active model, and when a turn is over.
+ * What the hosts tell the plugin, as facts about sessions, messages and turns. opencode 1's events and chat
+ * hooks are read into these below; the opencode 2 adapter calls them directly. The plugin's own judge
+ * sessions are never captured, judged or noted: the route alone hears of them.
  */
-export function createEventTracker(ctx: PartContext, capture: Capture, judge: ReplyJudge, route: OpencodeRoute) {
-  const { deps, store, notifier } = ctx
-  const handlers = eventHandlers(ctx, capture, judge)
+export function createSessionFacts(
+  { deps, store }: PartContext,
+  capture: Capture,
+  judge: ReplyJudge,
+  route: OpencodeRoute,
+) {
+  const known = (sessionID: string) => (route.owns(sessionID) ? undefined : store.find(sessionID))
+  const tracked = (sessionID: string) => (route.owns(sessionID) ? undefined : store.touch(sessionID))
   return {
-    onEvent(event: Record<string, unknown>) {
-      const props = asRecord(event.properties)
-      // The plugin's own judge sessions are never captured, judged or noted; the route reads their events.
-      if (route.owns(sessionOfEvent(props))) return route.onEvent(event.type, props)
-      if (isJudgeSessionInfo(props.info)) return
-      // A toast sent before the TUI listens is lost; these events come once it does.
-      if (STARTUP_TOAST_EVENTS.has(String(event.type))) notifier.showStartupNotice()
-      if (typeof event.type === "string") handlers.get(event.type)?.(props)
+    session(info: { id: string; parentID: string | undefined; title?: string }) {
+      if (route.owns(info.id) || isJudgeSessionInfo(info)) return
+      const state = store.touch(info.id)
+      state.parentKnown = true
+      state.parentID = info.parentID
     },
-    onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
-      if (route.owns(input.sessionID) || input.agent === JUDGE_AGENT) return
-      const { message, parts } = asRecord(output)
-      const { id, agent, model } = asRecord(message)
-      const list = Array.isArray(parts) ? parts.map(asRecord) : []
-      const messageID = textOf(id)
-      if (!messageID) return
-      if (list.some(isNoteInstruction)) {
-        // The plugin's own note: its visible notice is no user turn, whichever instance sent it.
-        markNote(store.touch(input.sessionID), messageID)
-        return
-      }
-      // opencode adds synthetic text parts to real messages too (attached files), so one real part decides;
-      // ignored parts (the plugin's own report) are shown to the user and never sent, so they are no prompt either.
-      const real = list.filter(
-        (part) => part.type === "text" && !part.synthetic && !part.ignored && typeof part.text === "string",
-      )
+    sessionDeleted(sessionID: string) {
+      store.remove(sessionID)
+      deps.ledger.forget(sessionID)
+    },
+    /** A user message is remembered for its agent and model; an assistant message becomes the reply being tracked. */
+    message(info: MessageInfo) {
+      const state = tracked(info.sessionID)
+      if (state) recordMessage(state, info)
+    },
+    /** A stored text part: a user's opens a real turn, unless it is the plugin's own note; a reply's is its text. */
+    textPart(part: TextPartInfo) {
+      const state = known(part.sessionID)
+      if (!state) return
+      const user = state.userMessages.get(part.messageID)
+      if (user && isNoteInstruction(part)) markNote(state, part.messageID)
+      if (user && !part.synthetic && !part.ignored && !state.noteMessages.has(part.messageID)) {
+        openRealTurn(state, { id: part.messageID, ...user, text: clip(part.text, QUESTION_CHARS * 2) }, deps.ledger)
+      } else if (!user && !part.synthetic && !part.ignored) recordReplyText(state, part.messageID, part.id, part.text)
+    },
+    /** A reply's final text, as `experimental.text.complete` (or opencode 2's text end) hands it over. */
+    replyText(sessionID: string, messageID: string, partID: string, text: string) {
+      const state = known(sessionID)
+      if (state) recordReplyText(state, messageID, partID, text)
+    },
+    toolFailed(sessionID: string, failed: FailedToolPart) {
+      const state = known(sessionID)
+      if (state) capture.toolFailed(state, failed)
+    },
+    /**
+     * A prompt as it is submitted. opencode adds synthetic text parts to real messages too (attached files), so
+     * one real part decides; ignored parts (the plugin's own report) are shown and never sent, so no prompt.
+     */
+    userPrompt(prompt: UserPrompt) {
+      if (route.owns(prompt.sessionID) || prompt.agent === JUDGE_AGENT) return
+      const state = store.touch(prompt.sessionID)
+      // The plugin's own note: its visible notice is no user turn, whichever instance sent it.
+      if (prompt.parts.some(isNoteInstruction)) return markNote(state, prompt.messageID)
+      const real = prompt.parts.filter((part) => !part.synthetic && !part.ignored)
       if (real.length === 0) return
-      const text = real.map((part) => part.text).join("\n")
-      openRealTurn(
-        store.touch(input.sessionID),
-        { id: messageID, agent: textOf(agent), model: modelRef(model), text: clip(text, QUESTION_CHARS * 2) },
-        deps.ledger,
-      )
+      const text = clip(real.map((part) => part.text).join("\n"), QUESTION_CHARS * 2)
+      openRealTurn(state, { id: prompt.messageID, agent: prompt.agent, model: prompt.model, text }, deps.ledger)
     },
-    onChatParams(input: { sessionID: string; agent?: unknown; model?: unknown }, output: unknown) {
-      if (route.owns(input.sessionID)) return route.params(input.sessionID, asRecord(output))
-      if (input.agent === "title" || input.agent === JUDGE_AGENT) return
-      const state = store.touch(input.sessionID)
-      if (state.lastUser?.agent && input.agent !== state.lastUser.agent) return
-      const model = asRecord(input.model)
-      const id = textOf(model.id)
-      const provider = textOf(model.providerID)
-      if (id) state.activeModel = provider ? `${provider}/${id}` : id
+    /** A model request of the session's own agent names the model it runs on; title and judge requests do not. */
+    modelRequest(sessionID: string, agent: unknown, model: string | undefined) {
+      if (route.owns(sessionID) || agent === "title" || agent === JUDGE_AGENT) return
+      const state = store.touch(sessionID)
+      if (state.lastUser?.agent && agent !== state.lastUser.agent) return
+      if (model) state.activeModel = model
     },
-    onTextComplete(input: { sessionID: string; messageID: string; partID: string }, output: unknown) {
-      if (route.owns(input.sessionID)) return
-      const state = store.find(input.sessionID)
-      const text = asRecord(output).text
-      if (state && typeof text === "string" && textOf(input.messageID) && textOf(input.partID)) {
-        recordReplyText(state, input.messageID, input.partID, text)
-      }
+    idle(sessionID: string) {
+      const state = known(sessionID)
+      if (state) judge.onIdle(state)
     },
     /** Every session's finished reply, judged now: `opencode run` disposes the instance right after its first idle. */
     judgeAll() {
       for (const state of store.sessions.values()) judge.onIdle(state)
+    },
+  }
+}
+
+export type SessionFacts = ReturnType<typeof createSessionFacts>
+
+/** opencode 1's events read into facts: one reader per event the plugin reads; every other event passes by. */
+export function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
+  const onSession = (props: Record<string, unknown>) => {
+    const info = readSessionInfo(props)
+    if (info) facts.session({ ...info, title: textOf(asRecord(props.info).title) })
+  }
+  return new Map<string, (props: Record<string, unknown>) => void>([
+    [EVENT.sessionCreated, onSession],
+    [EVENT.sessionUpdated, onSession],
+    [
+      EVENT.sessionDeleted,
+      (props) => {
+        const info = readSessionInfo(props)
+        if (info) facts.sessionDeleted(info.id)
+      },
+    ],
+    [
+      EVENT.messageUpdated,
+      (props) => {
+        const info = readMessageInfo(props)
+        if (info) facts.message(info)
+      },
+    ],
+    [
+      EVENT.partUpdated,
+      (props) => {
+        const part = readPart(props)
+        if (part?.kind === "text") facts.textPart(part)
+        else if (part?.kind === "tool-error") facts.toolFailed(part.sessionID, part)
+      },
+    ],
+    [EVENT.sessionIdle, (props) => facts.idle(textOf(props.sessionID) ?? "")],
+    [
+      EVENT.sessionStatus,
+      (props) => {
+        const sessionID = textOf(props.sessionID) ?? ""
+        const type = asRecord(props.status).type
+        if (type === "idle") facts.idle(sessionID)
+        else if (type === "retry") route.retried(sessionID)
+      },
+    ],
+  ])
+}
+
+/** Owns what opencode 1's events and chat hooks tell, read into the session facts. */
+export function createEventTracker(ctx: PartContext, facts: SessionFacts, route: OpencodeRoute) {
+  const readers = eventReaders(facts, route)
+  return {
+    onEvent(event: Record<string, unknown>) {
+      if (typeof event.type !== "string") return
+      if (STARTUP_TOAST_EVENTS.has(event.type)) ctx.notifier.showStartupNotice()
+      readers.get(event.type)?.(asRecord(event.properties))
+    },
+    onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
+      const { message, parts } = asRecord(output)
+      const { id, agent, model } = asRecord(message)
+      const messageID = textOf(id)
+      if (!messageID) return
+      const texts = (Array.isArray(parts) ? parts.map(asRecord) : []).flatMap((part) =>
+        part.type === "text" && typeof part.text === "string"
+          ? [{ text: part.text, synthetic: part.synthetic === true, ignored: part.ignored === true }]
+          : [],
+      )
+      if (input.agent === JUDGE_AGENT) return
+      facts.userPrompt({
+        sessionID: input.sessionID,
+        messageID,
+        agent: textOf(agent),
+        model: modelRef(model),
+        parts: texts,
+      })
+    },
+    onChatParams(input: { sessionID: string; agent?: unknown; model?: unknown }, output: unknown) {
+      if (route.owns(input.sessionID)) return route.params(input.sessionID, asRecord(output))
+      const model = asRecord(input.model)
+      const id = textOf(model.id)
+      const provider = textOf(model.providerID)
+      facts.modelRequest(input.sessionID, input.agent, id && provider ? `${provider}/${id}` : id)
+    },
+    onTextComplete(input: { sessionID: string; messageID: string; partID: string }, output: unknown) {
+      const { sessionID, messageID, partID } = input
+      const text = asRecord(output).text
+      if (typeof text === "string" && textOf(messageID) && textOf(partID))
+        facts.replyText(sessionID, messageID, partID, text)
     },
   }
 }

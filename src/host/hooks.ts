@@ -15,7 +15,7 @@ import { createNoteSender } from "../out/note.ts"
 import { createNotifier, type Notifier } from "../out/notifier.ts"
 import { createReplyJudge } from "../turn/reply.ts"
 import { createSessionStore, type JudgeHealth, type PartContext } from "../turn/session.ts"
-import { createEventTracker } from "./events.ts"
+import { createEventTracker, createSessionFacts } from "./events.ts"
 
 /**
  * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
@@ -70,7 +70,8 @@ export function createHooks(host: { directory: string }, config: Config, warning
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
-  const tracker = createEventTracker(ctx, capture, judge, route)
+  const facts = createSessionFacts(ctx, capture, judge, route)
+  const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
@@ -102,12 +103,20 @@ export function createHooks(host: { directory: string }, config: Config, warning
     dispose: async () => {
       if (deps.mode !== "run") return
       try {
-        tracker.judgeAll()
+        facts.judgeAll()
         await judge.settle(config.flushTimeoutMs)
       } catch {
         // Shutdown goes on regardless.
       }
     },
   } satisfies Hooks
-  return { hooks, stats, sessions: store.sessions, pending: judge.pending, cache }
+  return {
+    hooks,
+    parts: { facts, capture, docPull, route },
+    guard,
+    stats,
+    sessions: store.sessions,
+    pending: judge.pending,
+    cache,
+  }
 }

@@ -326,11 +326,11 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
      * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a
      * call for minutes and end in an error toast; the plugin's backoff decides instead.
      */
-    onEvent(type: unknown, props: Record<string, unknown>) {
-      const call = running.get(textOf(props.sessionID) ?? "")
-      if (!call || type !== "session.status" || asRecord(props.status).type !== "retry") return
+    retried(sessionID: string) {
+      const call = running.get(sessionID)
+      if (!call) return
       call.retried = true
-      void client.session.abort({ path: { id: textOf(props.sessionID) ?? "" } }).catch(() => {})
+      void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
     /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
     async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
