@@ -132,7 +132,7 @@ async function benchJudgeLatency() {
         const before = judge.requests.length
         walls.push(await idleToSettled(host, session))
         const requests = judge.requests.slice(before)
-        if (requests.length !== claims || host.plugin.stats.claimsJudged !== claims) {
+        if (requests.length !== claims || host.plugin.counters.claimsJudged !== claims) {
           throw new Error(`expected ${claims} judge requests, saw ${requests.length}`)
         }
         if (!prefixReport) {
@@ -654,7 +654,7 @@ async function benchCache() {
     const before = judge.requests.length
     const cold = await idleToSettled(replay, await turnUntilIdle(replay, MODULE_FILE, reply))
     const coldCalls = judge.requests.length - before
-    const coldHits = replay.plugin.stats.cacheHits
+    const coldHits = replay.plugin.counters.cacheHits
     const warm = await idleToSettled(replay, await turnUntilIdle(replay, MODULE_FILE, reply))
     const warmCalls = judge.requests.length - before - coldCalls
     print(

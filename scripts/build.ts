@@ -25,6 +25,7 @@ export const MODULES = [
   "src/base/unknown.ts",
   "src/base/text.ts",
   "src/base/bounds.ts",
+  "src/base/counters.ts",
   "src/config/config.ts",
   "src/config/effects.ts",
   "src/capture/tools.ts",

@@ -121,6 +121,66 @@ function trimOldest<T>(collection: T[] | Set<T> | Map<T, unknown>, limit: number
 
 // ── End src/base/bounds.ts ─────────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/base/counters.ts ─────────────────────────────────────────────────────────────────────────────
+
+interface Counters {
+  /** Statements of replies settled, by any route (gate, records, cache, judge). */
+  statements: number
+  requests: number
+  retries: number
+  callFailures: number
+  parseErrors: number
+  cacheHits: number
+  gateHits: number
+  claimsJudged: number
+  notes: number
+  injectionFailures: number
+  staleDrops: number
+  /** Claims about the agent's own work that its tool calls decided, with no judge call. */
+  recordDecisions: number
+  /** Contradictions whose quote stood in no source, let through as unverifiable. */
+  unanchored: number
+  secondOpinions: number
+  /** Contradictions the second judge model did not confirm. */
+  disagreements: number
+  tokensIn: number
+  tokensOut: number
+}
+
+/** Adds to one counter; a part counts through this, never on the objects themselves. */
+type Tally = (name: keyof Counters, by?: number) => void
+
+function newCounters(): Counters {
+  return {
+    statements: 0,
+    requests: 0,
+    retries: 0,
+    callFailures: 0,
+    parseErrors: 0,
+    cacheHits: 0,
+    gateHits: 0,
+    claimsJudged: 0,
+    notes: 0,
+    injectionFailures: 0,
+    staleDrops: 0,
+    recordDecisions: 0,
+    unanchored: 0,
+    secondOpinions: 0,
+    disagreements: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+  }
+}
+
+/** A tally that counts into every set given: a session's and the plugin's. */
+function tallyInto(...sets: ReadonlyArray<Counters | undefined>): Tally {
+  return (name, by = 1) => {
+    for (const set of sets) if (set) set[name] += by
+  }
+}
+
+// ── End src/base/counters.ts ───────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/config/config.ts ─────────────────────────────────────────────────────────────────────────────
 
 const PLUGIN_ID = "ragfaith"
@@ -197,9 +257,7 @@ interface Config {
   /** Why nothing is judged (no key, no base URL, refused insecure URL); undefined when the judge is usable. */
   judgeDisabled: string | undefined
   activeModel: string | undefined
-  strictness: Strictness
   flagVerdicts: ReadonlySet<Verdict>
-  evidenceScope: EvidenceScope
   premiseTools: RegExp
   premiseCap: number
   maxClaims: number
@@ -420,10 +478,8 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
     judge,
     judgeDisabled,
     activeModel: read.text("RFE_ACTIVE_MODEL", "activeModel"),
-    strictness,
     flagVerdicts:
       flagged ?? new Set<Verdict>(strictness === "strict" ? ["unfaithful", "unverifiable"] : ["unfaithful"]),
-    evidenceScope,
     premiseTools: parsePremiseTools(read.text("RFE_PREMISE_TOOLS", "premiseTools"), evidenceScope, warnings),
     premiseCap: read.integer("RFE_PREMISE_CAP", "premiseCap", DEFAULTS.premiseCap, 1),
     maxClaims: read.integer("RFE_MAX_CLAIMS", "maxClaims", DEFAULTS.maxClaims, 1),
@@ -3603,6 +3659,11 @@ const QUOTE_MAX_CHARS = 400
 /** Shorter quotes ("3", "the file") would stand in almost any source: they anchor nothing. */
 const QUOTE_MIN_CHARS = 8
 
+/**
+ * The verdict family: what the judge says of a claim (`JudgeVerdict`), the same as it came (`RawVerdict`),
+ * settled for one claim (`ClaimResult`), and shown to the agent and the user (`FlaggedClaim`). The cache keeps
+ * it on disk in short keys (`CacheRecord`).
+ */
 interface JudgeVerdict {
   verdict: Verdict
   /** The id of the deciding source as the judge named it (`S2`, `P`); a label once the claim is judged. */
@@ -3612,25 +3673,25 @@ interface JudgeVerdict {
   reason: string | undefined
 }
 
+/** How a claim was settled: too short to judge, by the tool records, from the cache, by the judge, or not at all. */
+type Via = "gate" | "records" | "cache" | "judge" | "parse-fallback"
+
+/** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
+type RawVerdict = JudgeVerdict & { via: Extract<Via, "cache" | "judge" | "parse-fallback"> }
+
 interface ClaimResult extends JudgeVerdict {
   claim: Claim
-  via: "gate" | "records" | "cache" | "judge" | "parse-fallback"
+  via: Via
   /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
   demoted?: "unanchored" | "disagreed"
 }
 
-/** A flagged claim as every output shows it: redacted, the judge key hidden, clipped. */
-interface FlaggedClaim {
-  claim: string
-  verdict: Verdict
-  /** Where the deciding source came from, as the user would name it: `src/config.ts:10-40`, a URL, `tool calls of this session`. */
-  source: string | undefined
-  /** The verified words of that source the claim contradicts. */
-  quote: string | undefined
-  reason: string | undefined
-  via: ClaimResult["via"]
-  demoted?: ClaimResult["demoted"]
-}
+/**
+ * A settled claim as every output shows it: the claim as text, redacted, the judge key hidden, clipped; the
+ * source named as the user would (`src/config.ts:10-40`, a URL, `tool calls of this session`); the quote the
+ * verified words of that source.
+ */
+type FlaggedClaim = Omit<ClaimResult, "claim"> & { claim: string }
 
 const VERDICT_RE = /"verdict"\s*:\s*"(\w+)"/
 
@@ -3971,45 +4032,6 @@ function scrubError(message: string, apiKey: string | undefined): string {
   return clip(redactSecrets(text), ERROR_MESSAGE_CHARS)
 }
 
-interface JudgeStats {
-  requests: number
-  retries: number
-  callFailures: number
-  parseErrors: number
-  cacheHits: number
-  gateHits: number
-  claimsJudged: number
-  notes: number
-  injectionFailures: number
-  staleDrops: number
-  /** Claims about the agent's own work that its tool calls decided, with no judge call. */
-  recordDecisions: number
-  /** Contradictions whose quote stood in no source, let through as unverifiable. */
-  unanchored: number
-  secondOpinions: number
-  /** Contradictions the second judge model did not confirm. */
-  disagreements: number
-}
-
-function newStats(): JudgeStats {
-  return {
-    requests: 0,
-    retries: 0,
-    callFailures: 0,
-    parseErrors: 0,
-    cacheHits: 0,
-    gateHits: 0,
-    claimsJudged: 0,
-    notes: 0,
-    injectionFailures: 0,
-    staleDrops: 0,
-    recordDecisions: 0,
-    unanchored: 0,
-    secondOpinions: 0,
-    disagreements: 0,
-  }
-}
-
 interface JudgeAnswer {
   status: number
   content: string
@@ -4131,7 +4153,7 @@ async function retryJudge(
   judge: Pick<JudgeSettings, "maxAttempts">,
   request: JudgeRequest,
   deps: Pick<Deps, "now" | "sleep" | "random">,
-  stats: JudgeStats,
+  count: Tally,
   writeTokenLog: (line: TokenLogLine) => void,
   compat: JudgeCompat,
 ): Promise<string> {
@@ -4147,7 +4169,7 @@ async function retryJudge(
         latency_ms: deps.now() - started,
         ...tokenFields(usage),
       })
-    stats.requests++
+    count("requests")
     try {
       const answer = await attempt(request)
       logAttempt("ok", answer.status, answer.usage)
@@ -4165,7 +4187,7 @@ async function retryJudge(
       } else {
         await deps.sleep(retryDelay(tries, error.retryAfter, deps.now(), deps.random))
       }
-      stats.retries++
+      count("retries")
     }
   }
 }
@@ -4183,13 +4205,13 @@ async function judgeClaim(
   post: (request: JudgeRequest) => Promise<string>,
   request: Omit<JudgeRequest, "maxTokens">,
   sourceIds: ReadonlySet<string>,
-  stats: JudgeStats,
-): Promise<JudgeVerdict & { via: "judge" | "parse-fallback" }> {
+  count: Tally,
+): Promise<RawVerdict & { via: "judge" | "parse-fallback" }> {
   for (const maxTokens of [JUDGE_MAX_TOKENS, JUDGE_RETRY_MAX_TOKENS]) {
     const verdict = parseVerdict(await post({ ...request, maxTokens }), sourceIds)
     if (verdict) return { ...verdict, via: "judge" }
   }
-  stats.parseErrors++
+  count("parseErrors")
   return { verdict: "unverifiable", source: undefined, quote: undefined, reason: undefined, via: "parse-fallback" }
 }
 
@@ -4497,7 +4519,7 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
 }
 
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-function createNoteSender({ config, deps, notifier, stats }: PartContext) {
+function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
   const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
     const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
@@ -4519,10 +4541,9 @@ function createNoteSender({ config, deps, notifier, stats }: PartContext) {
    */
   const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const marker = buildNotice(items, judged)
+    const notice = buildNotice(items, judged)
     const user = state.lastUser
-    stats.notes++
-    state.totals.notes++
+    tallyInto(counters, state.counters)("notes")
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
@@ -4530,7 +4551,7 @@ function createNoteSender({ config, deps, notifier, stats }: PartContext) {
         body: {
           parts: [
             { type: "text", text, synthetic: true },
-            { type: "text", text: marker },
+            { type: "text", text: notice },
           ],
           ...(user?.agent ? { agent: user.agent } : {}),
           ...(user?.model ? { model: user.model } : {}),
@@ -4541,7 +4562,7 @@ function createNoteSender({ config, deps, notifier, stats }: PartContext) {
       error = thrown ?? "unknown error"
     }
     if (error === undefined) return
-    stats.injectionFailures++
+    tallyInto(counters, state.counters)("injectionFailures")
     notifier.log("warn", "ragfaith: could not inject the correction note", {
       sessionID: state.id,
       error: scrubError(describeError(error), config.judge.apiKey),
@@ -4628,16 +4649,8 @@ interface SessionState extends PremiseBuffer {
   report: ReplyReport | undefined
   /** The last reply that drew a note (or a report), kept when its correction is judged after it. */
   flaggedReport: ReplyReport | undefined
-  totals: SessionTotals
-}
-
-/** This session's judging so far, as `/ragfaith` tells it. */
-interface SessionTotals {
-  judged: number
-  notes: number
-  tokensIn: number
-  tokensOut: number
-  cacheHits: number
+  /** This session's judging so far, as `/ragfaith` tells it. */
+  counters: Counters
 }
 
 /** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
@@ -4682,7 +4695,7 @@ function newSession(id: string): SessionState {
     judging: true,
     report: undefined,
     flaggedReport: undefined,
-    totals: { judged: 0, notes: 0, tokensIn: 0, tokensOut: 0, cacheHits: 0 },
+    counters: newCounters(),
   }
 }
 
@@ -4723,7 +4736,8 @@ interface PartContext {
   directory: string
   store: SessionStore
   notifier: Notifier
-  stats: JudgeStats
+  /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
+  counters: Counters
   health: JudgeHealth
 }
 
@@ -5264,14 +5278,11 @@ function noteJudgeHealth(
   }
 }
 
-/** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
-type RawVerdict = JudgeVerdict & { via: "cache" | "judge" | "parse-fallback" }
-
-/** What asking for verdicts needs: the settings, the clock, the counters, the cache and the way to the judge. */
+/** What asking for a session's verdicts needs: the settings, the clock, its counters, the cache and the way to the judge. */
 interface VerdictSource {
   config: Config
   now: () => number
-  stats: JudgeStats
+  count: Tally
   cache: VerdictCache
   post: (request: JudgeRequest) => Promise<string>
 }
@@ -5284,12 +5295,12 @@ async function verdictFrom(
   evidence: Evidence,
   run: JudgeRun,
 ): Promise<RawVerdict | undefined> {
-  const { config, stats, cache } = ask
+  const { config, count, cache } = ask
   const before = config.checks.context ? claim.before : undefined
   const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
   const hit = cache.get(key)
   if (hit) {
-    stats.cacheHits++
+    count("cacheHits")
     return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" }
   }
   // After one call has failed for good, the rest of the reply would only fail the same way.
@@ -5306,8 +5317,8 @@ async function verdictFrom(
     sessionID: evidence.sessionID,
   }
   try {
-    const result = await judgeClaim(ask.post, request, evidence.sourceIds, stats)
-    stats.claimsJudged++
+    const result = await judgeClaim(ask.post, request, evidence.sourceIds, count)
+    count("claimsJudged")
     run.answered++
     if (result.via === "parse-fallback") run.unreadable++
     else {
@@ -5316,7 +5327,7 @@ async function verdictFrom(
     }
     return result
   } catch (error) {
-    stats.callFailures++
+    count("callFailures")
     run.unjudged++
     run.failure ??=
       error instanceof JudgeError
@@ -5340,19 +5351,19 @@ async function earnFlag(
   const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
   if (checks.quotes && !anchored) {
-    ask.stats.unanchored++
+    ask.count("unanchored")
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
   const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
   if (other) {
     await ask.cache.load(other)
-    ask.stats.secondOpinions++
+    ask.count("secondOpinions")
     const second = await verdictFrom(ask, other, claim, evidence, run)
     const agrees =
       second?.verdict === "unfaithful" &&
       (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
     if (!agrees) {
-      ask.stats.disagreements++
+      ask.count("disagreements")
       return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
     }
   }
@@ -5367,7 +5378,7 @@ async function settleClaim(
   run: JudgeRun,
 ): Promise<ClaimResult | undefined> {
   if (isVerbatimInSources(claim, evidence.sources)) {
-    ask.stats.gateHits++
+    ask.count("gateHits")
     return {
       claim,
       verdict: "faithful",
@@ -5380,7 +5391,7 @@ async function settleClaim(
   const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
   const decided = asserted && decideProcessClaim(asserted, evidence.records)
   if (decided) {
-    ask.stats.recordDecisions++
+    ask.count("recordDecisions")
     const reason = "the session's tool calls decide it"
     return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
   }
@@ -5395,23 +5406,23 @@ async function settleClaim(
  * source and a second judge model agrees.
  */
 function createClaimJudge(
-  { config, deps, notifier, stats, store, health }: PartContext,
+  { config, deps, notifier, counters, health }: PartContext,
   cache: VerdictCache,
   route: OpencodeRoute,
 ) {
   const compat: JudgeCompat = { omitReasoning: false }
   const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
-  /** Every attempt's tokens go to the token log and to the totals of the session whose claim it judged. */
-  const spend = (sessionID: string | undefined) => (line: TokenLogLine) => {
-    notifier.tokenLog(line)
-    const totals = sessionID ? store.find(sessionID)?.totals : undefined
-    if (!totals) return
-    totals.tokensIn += line.prompt_tokens ?? 0
-    totals.tokensOut += line.completion_tokens ?? 0
+  /** How one session's claims are asked for: counted for the session and the plugin, tokens to the token log too. */
+  const askFor = (state: SessionState): VerdictSource => {
+    const count = tallyInto(counters, state.counters)
+    const spend = (line: TokenLogLine) => {
+      notifier.tokenLog(line)
+      count("tokensIn", line.prompt_tokens ?? 0)
+      count("tokensOut", line.completion_tokens ?? 0)
+    }
+    const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
+    return { config, now: deps.now, count, cache, post }
   }
-  const post = (request: JudgeRequest) =>
-    retryJudge(attempt, config.judge, request, deps, stats, spend(request.sessionID), compat)
-  const ask: VerdictSource = { config, now: deps.now, stats, cache, post }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state: SessionState) => {
     if (config.judge.route !== "opencode") return config.judge
@@ -5428,6 +5439,7 @@ function createClaimJudge(
     health.model = evidence.model
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const ask = askFor(state)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run),
     )
@@ -5517,7 +5529,7 @@ function logVerdicts(
 
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
 function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
-  const { config, deps, notifier, stats } = ctx
+  const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
@@ -5542,15 +5554,14 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
       outcome: "silent",
     }
     state.report = report
-    state.totals.judged += results.length
-    state.totals.cacheHits += results.filter((result) => result.via === "cache").length
+    tallyInto(counters, state.counters)("statements", results.length)
     if (state.deleted) {
       report.outcome = "deleted"
       notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
       return
     }
     if (state.generation !== generation) {
-      stats.staleDrops++
+      tallyInto(counters, state.counters)("staleDrops")
       report.outcome = "dropped"
       notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
         sessionID: state.id,
@@ -5675,11 +5686,11 @@ function renderReport(state: SessionState, health: JudgeHealth, logPlace: string
   const judge = health.model ?? "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
   lines.push(...wrap(`Judge: ${judge}.${status} Details: ${logPlace}.`, REPORT_WIDTH))
-  const t = state.totals
+  const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   lines.push(
     ...wrap(
-      `This session: ${t.judged} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
+      `This session: ${t.statements} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
         (state.judging ? "/ragfaith off stops checking it." : "Checking is off; /ragfaith on turns it back on."),
       REPORT_WIDTH,
     ),
@@ -6084,11 +6095,11 @@ function createGuards(notifier: Notifier, apiKey: string | undefined) {
  * judging starts from the (not awaited) event hook and runs on its own.
  */
 function createHooks(host: { directory: string }, config: Config, warnings: readonly string[], deps: Deps) {
-  const stats = newStats()
+  const counters = newCounters()
   const notifier = createNotifier(config, warnings, deps)
   const store = createSessionStore()
   const health: JudgeHealth = { model: undefined, lastError: undefined }
-  const ctx: PartContext = { config, deps, directory: host.directory, store, notifier, stats, health }
+  const ctx: PartContext = { config, deps, directory: host.directory, store, notifier, counters, health }
   const cache = createVerdictCache(config.cacheDir, deps, (message) => {
     notifier.log("warn", message)
     notifier.toast(message)
@@ -6141,7 +6152,7 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
     hooks,
     parts: { facts, capture, docPull, route },
     guard,
-    stats,
+    counters,
     sessions: store.sessions,
     pending: judge.pending,
     cache,

@@ -116,19 +116,19 @@ describe("memory only by default", () => {
     const before = judge.requests.length
     const session = await turn(host)
     expect(judge.requests.length - before).toBe(3)
-    expect(host.plugin.stats.cacheHits).toBe(0)
+    expect(host.plugin.counters.cacheHits).toBe(0)
 
     // The same turn again in the same session: same model, question, context and claims.
     const again = await host.userMessage(session, "Tell me about Freedonia")
     await host.reply(session, again, REPLY)
     await host.settle()
     expect(judge.requests.length - before).toBe(3)
-    expect(host.plugin.stats.cacheHits).toBe(3)
+    expect(host.plugin.counters.cacheHits).toBe(3)
 
     // Another session of the same plugin instance with the same sources hits the cache too.
     await turn(host)
     expect(judge.requests.length - before).toBe(3)
-    expect(host.plugin.stats.cacheHits).toBe(6)
+    expect(host.plugin.counters.cacheHits).toBe(6)
     expect(host.plugin.cache.size).toBe(3)
     expect(fs.calls).toEqual({ reads: [], appends: [], dirs: [] })
   })
@@ -179,7 +179,7 @@ describe("RFE_CACHE_DIR", () => {
     await host.reply(session, again, REPLY)
     await host.settle()
     expect(fs.calls.reads).toEqual([file])
-    expect(host.plugin.stats.cacheHits).toBe(3)
+    expect(host.plugin.counters.cacheHits).toBe(3)
     expect(fileLines(file)).toHaveLength(3)
   })
 
@@ -249,7 +249,7 @@ describe("RFE_CACHE_DIR", () => {
     const b = createHost({ env, deps: fsB.deps })
     await turn(b)
     expect(judge.requests.length - before).toBe(3)
-    expect(b.plugin.stats.cacheHits).toBe(3)
+    expect(b.plugin.counters.cacheHits).toBe(3)
     expect(fsB.calls.reads).toEqual([file])
     expect(fsB.calls.appends).toEqual([])
   })
@@ -266,7 +266,7 @@ describe("RFE_CACHE_DIR", () => {
     const b = createHost({ env, deps: realFs().deps })
     await turn(b)
     expect(judge.requests.length - before).toBe(3)
-    expect(b.plugin.stats.cacheHits).toBe(3)
+    expect(b.plugin.counters.cacheHits).toBe(3)
   })
 
   test("two processes appending at once: every line lands whole", async () => {
@@ -318,7 +318,7 @@ describe("RFE_CACHE_DIR", () => {
     await host.reply(session, again, REPLY)
     await host.settle()
     expect(judge.requests.length - before).toBe(3)
-    expect(host.plugin.stats.cacheHits).toBe(3)
+    expect(host.plugin.counters.cacheHits).toBe(3)
     const warnings = host.logs.filter((line) => line.message.includes("RFE_CACHE_DIR"))
     expect(warnings).toHaveLength(1)
     expect(warnings[0]?.level).toBe("warn")
@@ -479,7 +479,7 @@ describe("the token log (RFE_JUDGE_LOG)", () => {
       },
     })
     await turn(host)
-    expect(host.plugin.stats.requests).toBe(3)
+    expect(host.plugin.counters.requests).toBe(3)
     expect(host.stderr).toEqual([])
     expect(appended).toEqual([])
   })

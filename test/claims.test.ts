@@ -804,7 +804,7 @@ describe("through the host", () => {
     await host.readTurn(session, "Tell me about Freedonia", FACTS, reply)
     await host.settle()
     expect(requestsSince(before)).toEqual(["It has 3 bridges.", "The request cache is enabled by default."])
-    expect(host.plugin.stats.gateHits).toBe(2)
+    expect(host.plugin.counters.gateHits).toBe(2)
     expect(host.prompts).toHaveLength(0)
   })
 
@@ -820,7 +820,7 @@ describe("through the host", () => {
     )
     await host.settle()
     expect(judge.requests.length).toBe(before)
-    expect(host.plugin.stats.gateHits).toBe(2)
-    expect(host.plugin.stats.requests).toBe(0)
+    expect(host.plugin.counters.gateHits).toBe(2)
+    expect(host.plugin.counters.requests).toBe(0)
   })
 })

@@ -40,9 +40,9 @@ describe("defaults", () => {
     ["RFE_JUDGE_MAIN_MODEL", "judge.mainModel", ""],
     ["RFE_JUDGE_FALLBACK_MODEL", "judge.fallbackModel", ""],
     ["RFE_ACTIVE_MODEL", "activeModel", undefined],
-    ["RFE_STRICTNESS", "strictness", "normal"],
+    ["RFE_STRICTNESS", "flagVerdicts", ["unfaithful"]],
     ["RFE_FLAG_VERDICTS", "flagVerdicts", ["unfaithful"]],
-    ["RFE_EVIDENCE_SCOPE", "evidenceScope", "web"],
+    ["RFE_EVIDENCE_SCOPE", "premiseTools", "read|fetch|web|doc|search"],
     ["RFE_PREMISE_TOOLS", "premiseTools", "read|fetch|web|doc|search"],
     ["RFE_PREMISE_CAP", "premiseCap", 24_000],
     ["RFE_MAX_CLAIMS", "maxClaims", 50],
@@ -148,7 +148,7 @@ describe("each setting from the env and from the plugin options", () => {
       "acme/judge-2",
     ],
     ["RFE_ACTIVE_MODEL", "activeModel", "mock/scripted", "mock/scripted", "other/m", "activeModel", "mock/scripted"],
-    ["RFE_STRICTNESS", "strictness", "STRICT", "strict", "normal", "strictness", "strict"],
+    ["RFE_STRICTNESS", "strictness", "STRICT", "strict", "normal", "flagVerdicts", ["unfaithful", "unverifiable"]],
     [
       "RFE_FLAG_VERDICTS",
       "flagVerdicts",
@@ -158,7 +158,15 @@ describe("each setting from the env and from the plugin options", () => {
       "flagVerdicts",
       ["unfaithful", "unverifiable"],
     ],
-    ["RFE_EVIDENCE_SCOPE", "evidenceScope", "all", "all", "web", "evidenceScope", "all"],
+    [
+      "RFE_EVIDENCE_SCOPE",
+      "evidenceScope",
+      "all",
+      "all",
+      "web",
+      "premiseTools",
+      "read|fetch|web|doc|search|grep|bash|shell|exec|command|terminal",
+    ],
     ["RFE_PREMISE_TOOLS", "premiseTools", "^(read|mcp_.*)$", "^(read|mcp_.*)$", "x", "premiseTools", "^(read|mcp_.*)$"],
     ["RFE_PREMISE_CAP", "premiseCap", "1000", 1000, 5000, "premiseCap", 1000],
     ["RFE_MAX_CLAIMS", "maxClaims", "7", 7, 9, "maxClaims", 7],
@@ -220,7 +228,6 @@ describe("each setting from the env and from the plugin options", () => {
 
   test("an explicit RFE_PREMISE_TOOLS wins over RFE_EVIDENCE_SCOPE", () => {
     const { config } = parseConfig(undefined, { RFE_EVIDENCE_SCOPE: "all", RFE_PREMISE_TOOLS: "^read$" })
-    expect(config.evidenceScope).toBe("all")
     expect(config.premiseTools.test("bash")).toBe(false)
     expect(config.premiseTools.test("READ")).toBe(true)
   })
@@ -240,7 +247,7 @@ describe("each setting from the env and from the plugin options", () => {
       { RFE_PREMISE_CAP: "  ", RFE_STRICTNESS: "" },
     )
     expect(config.premiseCap).toBe(900)
-    expect(config.strictness).toBe("strict")
+    expect(field(config, "flagVerdicts")).toEqual(["unfaithful", "unverifiable"])
   })
 })
 
@@ -467,8 +474,15 @@ describe("bad values: the default and exactly one warning", () => {
     ["a 50 ms timeout", undefined, { RFE_JUDGE_TIMEOUT_MS: "50" }, "judge.timeoutMs", 30_000, "RFE_JUDGE_TIMEOUT_MS"],
     ["words for attempts", undefined, { RFE_JUDGE_MAX_ATTEMPTS: "two" }, "judge.maxAttempts", 4, "ATTEMPTS"],
     ["negative flush timeout", undefined, { RFE_FLUSH_TIMEOUT_MS: "-1" }, "flushTimeoutMs", 20_000, "FLUSH"],
-    ["unknown strictness", undefined, { RFE_STRICTNESS: "paranoid" }, "strictness", "normal", "RFE_STRICTNESS"],
-    ["unknown scope", undefined, { RFE_EVIDENCE_SCOPE: "everything" }, "evidenceScope", "web", "RFE_EVIDENCE_SCOPE"],
+    ["unknown strictness", undefined, { RFE_STRICTNESS: "paranoid" }, "flagVerdicts", ["unfaithful"], "RFE_STRICTNESS"],
+    [
+      "unknown scope",
+      undefined,
+      { RFE_EVIDENCE_SCOPE: "everything" },
+      "premiseTools",
+      "read|fetch|web|doc|search",
+      "RFE_EVIDENCE_SCOPE",
+    ],
     [
       "invalid regex",
       undefined,
@@ -498,7 +512,7 @@ describe("bad values: the default and exactly one warning", () => {
     ["non-boolean RFE_DOC_PULL", undefined, { RFE_DOC_PULL: "maybe" }, "docPull", true, "RFE_DOC_PULL"],
     ["string premiseCap option", { premiseCap: "12k" }, {}, "premiseCap", 24_000, "premiseCap"],
     ["negative maxClaims option", { maxClaims: -3 }, {}, "maxClaims", 50, "maxClaims"],
-    ["numeric strictness option", { strictness: 5 }, {}, "strictness", "normal", "strictness"],
+    ["numeric strictness option", { strictness: 5 }, {}, "flagVerdicts", ["unfaithful"], "strictness"],
     ["numeric cacheDir option", { cacheDir: 42 }, {}, "cacheDir", undefined, "cacheDir"],
     ["object judgeLog option", { judgeLog: { path: "x" } }, {}, "judgeLog", undefined, "judgeLog"],
     [
@@ -628,7 +642,7 @@ describe("bad values: the default and exactly one warning", () => {
     const { config, warnings } = parseConfig({ ...options, judge: { concurrency: [], baseURL: {}, apiKey: 7 } }, {})
     expect(config.judge.baseURL).toBe("https://api.synthetic.new/v1")
     expect(config.premiseCap).toBe(24_000)
-    expect(config.strictness).toBe("normal")
+    expect(field(config, "flagVerdicts")).toEqual(["unfaithful"])
     expect(warnings.length).toBeGreaterThan(5)
   })
 })

@@ -114,7 +114,7 @@ describe("quoted evidence", () => {
   ])("a contradiction with %s is not flagged: unverifiable, counted and logged", async (_name, flag) => {
     const { host } = await judgedTurn(bridges(flag as JudgeReply), { RFE_SECOND_OPINION: "0" })
     expect(host.prompts).toHaveLength(0)
-    expect(host.plugin.stats.unanchored).toBe(1)
+    expect(host.plugin.counters.unanchored).toBe(1)
     const judged = host.logs.find((line) => line.message === "ragfaith: reply judged")
     expect(judged?.extra).toMatchObject({ unfaithful: 0, unverifiable: 1, unanchored: 1 })
   })
@@ -150,7 +150,7 @@ describe("a second opinion", () => {
       ["judge-main", "It has 7 bridges."],
       ["judge-fallback", "It has 7 bridges."],
     ])
-    expect(host.plugin.stats).toMatchObject({ secondOpinions: 1, disagreements: 1 })
+    expect(host.plugin.counters).toMatchObject({ secondOpinions: 1, disagreements: 1 })
   })
 
   test("agreement flags, with one extra call per flagged claim and none for the rest", async () => {
@@ -165,7 +165,7 @@ describe("a second opinion", () => {
     const { host, requests } = await judgedTurn(bridges(), { RFE_ACTIVE_MODEL: "judge-main" })
     expect(requests.map((request) => request.model)).toEqual(["judge-fallback", "judge-fallback"])
     expect(host.prompts).toHaveLength(1)
-    expect(host.plugin.stats.secondOpinions).toBe(0)
+    expect(host.plugin.counters.secondOpinions).toBe(0)
   })
 
   test.each([
@@ -195,7 +195,7 @@ describe("a second opinion", () => {
       await host.reply(session, again, WRONG)
       await host.settle()
       expect(judge.requests.length).toBe(asked)
-      expect(host.plugin.stats.cacheHits).toBe(3)
+      expect(host.plugin.counters.cacheHits).toBe(3)
     })
   })
 })

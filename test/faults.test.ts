@@ -151,7 +151,7 @@ async function twoReplies(host: Watched, reply = THREE) {
   const inFlight = host.plugin.pending.size
   await sideTraffic(host)
   await host.settle()
-  const first = { ...host.plugin.stats, sleeps: [...host.sleeps], toasts: host.toasts.length }
+  const first = { ...host.plugin.counters, sleeps: [...host.sleeps], toasts: host.toasts.length }
   const next = await host.userMessage(session, "Tell me about Freedonia")
   await host.reply(session, next, reply)
   await sideTraffic(host)
@@ -306,8 +306,8 @@ describe("judge faults", () => {
       async (garbled) => {
         const host = watchedHost({ env: judgeEnv(garbled.url) })
         await twoReplies(host, THREE)
-        expect(host.plugin.stats.parseErrors).toBe(6)
-        expect(host.plugin.stats.cacheHits).toBe(0)
+        expect(host.plugin.counters.parseErrors).toBe(6)
+        expect(host.plugin.counters.cacheHits).toBe(0)
         expect(host.toasts.map((t) => t.message)).toEqual([
           "The judge judge-main answers without a verdict: check RFE_JUDGE_MAIN_MODEL.",
         ])
@@ -337,7 +337,7 @@ describe("judge faults", () => {
         expect(first.requests).toBe(fault.attempts)
         expect(first.sleeps).toEqual(fault.sleeps)
         expect(first.callFailures).toBe(1)
-        expect(host.plugin.stats).toMatchObject({
+        expect(host.plugin.counters).toMatchObject({
           requests: 2 * fault.attempts,
           retries: 2 * (fault.attempts - 1),
           callFailures: 2,
@@ -388,7 +388,7 @@ describe("judge faults", () => {
       async (served) => {
         const host = watchedHost({ env: judgeEnv(served.url, { RFE_JUDGE_CONCURRENCY: "1" }) })
         await twoReplies(host)
-        expect(host.plugin.stats).toMatchObject({ requests: 2, retries: 0, callFailures: 2, claimsJudged: 0 })
+        expect(host.plugin.counters).toMatchObject({ requests: 2, retries: 0, callFailures: 2, claimsJudged: 0 })
         expect(host.toasts.map((toast) => toast.message)).toEqual([
           "The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL.",
         ])
@@ -403,7 +403,7 @@ describe("judge faults", () => {
       deps: { fetch: () => Promise.reject(Object.create(null)) },
     })
     await twoReplies(host)
-    expect(host.plugin.stats.callFailures).toBe(2)
+    expect(host.plugin.counters.callFailures).toBe(2)
     expect(host.toasts).toHaveLength(1)
     expectHealthy(host)
   })
@@ -418,7 +418,7 @@ describe("judge faults", () => {
       },
     })
     await twoReplies(host)
-    expect(host.plugin.stats).toMatchObject({ requests: 4, retries: 2, callFailures: 2 })
+    expect(host.plugin.counters).toMatchObject({ requests: 4, retries: 2, callFailures: 2 })
     expect(host.sleeps).toEqual([375, 375])
     expect(host.toasts.map((toast) => toast.message)).toEqual([
       expect.stringMatching(
@@ -447,7 +447,7 @@ describe("judge faults", () => {
         expect(host.prompts).toHaveLength(1)
         expect(host.prompts[0]?.text).toContain('"It has 7 bridges."')
         // Two claims, and a second opinion on the one flagged.
-        expect(host.plugin.stats).toMatchObject({ requests: 3, callFailures: 0, claimsJudged: 3, notes: 1 })
+        expect(host.plugin.counters).toMatchObject({ requests: 3, callFailures: 0, claimsJudged: 3, notes: 1 })
         expect(host.toasts).toEqual([])
         expectHealthy(host)
       },
@@ -478,7 +478,7 @@ describe("judge faults", () => {
           await host.settle()
         }
         expect(host.toasts).toHaveLength(2)
-        expect(host.plugin.stats.callFailures).toBe(4)
+        expect(host.plugin.counters.callFailures).toBe(4)
         expectHealthy(host)
       },
     )
@@ -572,7 +572,7 @@ describe("host faults", () => {
     await host.call("event", {})
     await host.settle()
     expect(host.prompts).toEqual([])
-    expect(host.plugin.stats.requests).toBe(0)
+    expect(host.plugin.counters.requests).toBe(0)
     expectHealthy(host)
     // The session that got the junk is not damaged by it.
     await stillNotes(host, session)
@@ -644,7 +644,7 @@ describe("host faults", () => {
     await host.idle("ses_unknown")
     const { replyID } = await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
     await host.settle()
-    const requests = host.plugin.stats.requests
+    const requests = host.plugin.counters.requests
     expect(requests).toBe(3)
     // The final text changes after the turn was judged: a late event, not a new reply.
     await host.event("message.part.updated", {
@@ -659,7 +659,7 @@ describe("host faults", () => {
     await host.idle(session)
     await host.idle(session)
     await host.settle()
-    expect(host.plugin.stats.requests).toBe(requests)
+    expect(host.plugin.counters.requests).toBe(requests)
     expect(host.prompts).toEqual([])
     await stillNotes(host, session)
     expectHealthy(host)
@@ -712,7 +712,7 @@ describe("host faults", () => {
     })
     const { session } = await twoReplies(host, WRONG)
     expect(host.prompts).toHaveLength(2)
-    expect(host.plugin.stats).toMatchObject({ notes: 2, injectionFailures: 2 })
+    expect(host.plugin.counters).toMatchObject({ notes: 2, injectionFailures: 2 })
     expect(host.toasts.map((toast) => toast.message)).toEqual([
       '1 statement looks unsupported: "It has 7 bridges." The agent was not told; see /ragfaith.',
     ])
@@ -720,7 +720,7 @@ describe("host faults", () => {
 
     failing = false
     await stillNotes(host, session)
-    expect(host.plugin.stats).toMatchObject({ notes: 3, injectionFailures: 2 })
+    expect(host.plugin.counters).toMatchObject({ notes: 3, injectionFailures: 2 })
     expectHealthy(host)
   })
 
@@ -796,11 +796,11 @@ describe("cache faults", () => {
 
   /** The second reply of twoReplies was answered from memory; one more session still hits it. */
   async function stillJudgesFromMemory(host: Watched) {
-    expect(host.plugin.stats).toMatchObject({ requests: 3, cacheHits: 3 })
+    expect(host.plugin.counters).toMatchObject({ requests: 3, cacheHits: 3 })
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
     await host.settle()
-    expect(host.plugin.stats).toMatchObject({ requests: 3, cacheHits: 6 })
+    expect(host.plugin.counters).toMatchObject({ requests: 3, cacheHits: 6 })
   }
 
   test("truncated, corrupt and binary lines are skipped; the valid ones load; the next append starts clean", async () => {
@@ -829,7 +829,7 @@ describe("cache faults", () => {
     const b = watchedHost({ env, deps: realFs })
     await b.readTurn(await b.createSession(), "Tell me about Freedonia", FACTS, THREE)
     await b.settle()
-    expect(b.plugin.stats).toMatchObject({ requests: 1, cacheHits: 2 })
+    expect(b.plugin.counters).toMatchObject({ requests: 1, cacheHits: 2 })
     const after = await waitForLines(file, 8)
     const key = (line: string | undefined) => (JSON.parse(line ?? "") as CacheRecord).k
     // The verdict lost to the cut was judged again and appended on a line of its own.
@@ -868,7 +868,7 @@ describe("cache faults", () => {
         expect(records.every((record) => record.v === "faithful" && record.r === "r".repeat(120))).toBe(true)
         expect(new Set(records.map((record) => record.k)).size).toBe(80)
         for (const host of hosts) {
-          expect(host.plugin.stats.requests).toBe(40)
+          expect(host.plugin.counters.requests).toBe(40)
           expectHealthy(host)
         }
       },
@@ -915,7 +915,7 @@ describe("security", () => {
     await twoReplies(host, WRONG)
     await twoReplies(host, WRONG)
     expect(calls).toEqual([])
-    expect(host.plugin.stats.requests).toBe(0)
+    expect(host.plugin.counters.requests).toBe(0)
     const refusal = /^ragfaith: nothing is judged: no clear text to 10\.255\.255\.1:9; /
     expect(host.logs.filter((line) => refusal.test(line.message)).map((line) => line.level)).toEqual(["warn"])
     expect(host.toasts.map((toast) => toast.message)).toEqual([
@@ -968,7 +968,7 @@ describe("security", () => {
       deps: { fetch: (url) => (fail as (url: string) => Promise<Response>)(url) },
     })
     await twoReplies(host, WRONG)
-    expect(host.plugin.stats.callFailures).toBeGreaterThan(0)
+    expect(host.plugin.counters.callFailures).toBeGreaterThan(0)
     expect(host.toasts).toHaveLength(1)
     expect(host.stderr.length).toBeGreaterThan(0)
     expect(everything(host)).not.toContain(KEY)
@@ -1271,7 +1271,7 @@ describe("bounds", () => {
     }
     await host.settle()
     expect(host.plugin.sessions.size).toBe(LIMITS.sessions)
-    expect(host.plugin.stats).toMatchObject({ gateHits: 1_000, requests: 0 })
+    expect(host.plugin.counters).toMatchObject({ gateHits: 1_000, requests: 0 })
     for (const state of host.plugin.sessions.values()) {
       expect(state.premiseChars).toBeLessThanOrEqual(host.config.premiseCap)
       expect(state.userMessages.size).toBeLessThanOrEqual(LIMITS.userMessagesPerSession)
@@ -1367,7 +1367,7 @@ describe("bounds", () => {
         }
         await host.settle()
         expect(down.requests.length).toBeGreaterThanOrEqual(20)
-        expect(host.plugin.stats.callFailures).toBeGreaterThanOrEqual(21)
+        expect(host.plugin.counters.callFailures).toBeGreaterThanOrEqual(21)
         expect(host.toasts).toHaveLength(1)
         expectHealthy(host)
       },

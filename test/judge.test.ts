@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { mapConcurrent } from "../src/base/bounds.ts"
+import { type Counters, newCounters, tallyInto } from "../src/base/counters.ts"
 import { type JudgeSettings, parseConfig } from "../src/config/config.ts"
 import type { Deps } from "../src/config/effects.ts"
 import {
@@ -7,8 +8,6 @@ import {
   hideKey,
   type JudgeCompat,
   JudgeError,
-  type JudgeStats,
-  newStats,
   retryDelay,
   retryJudge,
   scrubError,
@@ -49,11 +48,19 @@ function postJudge(
   judge: JudgeSettings,
   request: JudgeRequest,
   deps: Pick<Deps, "fetch" | "now" | "sleep" | "random">,
-  stats: JudgeStats,
+  stats: Counters,
   writeTokenLog: (line: TokenLogLine) => void,
   compat: JudgeCompat = { omitReasoning: false },
 ): Promise<string> {
-  return retryJudge(directAttempt(judge, compat, deps.fetch), judge, request, deps, stats, writeTokenLog, compat)
+  return retryJudge(
+    directAttempt(judge, compat, deps.fetch),
+    judge,
+    request,
+    deps,
+    tallyInto(stats),
+    writeTokenLog,
+    compat,
+  )
 }
 
 /** Effects for postJudge: real fetch to loopback, a recorded sleep that never waits, fixed clock and jitter. */
@@ -63,7 +70,7 @@ function effects(random = 0.5, now = Date.parse("2026-10-21T07:28:00Z")) {
   return {
     sleeps,
     log,
-    stats: newStats(),
+    stats: newCounters(),
     deps: {
       fetch: (url: string, init: RequestInit) => fetch(url, init),
       now: () => now,
@@ -258,8 +265,8 @@ describe("parsing the verdict", () => {
         // The retry differs from the first request in the budget only.
         expect(garbled[1]?.raw).toBe(garbled[0]?.raw.replace('"max_tokens":256', '"max_tokens":512'))
         expect(judge.requests).toHaveLength(3)
-        expect(host.plugin.stats.parseErrors).toBe(1)
-        expect(host.plugin.stats.callFailures).toBe(0)
+        expect(host.plugin.counters.parseErrors).toBe(1)
+        expect(host.plugin.counters.callFailures).toBe(0)
         // Strict mode flags the parse fallback as unverifiable.
         expect(host.prompts).toHaveLength(1)
         expect(host.prompts[0]?.text).toContain("The garbled bridge count is twelve.")
@@ -271,8 +278,8 @@ describe("parsing the verdict", () => {
         await host.settle()
         expect(judge.requests).toHaveLength(5)
         expect(judge.requests.slice(3).every((request) => request.claim.includes("garbled"))).toBe(true)
-        expect(host.plugin.stats.cacheHits).toBe(1)
-        expect(host.plugin.stats.parseErrors).toBe(2)
+        expect(host.plugin.counters.cacheHits).toBe(1)
+        expect(host.plugin.counters.parseErrors).toBe(2)
       },
     )
   })
@@ -417,8 +424,8 @@ describe("backoff", () => {
         expect(elapsed).toBeGreaterThanOrEqual(380)
         expect(elapsed).toBeLessThan(2_000)
         expect(host.sleeps).toEqual([375])
-        expect(host.plugin.stats.callFailures).toBe(1)
-        expect(host.plugin.stats.parseErrors).toBe(0)
+        expect(host.plugin.counters.callFailures).toBe(1)
+        expect(host.plugin.counters.parseErrors).toBe(0)
         const outcomes = host.stderr.map((line) => (JSON.parse(line) as TokenLogLine).outcome)
         expect(outcomes).toEqual(["timeout", "timeout"])
         const warning = host.logs.find((line) => line.message.includes("not judged"))
@@ -483,8 +490,8 @@ describe("failures in a reply", () => {
           "The second claim fails.",
           "The second claim fails.",
         ])
-        expect(host.plugin.stats.parseErrors).toBe(1)
-        expect(host.plugin.stats.callFailures).toBe(1)
+        expect(host.plugin.counters.parseErrors).toBe(1)
+        expect(host.plugin.counters.callFailures).toBe(1)
         expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
           "ragfaith: judge answered HTTP 500; 2 claim(s) of the last reply were not judged",
         ])
@@ -500,9 +507,9 @@ describe("failures in a reply", () => {
           "The second claim fails.",
           "The third claim is never sent.",
         ])
-        expect(host.plugin.stats.cacheHits).toBe(0)
-        expect(host.plugin.stats.parseErrors).toBe(2)
-        expect(host.plugin.stats.callFailures).toBe(1)
+        expect(host.plugin.counters.cacheHits).toBe(0)
+        expect(host.plugin.counters.parseErrors).toBe(2)
+        expect(host.plugin.counters.callFailures).toBe(1)
       },
     )
   })
@@ -518,7 +525,7 @@ describe("failures in a reply", () => {
         await host.settle()
         expect(judge.requests).toHaveLength(1)
         expect(host.sleeps).toEqual([])
-        expect(host.plugin.stats.callFailures).toBe(1)
+        expect(host.plugin.counters.callFailures).toBe(1)
         expect(host.toasts).toHaveLength(1)
         expect(host.toasts[0]?.message).toBe(
           "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
@@ -819,7 +826,7 @@ describe("the API key stays secret", () => {
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
     await host.settle()
-    expect(host.plugin.stats.callFailures).toBeGreaterThan(0)
+    expect(host.plugin.counters.callFailures).toBeGreaterThan(0)
     const failure = host.logs.find((line) => line.message.includes("not judged"))
     expect(failure?.message).toContain("judge unreachable")
     expect(failure?.message).toContain("[REDACTED]")
@@ -886,7 +893,7 @@ describe("strict OpenAI-style endpoints", () => {
       // One rejected request, then every request without the field: two claims, each flagged and given a
       // second opinion.
       expect(bodies.map((body) => "reasoning" in body)).toEqual([true, false, false, false, false])
-      expect(host.plugin.stats.callFailures).toBe(0)
+      expect(host.plugin.counters.callFailures).toBe(0)
       expect(host.prompts).toHaveLength(1)
       expect(host.toasts).toEqual([])
     })

@@ -254,7 +254,7 @@ describe("through the hooks", () => {
   test("a failed test run contradicts 'all tests pass': flagged with the record, no judge request", async () => {
     const { host, requests } = await testedTurn(1, "All tests pass.")
     expect(requests).toBe(0)
-    expect(host.plugin.stats.recordDecisions).toBe(1)
+    expect(host.plugin.counters.recordDecisions).toBe(1)
     expect(host.prompts).toHaveLength(1)
     expect(host.prompts[0]?.text).toContain(
       '"All tests pass." [source: tool calls of this session] The source says: "ran `npm test` → exit 1".',

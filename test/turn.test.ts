@@ -318,7 +318,7 @@ describe("staleness and failures", () => {
       release()
       await host.settle()
       expect(host.prompts).toHaveLength(0)
-      expect(host.plugin.stats.staleDrops).toBe(1)
+      expect(host.plugin.counters.staleDrops).toBe(1)
     })
   })
 
@@ -338,7 +338,7 @@ describe("staleness and failures", () => {
     expect(host.toasts[0]?.variant).toBe("warning")
     const failures = host.logs.filter((line) => line.message.includes("could not inject"))
     expect(failures).toHaveLength(1)
-    expect(host.plugin.stats.injectionFailures).toBe(1)
+    expect(host.plugin.counters.injectionFailures).toBe(1)
   })
 
   test("an injection that rejects is handled the same way", async () => {
@@ -350,7 +350,7 @@ describe("staleness and failures", () => {
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
     await host.settle()
     expect(host.toasts).toHaveLength(1)
-    expect(host.plugin.stats.injectionFailures).toBe(1)
+    expect(host.plugin.counters.injectionFailures).toBe(1)
   })
 })
 

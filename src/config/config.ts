@@ -75,9 +75,7 @@ export interface Config {
   /** Why nothing is judged (no key, no base URL, refused insecure URL); undefined when the judge is usable. */
   judgeDisabled: string | undefined
   activeModel: string | undefined
-  strictness: Strictness
   flagVerdicts: ReadonlySet<Verdict>
-  evidenceScope: EvidenceScope
   premiseTools: RegExp
   premiseCap: number
   maxClaims: number
@@ -298,10 +296,8 @@ export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
     judge,
     judgeDisabled,
     activeModel: read.text("RFE_ACTIVE_MODEL", "activeModel"),
-    strictness,
     flagVerdicts:
       flagged ?? new Set<Verdict>(strictness === "strict" ? ["unfaithful", "unverifiable"] : ["unfaithful"]),
-    evidenceScope,
     premiseTools: parsePremiseTools(read.text("RFE_PREMISE_TOOLS", "premiseTools"), evidenceScope, warnings),
     premiseCap: read.integer("RFE_PREMISE_CAP", "premiseCap", DEFAULTS.premiseCap, 1),
     maxClaims: read.integer("RFE_MAX_CLAIMS", "maxClaims", DEFAULTS.maxClaims, 1),

@@ -1,6 +1,7 @@
 // The opencode 1 hooks, each behind one guard so nothing the plugin does can break the host.
 
 import type { Hooks } from "@opencode-ai/plugin"
+import { newCounters } from "../base/counters.ts"
 import { asRecord } from "../base/unknown.ts"
 import { createCapture } from "../capture/capture.ts"
 import { createDocPull } from "../capture/docpull.ts"
@@ -8,7 +9,7 @@ import type { Config } from "../config/config.ts"
 import type { Deps } from "../config/effects.ts"
 import { createVerdictCache } from "../judge/cache.ts"
 import { createClaimJudge } from "../judge/claim.ts"
-import { describeError, newStats, scrubError } from "../judge/client.ts"
+import { describeError, scrubError } from "../judge/client.ts"
 import { createOpencodeRoute } from "../judge/route.ts"
 import { createCommand } from "../out/command.ts"
 import { createNoteSender } from "../out/note.ts"
@@ -57,11 +58,11 @@ export function createGuards(notifier: Notifier, apiKey: string | undefined) {
  * judging starts from the (not awaited) event hook and runs on its own.
  */
 export function createHooks(host: { directory: string }, config: Config, warnings: readonly string[], deps: Deps) {
-  const stats = newStats()
+  const counters = newCounters()
   const notifier = createNotifier(config, warnings, deps)
   const store = createSessionStore()
   const health: JudgeHealth = { model: undefined, lastError: undefined }
-  const ctx: PartContext = { config, deps, directory: host.directory, store, notifier, stats, health }
+  const ctx: PartContext = { config, deps, directory: host.directory, store, notifier, counters, health }
   const cache = createVerdictCache(config.cacheDir, deps, (message) => {
     notifier.log("warn", message)
     notifier.toast(message)
@@ -114,7 +115,7 @@ export function createHooks(host: { directory: string }, config: Config, warning
     hooks,
     parts: { facts, capture, docPull, route },
     guard,
-    stats,
+    counters,
     sessions: store.sessions,
     pending: judge.pending,
     cache,

@@ -1,5 +1,6 @@
 // Judging one claim: records, cache, judge and second opinion, and when a flag is earned.
 import { mapConcurrent } from "../base/bounds.ts"
+import { type Tally, tallyInto } from "../base/counters.ts"
 import { clip } from "../base/text.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
 import { decideProcessClaim, readProcessClaim, type ToolRecord } from "../claims/process.ts"
@@ -13,7 +14,6 @@ import {
   directAttempt,
   type JudgeCompat,
   JudgeError,
-  type JudgeStats,
   judgeClaim,
   retryJudge,
   scrubError,
@@ -22,7 +22,7 @@ import {
 import { secondOpinionModel, selectJudgeModel } from "./models.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import type { OpencodeRoute } from "./route.ts"
-import { anchorQuote, type ClaimResult, type JudgeVerdict, quotableTexts } from "./verdict.ts"
+import { anchorQuote, type ClaimResult, quotableTexts, type RawVerdict } from "./verdict.ts"
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 export const QUESTION_CHARS = 300
@@ -138,14 +138,11 @@ export function noteJudgeHealth(
   }
 }
 
-/** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
-export type RawVerdict = JudgeVerdict & { via: "cache" | "judge" | "parse-fallback" }
-
-/** What asking for verdicts needs: the settings, the clock, the counters, the cache and the way to the judge. */
+/** What asking for a session's verdicts needs: the settings, the clock, its counters, the cache and the way to the judge. */
 export interface VerdictSource {
   config: Config
   now: () => number
-  stats: JudgeStats
+  count: Tally
   cache: VerdictCache
   post: (request: JudgeRequest) => Promise<string>
 }
@@ -158,12 +155,12 @@ export async function verdictFrom(
   evidence: Evidence,
   run: JudgeRun,
 ): Promise<RawVerdict | undefined> {
-  const { config, stats, cache } = ask
+  const { config, count, cache } = ask
   const before = config.checks.context ? claim.before : undefined
   const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
   const hit = cache.get(key)
   if (hit) {
-    stats.cacheHits++
+    count("cacheHits")
     return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" }
   }
   // After one call has failed for good, the rest of the reply would only fail the same way.
@@ -180,8 +177,8 @@ export async function verdictFrom(
     sessionID: evidence.sessionID,
   }
   try {
-    const result = await judgeClaim(ask.post, request, evidence.sourceIds, stats)
-    stats.claimsJudged++
+    const result = await judgeClaim(ask.post, request, evidence.sourceIds, count)
+    count("claimsJudged")
     run.answered++
     if (result.via === "parse-fallback") run.unreadable++
     else {
@@ -190,7 +187,7 @@ export async function verdictFrom(
     }
     return result
   } catch (error) {
-    stats.callFailures++
+    count("callFailures")
     run.unjudged++
     run.failure ??=
       error instanceof JudgeError
@@ -214,19 +211,19 @@ export async function earnFlag(
   const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
   if (checks.quotes && !anchored) {
-    ask.stats.unanchored++
+    ask.count("unanchored")
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
   const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
   if (other) {
     await ask.cache.load(other)
-    ask.stats.secondOpinions++
+    ask.count("secondOpinions")
     const second = await verdictFrom(ask, other, claim, evidence, run)
     const agrees =
       second?.verdict === "unfaithful" &&
       (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
     if (!agrees) {
-      ask.stats.disagreements++
+      ask.count("disagreements")
       return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
     }
   }
@@ -241,7 +238,7 @@ export async function settleClaim(
   run: JudgeRun,
 ): Promise<ClaimResult | undefined> {
   if (isVerbatimInSources(claim, evidence.sources)) {
-    ask.stats.gateHits++
+    ask.count("gateHits")
     return {
       claim,
       verdict: "faithful",
@@ -254,7 +251,7 @@ export async function settleClaim(
   const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
   const decided = asserted && decideProcessClaim(asserted, evidence.records)
   if (decided) {
-    ask.stats.recordDecisions++
+    ask.count("recordDecisions")
     const reason = "the session's tool calls decide it"
     return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
   }
@@ -269,23 +266,23 @@ export async function settleClaim(
  * source and a second judge model agrees.
  */
 export function createClaimJudge(
-  { config, deps, notifier, stats, store, health }: PartContext,
+  { config, deps, notifier, counters, health }: PartContext,
   cache: VerdictCache,
   route: OpencodeRoute,
 ) {
   const compat: JudgeCompat = { omitReasoning: false }
   const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
-  /** Every attempt's tokens go to the token log and to the totals of the session whose claim it judged. */
-  const spend = (sessionID: string | undefined) => (line: TokenLogLine) => {
-    notifier.tokenLog(line)
-    const totals = sessionID ? store.find(sessionID)?.totals : undefined
-    if (!totals) return
-    totals.tokensIn += line.prompt_tokens ?? 0
-    totals.tokensOut += line.completion_tokens ?? 0
+  /** How one session's claims are asked for: counted for the session and the plugin, tokens to the token log too. */
+  const askFor = (state: SessionState): VerdictSource => {
+    const count = tallyInto(counters, state.counters)
+    const spend = (line: TokenLogLine) => {
+      notifier.tokenLog(line)
+      count("tokensIn", line.prompt_tokens ?? 0)
+      count("tokensOut", line.completion_tokens ?? 0)
+    }
+    const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
+    return { config, now: deps.now, count, cache, post }
   }
-  const post = (request: JudgeRequest) =>
-    retryJudge(attempt, config.judge, request, deps, stats, spend(request.sessionID), compat)
-  const ask: VerdictSource = { config, now: deps.now, stats, cache, post }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state: SessionState) => {
     if (config.judge.route !== "opencode") return config.judge
@@ -302,6 +299,7 @@ export function createClaimJudge(
     health.model = evidence.model
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const ask = askFor(state)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run),
     )

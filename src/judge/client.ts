@@ -1,4 +1,5 @@
 // The judge client: one OpenAI-compatible call with timeouts, retries and backoff, and its token log line.
+import type { Tally } from "../base/counters.ts"
 import { clip } from "../base/text.ts"
 import { asRecord, isRecord } from "../base/unknown.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
@@ -6,7 +7,7 @@ import { REDACTED } from "../capture/redact/values.ts"
 import type { JudgeSettings } from "../config/config.ts"
 import type { Deps } from "../config/effects.ts"
 import { buildJudgeBody, type JudgeRequest } from "./prompt.ts"
-import { type JudgeVerdict, parseVerdict } from "./verdict.ts"
+import { parseVerdict, type RawVerdict } from "./verdict.ts"
 
 export const JUDGE_MAX_TOKENS = 256
 
@@ -121,45 +122,6 @@ export function hideKey(text: string, apiKey: string | undefined): string {
 export function scrubError(message: string, apiKey: string | undefined): string {
   const text = hideKey(message, apiKey).replace(/(https?:\/\/[^\s?#]+)[?#][^\s]*/g, "$1")
   return clip(redactSecrets(text), ERROR_MESSAGE_CHARS)
-}
-
-export interface JudgeStats {
-  requests: number
-  retries: number
-  callFailures: number
-  parseErrors: number
-  cacheHits: number
-  gateHits: number
-  claimsJudged: number
-  notes: number
-  injectionFailures: number
-  staleDrops: number
-  /** Claims about the agent's own work that its tool calls decided, with no judge call. */
-  recordDecisions: number
-  /** Contradictions whose quote stood in no source, let through as unverifiable. */
-  unanchored: number
-  secondOpinions: number
-  /** Contradictions the second judge model did not confirm. */
-  disagreements: number
-}
-
-export function newStats(): JudgeStats {
-  return {
-    requests: 0,
-    retries: 0,
-    callFailures: 0,
-    parseErrors: 0,
-    cacheHits: 0,
-    gateHits: 0,
-    claimsJudged: 0,
-    notes: 0,
-    injectionFailures: 0,
-    staleDrops: 0,
-    recordDecisions: 0,
-    unanchored: 0,
-    secondOpinions: 0,
-    disagreements: 0,
-  }
 }
 
 export interface JudgeAnswer {
@@ -283,7 +245,7 @@ export async function retryJudge(
   judge: Pick<JudgeSettings, "maxAttempts">,
   request: JudgeRequest,
   deps: Pick<Deps, "now" | "sleep" | "random">,
-  stats: JudgeStats,
+  count: Tally,
   writeTokenLog: (line: TokenLogLine) => void,
   compat: JudgeCompat,
 ): Promise<string> {
@@ -299,7 +261,7 @@ export async function retryJudge(
         latency_ms: deps.now() - started,
         ...tokenFields(usage),
       })
-    stats.requests++
+    count("requests")
     try {
       const answer = await attempt(request)
       logAttempt("ok", answer.status, answer.usage)
@@ -317,7 +279,7 @@ export async function retryJudge(
       } else {
         await deps.sleep(retryDelay(tries, error.retryAfter, deps.now(), deps.random))
       }
-      stats.retries++
+      count("retries")
     }
   }
 }
@@ -335,12 +297,12 @@ export async function judgeClaim(
   post: (request: JudgeRequest) => Promise<string>,
   request: Omit<JudgeRequest, "maxTokens">,
   sourceIds: ReadonlySet<string>,
-  stats: JudgeStats,
-): Promise<JudgeVerdict & { via: "judge" | "parse-fallback" }> {
+  count: Tally,
+): Promise<RawVerdict & { via: "judge" | "parse-fallback" }> {
   for (const maxTokens of [JUDGE_MAX_TOKENS, JUDGE_RETRY_MAX_TOKENS]) {
     const verdict = parseVerdict(await post({ ...request, maxTokens }), sourceIds)
     if (verdict) return { ...verdict, via: "judge" }
   }
-  stats.parseErrors++
+  count("parseErrors")
   return { verdict: "unverifiable", source: undefined, quote: undefined, reason: undefined, via: "parse-fallback" }
 }

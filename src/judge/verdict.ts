@@ -14,6 +14,11 @@ export const QUOTE_MAX_CHARS = 400
 /** Shorter quotes ("3", "the file") would stand in almost any source: they anchor nothing. */
 export const QUOTE_MIN_CHARS = 8
 
+/**
+ * The verdict family: what the judge says of a claim (`JudgeVerdict`), the same as it came (`RawVerdict`),
+ * settled for one claim (`ClaimResult`), and shown to the agent and the user (`FlaggedClaim`). The cache keeps
+ * it on disk in short keys (`CacheRecord`).
+ */
 export interface JudgeVerdict {
   verdict: Verdict
   /** The id of the deciding source as the judge named it (`S2`, `P`); a label once the claim is judged. */
@@ -23,25 +28,25 @@ export interface JudgeVerdict {
   reason: string | undefined
 }
 
+/** How a claim was settled: too short to judge, by the tool records, from the cache, by the judge, or not at all. */
+export type Via = "gate" | "records" | "cache" | "judge" | "parse-fallback"
+
+/** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
+export type RawVerdict = JudgeVerdict & { via: Extract<Via, "cache" | "judge" | "parse-fallback"> }
+
 export interface ClaimResult extends JudgeVerdict {
   claim: Claim
-  via: "gate" | "records" | "cache" | "judge" | "parse-fallback"
+  via: Via
   /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
   demoted?: "unanchored" | "disagreed"
 }
 
-/** A flagged claim as every output shows it: redacted, the judge key hidden, clipped. */
-export interface FlaggedClaim {
-  claim: string
-  verdict: Verdict
-  /** Where the deciding source came from, as the user would name it: `src/config.ts:10-40`, a URL, `tool calls of this session`. */
-  source: string | undefined
-  /** The verified words of that source the claim contradicts. */
-  quote: string | undefined
-  reason: string | undefined
-  via: ClaimResult["via"]
-  demoted?: ClaimResult["demoted"]
-}
+/**
+ * A settled claim as every output shows it: the claim as text, redacted, the judge key hidden, clipped; the
+ * source named as the user would (`src/config.ts:10-40`, a URL, `tool calls of this session`); the quote the
+ * verified words of that source.
+ */
+export type FlaggedClaim = Omit<ClaimResult, "claim"> & { claim: string }
 
 export const VERDICT_RE = /"verdict"\s*:\s*"(\w+)"/
 

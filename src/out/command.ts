@@ -80,11 +80,11 @@ export function renderReport(state: SessionState, health: JudgeHealth, logPlace:
   const judge = health.model ?? "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
   lines.push(...wrap(`Judge: ${judge}.${status} Details: ${logPlace}.`, REPORT_WIDTH))
-  const t = state.totals
+  const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   lines.push(
     ...wrap(
-      `This session: ${t.judged} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
+      `This session: ${t.statements} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
         (state.judging ? "/ragfaith off stops checking it." : "Checking is off; /ragfaith on turns it back on."),
       REPORT_WIDTH,
     ),

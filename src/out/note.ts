@@ -1,4 +1,5 @@
 // The note the agent gets and the notice the user sees, built from the flagged claims and sent once.
+import { tallyInto } from "../base/counters.ts"
 import { clip } from "../base/text.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
 import { describeError, hideKey, scrubError } from "../judge/client.ts"
@@ -101,7 +102,7 @@ export function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boole
 }
 
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-export function createNoteSender({ config, deps, notifier, stats }: PartContext) {
+export function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
   const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
     const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
@@ -123,10 +124,9 @@ export function createNoteSender({ config, deps, notifier, stats }: PartContext)
    */
   const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const marker = buildNotice(items, judged)
+    const notice = buildNotice(items, judged)
     const user = state.lastUser
-    stats.notes++
-    state.totals.notes++
+    tallyInto(counters, state.counters)("notes")
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
@@ -134,7 +134,7 @@ export function createNoteSender({ config, deps, notifier, stats }: PartContext)
         body: {
           parts: [
             { type: "text", text, synthetic: true },
-            { type: "text", text: marker },
+            { type: "text", text: notice },
           ],
           ...(user?.agent ? { agent: user.agent } : {}),
           ...(user?.model ? { model: user.model } : {}),
@@ -145,7 +145,7 @@ export function createNoteSender({ config, deps, notifier, stats }: PartContext)
       error = thrown ?? "unknown error"
     }
     if (error === undefined) return
-    stats.injectionFailures++
+    tallyInto(counters, state.counters)("injectionFailures")
     notifier.log("warn", "ragfaith: could not inject the correction note", {
       sessionID: state.id,
       error: scrubError(describeError(error), config.judge.apiKey),

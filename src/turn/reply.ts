@@ -1,4 +1,5 @@
 // The reply judge: at idle, the last reply's claims judged and the flagged ones sent as one note.
+import { tallyInto } from "../base/counters.ts"
 import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
 import type { HostClient } from "../config/effects.ts"
@@ -81,7 +82,7 @@ export function logVerdicts(
 
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
 export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
-  const { config, deps, notifier, stats } = ctx
+  const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
@@ -106,15 +107,14 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
       outcome: "silent",
     }
     state.report = report
-    state.totals.judged += results.length
-    state.totals.cacheHits += results.filter((result) => result.via === "cache").length
+    tallyInto(counters, state.counters)("statements", results.length)
     if (state.deleted) {
       report.outcome = "deleted"
       notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
       return
     }
     if (state.generation !== generation) {
-      stats.staleDrops++
+      tallyInto(counters, state.counters)("staleDrops")
       report.outcome = "dropped"
       notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
         sessionID: state.id,

@@ -1,11 +1,11 @@
 // The session store: per-session state, bounded and keyed by session id.
 import { LIMITS, trimOldest } from "../base/bounds.ts"
+import { type Counters, newCounters } from "../base/counters.ts"
 import { asRecord } from "../base/unknown.ts"
 import type { PremiseBuffer } from "../capture/evidence.ts"
 import type { ToolRecord } from "../claims/process.ts"
 import type { Config } from "../config/config.ts"
 import type { Deps } from "../config/effects.ts"
-import type { JudgeStats } from "../judge/client.ts"
 import type { FlaggedClaim } from "../judge/verdict.ts"
 import type { Notifier } from "../out/notifier.ts"
 
@@ -63,16 +63,8 @@ export interface SessionState extends PremiseBuffer {
   report: ReplyReport | undefined
   /** The last reply that drew a note (or a report), kept when its correction is judged after it. */
   flaggedReport: ReplyReport | undefined
-  totals: SessionTotals
-}
-
-/** This session's judging so far, as `/ragfaith` tells it. */
-export interface SessionTotals {
-  judged: number
-  notes: number
-  tokensIn: number
-  tokensOut: number
-  cacheHits: number
+  /** This session's judging so far, as `/ragfaith` tells it. */
+  counters: Counters
 }
 
 /** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
@@ -117,7 +109,7 @@ export function newSession(id: string): SessionState {
     judging: true,
     report: undefined,
     flaggedReport: undefined,
-    totals: { judged: 0, notes: 0, tokensIn: 0, tokensOut: 0, cacheHits: 0 },
+    counters: newCounters(),
   }
 }
 
@@ -158,7 +150,8 @@ export interface PartContext {
   directory: string
   store: SessionStore
   notifier: Notifier
-  stats: JudgeStats
+  /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
+  counters: Counters
   health: JudgeHealth
 }
 
