@@ -70,6 +70,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 }
 
+/** Local time as a person reads it off a clock: 14:02. */
+const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
+
 // ── End src/base/text.ts ───────────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/base/bounds.ts ───────────────────────────────────────────────────────────────────────────────
@@ -617,6 +620,8 @@ function originOf(tool: string, args: Record<string, unknown>): Origin {
   if (typeof args.url === "string" || typeof args.query === "string" || WEB_TOOL_RE.test(tool)) return "web"
   return "machine"
 }
+
+const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
 
 // ── End src/capture/tools.ts ───────────────────────────────────────────────────────────────────────────────
 
@@ -2402,6 +2407,31 @@ function resolvePath(path: string, directory: string): string {
   return normalizePath(absolute).replace(/\/\.\//g, "/")
 }
 
+/** What one tool call did, as the records check reads it. */
+interface ToolRecord {
+  kind: "read" | "change" | "run" | "delegate" | "other"
+  /** Resolved, normalised paths the call read or changed. */
+  paths: string[]
+  command: string | undefined
+  exit: number | undefined
+  /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
+  line: string
+}
+
+function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
+  const command = stringArg(call.args, "command", "cmd")
+  const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
+  const changed = editedPaths(call.tool, call.args, directory)
+  const file = stringArg(call.args, "filePath", "file_path", "path")
+  let kind: ToolRecord["kind"] = "other"
+  if (changed.length) kind = "change"
+  else if (command !== undefined) kind = "run"
+  else if (READING_TOOL_RE.test(call.tool)) kind = "read"
+  else if (call.tool === "task") kind = "delegate"
+  const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
+  return { kind, paths, command, exit, line }
+}
+
 // ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/evidence.ts ──────────────────────────────────────────────────────────────────────────
@@ -2768,6 +2798,70 @@ function createDocPull({ config, deps, directory, store, notifier }: PartContext
 }
 
 // ── End src/capture/docpull.ts ─────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/capture.ts ───────────────────────────────────────────────────────────────────────────
+
+interface FailedToolPart {
+  tool: string
+  input: Record<string, unknown>
+  error: string | undefined
+}
+
+/** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
+function createCapture({ config, directory, store }: PartContext) {
+  const record = (state: SessionState, call: ToolCall, line: string) => {
+    const entry = toolRecord(call, line, directory)
+    state.records.push(entry)
+    trimOldest(state.records, LIMITS.toolRecords)
+    return entry
+  }
+  return {
+    afterTool(input: { tool: string; sessionID: string; args?: unknown }, output: unknown) {
+      const state = store.touch(input.sessionID)
+      const call = readToolCall(input, output)
+      // Once per call: both scan every word of a long command or patch.
+      const sensitive = touchesSensitivePath(call.tool, call.args)
+      const entry = record(state, call, describeToolCall(call, directory, sensitive))
+      const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
+      if (stale.size) {
+        Object.assign(
+          state,
+          retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
+        )
+      }
+      if (!config.premiseTools.test(call.tool) || sensitive) return
+      const raw = asRecord(output).output
+      if (typeof raw !== "string" || !raw.trim()) return
+      const text = evidenceOf(call, raw, config.premiseCap)
+      if (!text.trim()) return
+      const { ref, path } = describeSource(call, directory)
+      state.nextSource++
+      const premise: Premise = {
+        id: `S${state.nextSource}`,
+        tool: call.tool,
+        origin: originOf(call.tool, call.args),
+        ref,
+        path,
+        text,
+      }
+      Object.assign(state, addPremise(state, premise, config.premiseCap))
+      if (premise.origin === "web") {
+        state.webRefs.push(ref.toLowerCase())
+        trimOldest(state.webRefs, LIMITS.webRefs)
+      }
+    },
+    /** A failed tool never reaches tool.execute.after; its failure is still part of what happened. */
+    toolFailed(state: SessionState, part: FailedToolPart) {
+      const call = { tool: part.tool, args: part.input, metadata: {}, title: "" }
+      const error = part.error === undefined ? "error" : clip(redactSecrets(part.error), 100)
+      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`)
+    },
+  }
+}
+
+type Capture = ReturnType<typeof createCapture>
+
+// ── End src/capture/capture.ts ─────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/claims/prose.ts ──────────────────────────────────────────────────────────────────────────────
 
@@ -3278,8 +3372,6 @@ const TEST_COMMAND_RE =
 const BUILD_COMMAND_RE =
   /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b|(?:npx\s+)?tsc\b|cargo\s+(?:build|check)\b|go\s+(?:build|vet)\b|make(?:\s+(?:all|build))?\s*(?:$|[;&|])|mvn\s+(?:package|compile|install)\b|(?:\.\/)?gradlew?\s+(?:build|assemble)\b|dotnet\s+build\b|(?:npx\s+)?(?:vite|next|nuxt|astro)\s+build\b|bun\s+build\b|(?:npx\s+)?webpack\b)/i
 
-const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
-
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
@@ -3373,31 +3465,6 @@ const READ_CLAIM_RE = new RegExp(
   `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
-
-/** What one tool call did, as the records check reads it. */
-interface ToolRecord {
-  kind: "read" | "change" | "run" | "delegate" | "other"
-  /** Resolved, normalised paths the call read or changed. */
-  paths: string[]
-  command: string | undefined
-  exit: number | undefined
-  /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
-  line: string
-}
-
-function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
-  const command = stringArg(call.args, "command", "cmd")
-  const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
-  const changed = editedPaths(call.tool, call.args, directory)
-  const file = stringArg(call.args, "filePath", "file_path", "path")
-  let kind: ToolRecord["kind"] = "other"
-  if (changed.length) kind = "change"
-  else if (command !== undefined) kind = "run"
-  else if (READING_TOOL_RE.test(call.tool)) kind = "read"
-  else if (call.tool === "task") kind = "delegate"
-  const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  return { kind, paths, command, exit, line }
-}
 
 /** A claim about the agent's own work that its tool calls can settle. */
 type ProcessClaim =
@@ -4217,603 +4284,6 @@ async function judgeClaim(
 
 // ── End src/judge/client.ts ────────────────────────────────────────────────────────────────────────────────
 
-// ── Begin src/turn/ledger.ts ───────────────────────────────────────────────────────────────────────────────
-
-interface TurnLedger {
-  /** The real user message that opened the turn; synthetic messages never open one. */
-  userMessageID: string
-  /** Notes injected in this turn. */
-  depth: number
-  /** Claims already flagged in this turn: an unfixed claim never fires the cascade again. */
-  flaggedClaims: Set<string>
-}
-
-interface Ledger {
-  /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
-  claimReply(messageID: string): boolean
-  turn(sessionID: string): TurnLedger | undefined
-  openTurn(sessionID: string, userMessageID: string): void
-  forget(sessionID: string): void
-}
-
-function createLedger(): Ledger {
-  const replies = new Set<string>()
-  const turns = new Map<string, TurnLedger>()
-  return {
-    claimReply(messageID) {
-      if (replies.has(messageID)) return false
-      replies.add(messageID)
-      trimOldest(replies, LIMITS.ledgerReplies)
-      return true
-    },
-    turn: (sessionID) => turns.get(sessionID),
-    openTurn(sessionID, userMessageID) {
-      if (turns.get(sessionID)?.userMessageID === userMessageID) return
-      turns.delete(sessionID)
-      turns.set(sessionID, { userMessageID, depth: 0, flaggedClaims: new Set() })
-      trimOldest(turns, LIMITS.ledgerSessions)
-    },
-    forget(sessionID) {
-      turns.delete(sessionID)
-    },
-  }
-}
-
-/**
- * opencode can load one plugin twice in a process (global and project config, say). The ledger is the one
- * deliberate piece of process-wide state: both copies must agree on which replies were judged and how
- * deep the cascade is, or a reply could earn two notes. It is created on first use, never at import.
- */
-function processLedger(): Ledger {
-  const key = Symbol.for("ragfaith.ledger.v1")
-  const holder = globalThis as unknown as Record<symbol, Ledger | undefined>
-  holder[key] ??= createLedger()
-  return holder[key]
-}
-
-// ── End src/turn/ledger.ts ─────────────────────────────────────────────────────────────────────────────────
-
-// ── Begin src/out/notifier.ts ──────────────────────────────────────────────────────────────────────────────
-
-const TOAST_DURATION_MS = 6_000
-
-/** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
-const TOAST_LINE = 54
-
-const TOAST_CHARS = 2 * TOAST_LINE
-
-/** A judge that stays broken is told again this often, not only once. */
-const FAILURE_REPEAT_MS = 10 * 60_000
-
-/** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
-interface Notifier {
-  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
-  /** A toast for people: titled once, the message in plain words, at most two lines of opencode's toast box. */
-  toast(message: string, variant?: ToastVariant): void
-  /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
-  toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
-  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
-  tellOnce(key: string, message: string): void
-  /**
-   * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
-   * is not forgotten after its first toast. `render` gets the time the failure began.
-   */
-  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
-  clearFailures(healed: (kind: string) => boolean): void
-  /** The configuration notices, the one that stops judging first, told when the first session appears. */
-  showStartupNotice(): void
-  tokenLog(line: TokenLogLine): void
-  /** The flagged-claims report of `opencode run`, printed to stderr when the token log goes there. */
-  printReport(text: string): void
-  /** Where opencode keeps its log, in the words a message can point to. */
-  readonly logPlace: string
-}
-
-/** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
-function toastText(message: string): string {
-  const plain = message
-    .replace(/^ragfaith:\s*/, "")
-    .replace(/\s+/g, " ")
-    .trim()
-  const text = plain.charAt(0).toUpperCase() + plain.slice(1)
-  // Cut where opencode's word wrap would start a third line, not at a character count.
-  const [first = "", ...rest] = wrap(text, TOAST_LINE)
-  if (rest.length <= 1) return text
-  const [second = ""] = wrap(rest.join(" "), TOAST_LINE - 1)
-  return `${first} ${second}…`
-}
-
-/** Local time as a person reads it off a clock: 14:02. */
-const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
-
-function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
-  /** Failures still going on: when each began and when it was last told. */
-  const outages = new Map<string, { since: number; toldAt: number }>()
-  const told = new Set<string>()
-  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
-  const log: Notifier["log"] = (level, message, extra) => {
-    try {
-      void deps.client.app
-        .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
-        .catch(() => {})
-    } catch {
-      // Logging must never be the thing that breaks a hook.
-    }
-  }
-  const toast: Notifier["toast"] = (message, variant = "warning") => {
-    try {
-      void deps.client.tui
-        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
-        .catch(() => {})
-    } catch {
-      // A missing TUI is no reason to fail.
-    }
-  }
-  const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
-    const now = deps.now()
-    const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
-    outages.set(kind, outage)
-    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
-    outage.toldAt = now
-    const message = typeof render === "string" ? render : render(outage.since)
-    if (how === "toast") toast(message)
-    else log("warn", message)
-  }
-  const sink = tokenSink(config.judgeLog, deps, (error) =>
-    reportFailure("judge-log", `ragfaith: cannot write RFE_JUDGE_LOG (${String(error)})`, "log"),
-  )
-  for (const message of startup) log("warn", message)
-  return {
-    log,
-    toast,
-    toastOnce(budget, key, message, variant = "warning") {
-      if (spendToast(budget, key, variant)) toast(message, variant)
-    },
-    reportFailure,
-    tellOnce(key, message) {
-      if (told.has(key)) return
-      told.add(key)
-      log("info", message)
-      toast(message, "info")
-    },
-    clearFailures(healed) {
-      for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
-    },
-    showStartupNotice() {
-      if (startup.length === 0) return
-      const [first = "", ...rest] = startup
-      startup = []
-      // opencode shows one toast at a time: one toast, the most severe notice, and where the others are.
-      toast(
-        rest.length ? `${clip(toastText(first), TOAST_CHARS - 40)} (+${rest.length} more in the opencode log)` : first,
-      )
-    },
-    tokenLog: sink.tokens,
-    printReport: sink.report,
-    logPlace: `the opencode log (${deps.logDir})`,
-  }
-}
-
-/** Whether a session's toast budget allows one more toast under `key`; spends it when it does. */
-function spendToast(budget: Set<string>, key: string, variant: ToastVariant): boolean {
-  // Advice (doc-pull) has a budget of its own, so it can never crowd out a warning that matters more.
-  const slot = variant === "info" ? `info:${key}` : key
-  const advice = slot.startsWith("info:")
-  const spent = [...budget].filter((old) => old.startsWith("info:") === advice).length
-  if (budget.has(slot) || spent >= LIMITS.toastsPerSession) return false
-  budget.add(slot)
-  return true
-}
-
-/** Where RFE_JUDGE_LOG goes, decided once: nowhere, stderr, or appended to a file. */
-function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (error: unknown) => void) {
-  const toStderr = judgeLog?.toLowerCase() === "stderr"
-  const write = (text: string) => {
-    if (!judgeLog) return
-    if (toStderr) deps.writeStderr(text)
-    else deps.appendText(judgeLog, text).catch(onWriteError)
-  }
-  return {
-    tokens: (line: TokenLogLine) => write(`${JSON.stringify(line)}\n`),
-    report: (text: string) => {
-      if (toStderr) deps.writeStderr(text)
-    },
-  }
-}
-
-// ── End src/out/notifier.ts ────────────────────────────────────────────────────────────────────────────────
-
-// ── Begin src/out/note.ts ──────────────────────────────────────────────────────────────────────────────────
-
-const NOTE_TAG = "[ragfaith]"
-
-/** How the visible notice of a note begins, so the plugin knows it again when opencode echoes it back. */
-const NOTICE_PREFIX = "ragfaith: "
-
-const NOTICE_CLAIM_CHARS = 70
-
-const NOTICE_QUOTE_CHARS = 60
-
-const NOTE_CLAIM_CHARS = 220
-
-const NOTE_QUOTE_CHARS = 200
-
-/**
- * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
- * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
- */
-function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
-  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
-  return results.map((result) => ({
-    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
-    verdict: result.verdict,
-    source: result.source,
-    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
-    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
-    via: result.via,
-    ...(result.demoted ? { demoted: result.demoted } : {}),
-  }))
-}
-
-/**
- * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
- * next. It goes in as a visible part of the note, beside the agent's instruction.
- */
-function buildNotice(items: readonly FlaggedClaim[], judged: number): string {
-  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
-  const [first] = items
-  if (items.length === 1 && first) {
-    const claim = `"${clip(first.claim, NOTICE_CLAIM_CHARS)}"`
-    if (first.verdict !== "unfaithful") {
-      return `${NOTICE_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
-    }
-    const where = first.source ? ` with ${first.source}` : ""
-    const says = first.quote ? ` (it says "${clip(first.quote, NOTICE_QUOTE_CHARS)}")` : ""
-    return `${NOTICE_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
-  }
-  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
-  const against = sources.length ? ` (${sources.join(", ")})` : ""
-  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
-  return `${NOTICE_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
-}
-
-/** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
-function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
-  const lead =
-    items.length === 1 ? "1 statement looks unsupported: " : `${items.length} statements look unsupported, first: `
-  const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
-  return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
-}
-
-/**
- * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
- * corrected content only, so the user reads a better answer rather than a report about a check.
- * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
- */
-function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
-  const lines = flagged.map((item, index) => {
-    const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
-    // The quote's own full stop stays inside it only once; the reason reads as a sentence of its own.
-    const says = item.quote ? ` The source says: "${item.quote.replace(/[.;,\s]+$/, "")}".` : ""
-    const reason = item.reason?.replace(/[.\s]+$/, "")
-    const why = reason ? ` Reason: ${reason}.` : ""
-    return `${index + 1}. "${item.claim}"${where}${says}${why}`
-  })
-  const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
-  return [
-    `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
-    "These statements in your last reply are not supported by the sources you pulled in this session:",
-    ...lines,
-    "",
-    "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
-      "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
-      "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
-      "The user sees a one-line notice that this check ran; it needs no answer.",
-    ...(askProvenance && unverifiable
-      ? [
-          "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
-            "from your own knowledge or is an inference from context.",
-        ]
-      : []),
-  ].join("\n")
-}
-
-/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-function createNoteSender({ config, deps, notifier, counters }: PartContext) {
-  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
-  const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
-    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
-    notifier.log("warn", summary, { sessionID: state.id, claims: items })
-    const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
-    if (deps.mode === "run") {
-      // `opencode run` has no TUI: stderr is the one place a person running it will look.
-      deps.writeStderr(`${lines}  details: ${notifier.logPlace}, or run with --print-logs\n`)
-      return
-    }
-    notifier.printReport(lines)
-    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
-  }
-
-  /**
-   * The note goes in as one user message with the agent and model of the user's last message: the agent's
-   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
-   */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
-    const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items, judged)
-    const user = state.lastUser
-    tallyInto(counters, state.counters)("notes")
-    let error: unknown
-    try {
-      const result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: {
-          parts: [
-            { type: "text", text, synthetic: true },
-            { type: "text", text: notice },
-          ],
-          ...(user?.agent ? { agent: user.agent } : {}),
-          ...(user?.model ? { model: user.model } : {}),
-        },
-      })
-      error = result?.error
-    } catch (thrown) {
-      error = thrown ?? "unknown error"
-    }
-    if (error === undefined) return
-    tallyInto(counters, state.counters)("injectionFailures")
-    notifier.log("warn", "ragfaith: could not inject the correction note", {
-      sessionID: state.id,
-      error: scrubError(describeError(error), config.judge.apiKey),
-      claims: items.map((item) => item.claim),
-    })
-    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
-  }
-
-  return {
-    /**
-     * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
-     * Says which it was, for `/ragfaith`.
-     */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
-      if (deps.mode === "run" || config.nudgeDepth === 0) {
-        report(state, items)
-        return "reported" as const
-      }
-      turn.depth++
-      void inject(state, items, judged)
-      return "noted" as const
-    },
-  }
-}
-
-type NoteSender = ReturnType<typeof createNoteSender>
-
-// ── End src/out/note.ts ────────────────────────────────────────────────────────────────────────────────────
-
-// ── Begin src/turn/session.ts ──────────────────────────────────────────────────────────────────────────────
-
-interface ModelRef {
-  providerID: string
-  modelID: string
-}
-
-interface ReplyState {
-  id: string
-  finish: string | undefined
-  /** Final text per part, in arrival order; the reply is their concatenation. */
-  texts: Map<string, string>
-}
-
-interface UserMessage {
-  id: string
-  agent: string | undefined
-  model: ModelRef | undefined
-  /** What the user asked, kept short; the judge may see it to understand a claim. */
-  text?: string
-}
-
-interface SessionState extends PremiseBuffer {
-  id: string
-  parentID: string | undefined
-  parentKnown: boolean
-  /** Set when opencode deletes the session: a verdict still being computed for it is dropped. */
-  deleted: boolean
-  nextSource: number
-  /**
-   * Every tool call of the session, oldest first: its line (what the judge and notes quote as the tool calls of
-   * this session) and its facts (paths, command, exit code), which decide claims about the agent's own work.
-   */
-  records: ToolRecord[]
-  /** URLs and queries of every web premise, kept after the premise itself leaves the buffer. */
-  webRefs: string[]
-  warnedPackages: Set<string>
-  toastKeys: Set<string>
-  /** Agent and model of the user messages seen, by message id: a synthetic note is sent with the same. */
-  userMessages: Map<string, Pick<UserMessage, "agent" | "model">>
-  lastUser: UserMessage | undefined
-  reply: ReplyState | undefined
-  activeModel: string | undefined
-  /** Bumped by each real user message; a verdict computed for an older generation is dropped. */
-  generation: number
-  /**
-   * The user messages that are the plugin's own notes (their first part is the synthetic instruction): their
-   * visible notice is echoed back as user text, which is no user turn.
-   */
-  noteMessages: Set<string>
-  /** Off after `/ragfaith off`: replies of this session are not judged. */
-  judging: boolean
-  /** What became of the last reply judged here, for `/ragfaith`. */
-  report: ReplyReport | undefined
-  /** The last reply that drew a note (or a report), kept when its correction is judged after it. */
-  flaggedReport: ReplyReport | undefined
-  /** This session's judging so far, as `/ragfaith` tells it. */
-  counters: Counters
-}
-
-/** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
-interface ReplyReport {
-  at: number
-  model: string | undefined
-  /** Every statement judged, sanitised once like a note's. */
-  items: FlaggedClaim[]
-  /** Sentences that assert nothing a source could confirm (questions, offers, greetings). */
-  notClaims: number
-  overCap: number
-  /** Claims left unjudged because the judge failed. */
-  unjudged: number
-  outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
-}
-
-/** The judge as `/ragfaith` reports it: the model asked last, and the last failure. */
-interface JudgeHealth {
-  model: string | undefined
-  lastError: { message: string; at: number } | undefined
-}
-
-function newSession(id: string): SessionState {
-  return {
-    id,
-    parentID: undefined,
-    parentKnown: false,
-    deleted: false,
-    premises: [],
-    premiseChars: 0,
-    nextSource: 0,
-    records: [],
-    webRefs: [],
-    warnedPackages: new Set(),
-    toastKeys: new Set(),
-    userMessages: new Map(),
-    lastUser: undefined,
-    reply: undefined,
-    activeModel: undefined,
-    generation: 0,
-    noteMessages: new Set(),
-    judging: true,
-    report: undefined,
-    flaggedReport: undefined,
-    counters: newCounters(),
-  }
-}
-
-/** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
-function createSessionStore() {
-  const sessions = new Map<string, SessionState>()
-  return {
-    sessions: sessions as ReadonlyMap<string, SessionState>,
-    /** The session's state, created on first sight; a touched session becomes the newest. */
-    touch(id: string): SessionState {
-      const state = sessions.get(id) ?? newSession(id)
-      sessions.delete(id)
-      sessions.set(id, state)
-      trimOldest(sessions, LIMITS.sessions)
-      return state
-    },
-    /** The session's state if the plugin knows it; events for unknown sessions create nothing. */
-    find: (id: string) => sessions.get(id),
-    remove(id: string) {
-      const state = sessions.get(id)
-      if (state) state.deleted = true
-      sessions.delete(id)
-    },
-    /** The session and its parent: a subagent works for its parent, so the parent's evidence counts too. */
-    lineage(state: SessionState): SessionState[] {
-      const parent = state.parentID ? sessions.get(state.parentID) : undefined
-      return parent ? [state, parent] : [state]
-    },
-  }
-}
-
-type SessionStore = ReturnType<typeof createSessionStore>
-
-/** What every part is built from: the config, the effects, the project directory, the sessions, the voice, the counters. */
-interface PartContext {
-  config: Config
-  deps: Deps
-  directory: string
-  store: SessionStore
-  notifier: Notifier
-  /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
-  counters: Counters
-  health: JudgeHealth
-}
-
-function modelRef(value: unknown): ModelRef | undefined {
-  const model = asRecord(value)
-  return typeof model.providerID === "string" && typeof model.modelID === "string"
-    ? { providerID: model.providerID, modelID: model.modelID }
-    : undefined
-}
-
-// ── End src/turn/session.ts ────────────────────────────────────────────────────────────────────────────────
-
-// ── Begin src/capture/capture.ts ───────────────────────────────────────────────────────────────────────────
-
-interface FailedToolPart {
-  tool: string
-  input: Record<string, unknown>
-  error: string | undefined
-}
-
-/** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
-function createCapture({ config, directory, store }: PartContext) {
-  const record = (state: SessionState, call: ToolCall, line: string) => {
-    const entry = toolRecord(call, line, directory)
-    state.records.push(entry)
-    trimOldest(state.records, LIMITS.toolRecords)
-    return entry
-  }
-  return {
-    afterTool(input: { tool: string; sessionID: string; args?: unknown }, output: unknown) {
-      const state = store.touch(input.sessionID)
-      const call = readToolCall(input, output)
-      // Once per call: both scan every word of a long command or patch.
-      const sensitive = touchesSensitivePath(call.tool, call.args)
-      const entry = record(state, call, describeToolCall(call, directory, sensitive))
-      const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
-      if (stale.size) {
-        Object.assign(
-          state,
-          retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
-        )
-      }
-      if (!config.premiseTools.test(call.tool) || sensitive) return
-      const raw = asRecord(output).output
-      if (typeof raw !== "string" || !raw.trim()) return
-      const text = evidenceOf(call, raw, config.premiseCap)
-      if (!text.trim()) return
-      const { ref, path } = describeSource(call, directory)
-      state.nextSource++
-      const premise: Premise = {
-        id: `S${state.nextSource}`,
-        tool: call.tool,
-        origin: originOf(call.tool, call.args),
-        ref,
-        path,
-        text,
-      }
-      Object.assign(state, addPremise(state, premise, config.premiseCap))
-      if (premise.origin === "web") {
-        state.webRefs.push(ref.toLowerCase())
-        trimOldest(state.webRefs, LIMITS.webRefs)
-      }
-    },
-    /** A failed tool never reaches tool.execute.after; its failure is still part of what happened. */
-    toolFailed(state: SessionState, part: FailedToolPart) {
-      const call = { tool: part.tool, args: part.input, metadata: {}, title: "" }
-      const error = part.error === undefined ? "error" : clip(redactSecrets(part.error), 100)
-      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`)
-    },
-  }
-}
-
-type Capture = ReturnType<typeof createCapture>
-
-// ── End src/capture/capture.ts ─────────────────────────────────────────────────────────────────────────────
-
 // ── Begin src/judge/route.ts ───────────────────────────────────────────────────────────────────────────────
 
 /** The hidden agent the plugin registers for its judge sessions, and the title those sessions carry. */
@@ -5454,7 +4924,241 @@ function createClaimJudge(
 
 type ClaimJudge = ReturnType<typeof createClaimJudge>
 
+const NOTE_CLAIM_CHARS = 220
+
+const NOTE_QUOTE_CHARS = 200
+
+/**
+ * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
+ * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
+ */
+function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
+  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
+  return results.map((result) => ({
+    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    verdict: result.verdict,
+    source: result.source,
+    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
+    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
+    via: result.via,
+    ...(result.demoted ? { demoted: result.demoted } : {}),
+  }))
+}
+
 // ── End src/judge/claim.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/turn/ledger.ts ───────────────────────────────────────────────────────────────────────────────
+
+interface TurnLedger {
+  /** The real user message that opened the turn; synthetic messages never open one. */
+  userMessageID: string
+  /** Notes injected in this turn. */
+  depth: number
+  /** Claims already flagged in this turn: an unfixed claim never fires the cascade again. */
+  flaggedClaims: Set<string>
+}
+
+interface Ledger {
+  /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
+  claimReply(messageID: string): boolean
+  turn(sessionID: string): TurnLedger | undefined
+  openTurn(sessionID: string, userMessageID: string): void
+  forget(sessionID: string): void
+}
+
+function createLedger(): Ledger {
+  const replies = new Set<string>()
+  const turns = new Map<string, TurnLedger>()
+  return {
+    claimReply(messageID) {
+      if (replies.has(messageID)) return false
+      replies.add(messageID)
+      trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    turn: (sessionID) => turns.get(sessionID),
+    openTurn(sessionID, userMessageID) {
+      if (turns.get(sessionID)?.userMessageID === userMessageID) return
+      turns.delete(sessionID)
+      turns.set(sessionID, { userMessageID, depth: 0, flaggedClaims: new Set() })
+      trimOldest(turns, LIMITS.ledgerSessions)
+    },
+    forget(sessionID) {
+      turns.delete(sessionID)
+    },
+  }
+}
+
+/**
+ * opencode can load one plugin twice in a process (global and project config, say). The ledger is the one
+ * deliberate piece of process-wide state: both copies must agree on which replies were judged and how
+ * deep the cascade is, or a reply could earn two notes. It is created on first use, never at import.
+ */
+function processLedger(): Ledger {
+  const key = Symbol.for("ragfaith.ledger.v1")
+  const holder = globalThis as unknown as Record<symbol, Ledger | undefined>
+  holder[key] ??= createLedger()
+  return holder[key]
+}
+
+// ── End src/turn/ledger.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/turn/session.ts ──────────────────────────────────────────────────────────────────────────────
+
+interface ModelRef {
+  providerID: string
+  modelID: string
+}
+
+interface ReplyState {
+  id: string
+  finish: string | undefined
+  /** Final text per part, in arrival order; the reply is their concatenation. */
+  texts: Map<string, string>
+}
+
+interface UserMessage {
+  id: string
+  agent: string | undefined
+  model: ModelRef | undefined
+  /** What the user asked, kept short; the judge may see it to understand a claim. */
+  text?: string
+}
+
+interface SessionState extends PremiseBuffer {
+  id: string
+  parentID: string | undefined
+  parentKnown: boolean
+  /** Set when opencode deletes the session: a verdict still being computed for it is dropped. */
+  deleted: boolean
+  nextSource: number
+  /**
+   * Every tool call of the session, oldest first: its line (what the judge and notes quote as the tool calls of
+   * this session) and its facts (paths, command, exit code), which decide claims about the agent's own work.
+   */
+  records: ToolRecord[]
+  /** URLs and queries of every web premise, kept after the premise itself leaves the buffer. */
+  webRefs: string[]
+  warnedPackages: Set<string>
+  toastKeys: Set<string>
+  /** Agent and model of the user messages seen, by message id: a synthetic note is sent with the same. */
+  userMessages: Map<string, Pick<UserMessage, "agent" | "model">>
+  lastUser: UserMessage | undefined
+  reply: ReplyState | undefined
+  activeModel: string | undefined
+  /** Bumped by each real user message; a verdict computed for an older generation is dropped. */
+  generation: number
+  /**
+   * The user messages that are the plugin's own notes (their first part is the synthetic instruction): their
+   * visible notice is echoed back as user text, which is no user turn.
+   */
+  noteMessages: Set<string>
+  /** Off after `/ragfaith off`: replies of this session are not judged. */
+  judging: boolean
+  /** What became of the last reply judged here, for `/ragfaith`. */
+  report: ReplyReport | undefined
+  /** The last reply that drew a note (or a report), kept when its correction is judged after it. */
+  flaggedReport: ReplyReport | undefined
+  /** This session's judging so far, as `/ragfaith` tells it. */
+  counters: Counters
+}
+
+/** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
+interface ReplyReport {
+  at: number
+  model: string | undefined
+  /** Every statement judged, sanitised once like a note's. */
+  items: FlaggedClaim[]
+  /** Sentences that assert nothing a source could confirm (questions, offers, greetings). */
+  notClaims: number
+  overCap: number
+  /** Claims left unjudged because the judge failed. */
+  unjudged: number
+  outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
+}
+
+/** The judge as `/ragfaith` reports it: the model asked last, and the last failure. */
+interface JudgeHealth {
+  model: string | undefined
+  lastError: { message: string; at: number } | undefined
+}
+
+function newSession(id: string): SessionState {
+  return {
+    id,
+    parentID: undefined,
+    parentKnown: false,
+    deleted: false,
+    premises: [],
+    premiseChars: 0,
+    nextSource: 0,
+    records: [],
+    webRefs: [],
+    warnedPackages: new Set(),
+    toastKeys: new Set(),
+    userMessages: new Map(),
+    lastUser: undefined,
+    reply: undefined,
+    activeModel: undefined,
+    generation: 0,
+    noteMessages: new Set(),
+    judging: true,
+    report: undefined,
+    flaggedReport: undefined,
+    counters: newCounters(),
+  }
+}
+
+/** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
+function createSessionStore() {
+  const sessions = new Map<string, SessionState>()
+  return {
+    sessions: sessions as ReadonlyMap<string, SessionState>,
+    /** The session's state, created on first sight; a touched session becomes the newest. */
+    touch(id: string): SessionState {
+      const state = sessions.get(id) ?? newSession(id)
+      sessions.delete(id)
+      sessions.set(id, state)
+      trimOldest(sessions, LIMITS.sessions)
+      return state
+    },
+    /** The session's state if the plugin knows it; events for unknown sessions create nothing. */
+    find: (id: string) => sessions.get(id),
+    remove(id: string) {
+      const state = sessions.get(id)
+      if (state) state.deleted = true
+      sessions.delete(id)
+    },
+    /** The session and its parent: a subagent works for its parent, so the parent's evidence counts too. */
+    lineage(state: SessionState): SessionState[] {
+      const parent = state.parentID ? sessions.get(state.parentID) : undefined
+      return parent ? [state, parent] : [state]
+    },
+  }
+}
+
+type SessionStore = ReturnType<typeof createSessionStore>
+
+/** What every part is built from: the config, the effects, the project directory, the sessions, the voice, the counters. */
+interface PartContext {
+  config: Config
+  deps: Deps
+  directory: string
+  store: SessionStore
+  notifier: Notifier
+  /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
+  counters: Counters
+  health: JudgeHealth
+}
+
+function modelRef(value: unknown): ModelRef | undefined {
+  const model = asRecord(value)
+  return typeof model.providerID === "string" && typeof model.modelID === "string"
+    ? { providerID: model.providerID, modelID: model.modelID }
+    : undefined
+}
+
+// ── End src/turn/session.ts ────────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 
@@ -5608,6 +5312,303 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
 type ReplyJudge = ReturnType<typeof createReplyJudge>
 
 // ── End src/turn/reply.ts ──────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/notifier.ts ──────────────────────────────────────────────────────────────────────────────
+
+const TOAST_DURATION_MS = 6_000
+
+/** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
+const TOAST_LINE = 54
+
+const TOAST_CHARS = 2 * TOAST_LINE
+
+/** A judge that stays broken is told again this often, not only once. */
+const FAILURE_REPEAT_MS = 10 * 60_000
+
+/** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
+interface Notifier {
+  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
+  /** A toast for people: titled once, the message in plain words, at most two lines of opencode's toast box. */
+  toast(message: string, variant?: ToastVariant): void
+  /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
+  toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
+  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
+  tellOnce(key: string, message: string): void
+  /**
+   * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
+   * is not forgotten after its first toast. `render` gets the time the failure began.
+   */
+  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
+  clearFailures(healed: (kind: string) => boolean): void
+  /** The configuration notices, the one that stops judging first, told when the first session appears. */
+  showStartupNotice(): void
+  tokenLog(line: TokenLogLine): void
+  /** The flagged-claims report of `opencode run`, printed to stderr when the token log goes there. */
+  printReport(text: string): void
+  /** Where opencode keeps its log, in the words a message can point to. */
+  readonly logPlace: string
+}
+
+/** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
+function toastText(message: string): string {
+  const plain = message
+    .replace(/^ragfaith:\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  const text = plain.charAt(0).toUpperCase() + plain.slice(1)
+  // Cut where opencode's word wrap would start a third line, not at a character count.
+  const [first = "", ...rest] = wrap(text, TOAST_LINE)
+  if (rest.length <= 1) return text
+  const [second = ""] = wrap(rest.join(" "), TOAST_LINE - 1)
+  return `${first} ${second}…`
+}
+
+function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
+  /** Failures still going on: when each began and when it was last told. */
+  const outages = new Map<string, { since: number; toldAt: number }>()
+  const told = new Set<string>()
+  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
+  const log: Notifier["log"] = (level, message, extra) => {
+    try {
+      void deps.client.app
+        .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
+        .catch(() => {})
+    } catch {
+      // Logging must never be the thing that breaks a hook.
+    }
+  }
+  const toast: Notifier["toast"] = (message, variant = "warning") => {
+    try {
+      void deps.client.tui
+        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
+        .catch(() => {})
+    } catch {
+      // A missing TUI is no reason to fail.
+    }
+  }
+  const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
+    const now = deps.now()
+    const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
+    outages.set(kind, outage)
+    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
+    outage.toldAt = now
+    const message = typeof render === "string" ? render : render(outage.since)
+    if (how === "toast") toast(message)
+    else log("warn", message)
+  }
+  const sink = tokenSink(config.judgeLog, deps, (error) =>
+    reportFailure("judge-log", `ragfaith: cannot write RFE_JUDGE_LOG (${String(error)})`, "log"),
+  )
+  for (const message of startup) log("warn", message)
+  return {
+    log,
+    toast,
+    toastOnce(budget, key, message, variant = "warning") {
+      if (spendToast(budget, key, variant)) toast(message, variant)
+    },
+    reportFailure,
+    tellOnce(key, message) {
+      if (told.has(key)) return
+      told.add(key)
+      log("info", message)
+      toast(message, "info")
+    },
+    clearFailures(healed) {
+      for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
+    },
+    showStartupNotice() {
+      if (startup.length === 0) return
+      const [first = "", ...rest] = startup
+      startup = []
+      // opencode shows one toast at a time: one toast, the most severe notice, and where the others are.
+      toast(
+        rest.length ? `${clip(toastText(first), TOAST_CHARS - 40)} (+${rest.length} more in the opencode log)` : first,
+      )
+    },
+    tokenLog: sink.tokens,
+    printReport: sink.report,
+    logPlace: `the opencode log (${deps.logDir})`,
+  }
+}
+
+/** Whether a session's toast budget allows one more toast under `key`; spends it when it does. */
+function spendToast(budget: Set<string>, key: string, variant: ToastVariant): boolean {
+  // Advice (doc-pull) has a budget of its own, so it can never crowd out a warning that matters more.
+  const slot = variant === "info" ? `info:${key}` : key
+  const advice = slot.startsWith("info:")
+  const spent = [...budget].filter((old) => old.startsWith("info:") === advice).length
+  if (budget.has(slot) || spent >= LIMITS.toastsPerSession) return false
+  budget.add(slot)
+  return true
+}
+
+/** Where RFE_JUDGE_LOG goes, decided once: nowhere, stderr, or appended to a file. */
+function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (error: unknown) => void) {
+  const toStderr = judgeLog?.toLowerCase() === "stderr"
+  const write = (text: string) => {
+    if (!judgeLog) return
+    if (toStderr) deps.writeStderr(text)
+    else deps.appendText(judgeLog, text).catch(onWriteError)
+  }
+  return {
+    tokens: (line: TokenLogLine) => write(`${JSON.stringify(line)}\n`),
+    report: (text: string) => {
+      if (toStderr) deps.writeStderr(text)
+    },
+  }
+}
+
+// ── End src/out/notifier.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/note.ts ──────────────────────────────────────────────────────────────────────────────────
+
+/** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
+const NOTE_TAG = "[ragfaith]"
+
+/** How the notice the user sees beside a note begins. */
+const NOTICE_PREFIX = "ragfaith: "
+
+const NOTICE_CLAIM_CHARS = 70
+
+const NOTICE_QUOTE_CHARS = 60
+
+/**
+ * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
+ * next. It goes in as a visible part of the note, beside the agent's instruction.
+ */
+function buildNotice(items: readonly FlaggedClaim[], judged: number): string {
+  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
+  const [first] = items
+  if (items.length === 1 && first) {
+    const claim = `"${clip(first.claim, NOTICE_CLAIM_CHARS)}"`
+    if (first.verdict !== "unfaithful") {
+      return `${NOTICE_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
+    }
+    const where = first.source ? ` with ${first.source}` : ""
+    const says = first.quote ? ` (it says "${clip(first.quote, NOTICE_QUOTE_CHARS)}")` : ""
+    return `${NOTICE_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
+  }
+  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
+  const against = sources.length ? ` (${sources.join(", ")})` : ""
+  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
+  return `${NOTICE_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
+}
+
+/** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
+function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
+  const lead =
+    items.length === 1 ? "1 statement looks unsupported: " : `${items.length} statements look unsupported, first: `
+  const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
+  return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
+}
+
+/**
+ * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
+ * corrected content only, so the user reads a better answer rather than a report about a check.
+ * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
+ */
+function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
+  const lines = flagged.map((item, index) => {
+    const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
+    // The quote's own full stop stays inside it only once; the reason reads as a sentence of its own.
+    const says = item.quote ? ` The source says: "${item.quote.replace(/[.;,\s]+$/, "")}".` : ""
+    const reason = item.reason?.replace(/[.\s]+$/, "")
+    const why = reason ? ` Reason: ${reason}.` : ""
+    return `${index + 1}. "${item.claim}"${where}${says}${why}`
+  })
+  const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
+  return [
+    `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
+    "These statements in your last reply are not supported by the sources you pulled in this session:",
+    ...lines,
+    "",
+    "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
+      "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
+      "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      "The user sees a one-line notice that this check ran; it needs no answer.",
+    ...(askProvenance && unverifiable
+      ? [
+          "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
+            "from your own knowledge or is an inference from context.",
+        ]
+      : []),
+  ].join("\n")
+}
+
+/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
+function createNoteSender({ config, deps, notifier, counters }: PartContext) {
+  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
+  const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
+    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
+    notifier.log("warn", summary, { sessionID: state.id, claims: items })
+    const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
+    if (deps.mode === "run") {
+      // `opencode run` has no TUI: stderr is the one place a person running it will look.
+      deps.writeStderr(`${lines}  details: ${notifier.logPlace}, or run with --print-logs\n`)
+      return
+    }
+    notifier.printReport(lines)
+    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
+    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
+  }
+
+  /**
+   * The note goes in as one user message with the agent and model of the user's last message: the agent's
+   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   */
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
+    const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
+    const notice = buildNotice(items, judged)
+    const user = state.lastUser
+    tallyInto(counters, state.counters)("notes")
+    let error: unknown
+    try {
+      const result = await deps.client.session.prompt({
+        path: { id: state.id },
+        body: {
+          parts: [
+            { type: "text", text, synthetic: true },
+            { type: "text", text: notice },
+          ],
+          ...(user?.agent ? { agent: user.agent } : {}),
+          ...(user?.model ? { model: user.model } : {}),
+        },
+      })
+      error = result?.error
+    } catch (thrown) {
+      error = thrown ?? "unknown error"
+    }
+    if (error === undefined) return
+    tallyInto(counters, state.counters)("injectionFailures")
+    notifier.log("warn", "ragfaith: could not inject the correction note", {
+      sessionID: state.id,
+      error: scrubError(describeError(error), config.judge.apiKey),
+      claims: items.map((item) => item.claim),
+    })
+    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
+    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+  }
+
+  return {
+    /**
+     * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
+     * Says which it was, for `/ragfaith`.
+     */
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
+      if (deps.mode === "run" || config.nudgeDepth === 0) {
+        report(state, items)
+        return "reported" as const
+      }
+      turn.depth++
+      void inject(state, items, judged)
+      return "noted" as const
+    },
+  }
+}
+
+type NoteSender = ReturnType<typeof createNoteSender>
+
+// ── End src/out/note.ts ────────────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/out/command.ts ───────────────────────────────────────────────────────────────────────────────
 
@@ -6593,13 +6594,18 @@ async function setup(ctx: unknown): Promise<(() => Promise<void>) | undefined> {
  * - One file, zero runtime dependencies, one runtime export (opencode's legacy loader calls every export).
  *
  * Privacy
- * - Only the premise buffer of the session (most recent `premiseCap` characters), the claim being judged
- *   with the sentences before it, and the user's question of the turn (shortened; optional) go to the
- *   configured judge endpoint; never the rest of the conversation, config or unrelated files.
+ * - What goes to the judge, per claim: the session's evidence (the most recent `premiseCap` characters of
+ *   what the agent read, fetched or searched, and with RFE_EVIDENCE_SCOPE=all what its commands printed),
+ *   the lines recording its tool calls, the sentences before the claim, and the user's question of the
+ *   turn (shortened; RFE_SEND_QUESTION=0 keeps it back). Never the rest of the conversation, the config or
+ *   unrelated files.
  * - Files at sensitive paths (.env*, keys, credentials, ~/.ssh, ...) are never captured, whichever tool
  *   touched them, and secret-looking strings are replaced by `[REDACTED]` before anything is stored, logged
- *   or sent. Premises travel only over https, or plain http to a loopback judge.
- * - The API key goes only into the Authorization header of requests to the configured base URL.
+ *   or sent.
+ * - On the direct route the judge is the configured endpoint: https, or plain http to loopback, unless the
+ *   user opts into clear text with RFE_ALLOW_INSECURE_JUDGE=1; the API key goes only into its Authorization
+ *   header. On the opencode route (no judge key) the judge is one of the user's own opencode models,
+ *   reached through opencode with the credentials opencode already holds, never the agent's own model.
  */
 
 export default { id: PLUGIN_ID, server, setup }

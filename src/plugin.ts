@@ -25,13 +25,18 @@ import { setup } from "./host/v2.ts"
  * - One file, zero runtime dependencies, one runtime export (opencode's legacy loader calls every export).
  *
  * Privacy
- * - Only the premise buffer of the session (most recent `premiseCap` characters), the claim being judged
- *   with the sentences before it, and the user's question of the turn (shortened; optional) go to the
- *   configured judge endpoint; never the rest of the conversation, config or unrelated files.
+ * - What goes to the judge, per claim: the session's evidence (the most recent `premiseCap` characters of
+ *   what the agent read, fetched or searched, and with RFE_EVIDENCE_SCOPE=all what its commands printed),
+ *   the lines recording its tool calls, the sentences before the claim, and the user's question of the
+ *   turn (shortened; RFE_SEND_QUESTION=0 keeps it back). Never the rest of the conversation, the config or
+ *   unrelated files.
  * - Files at sensitive paths (.env*, keys, credentials, ~/.ssh, ...) are never captured, whichever tool
  *   touched them, and secret-looking strings are replaced by `[REDACTED]` before anything is stored, logged
- *   or sent. Premises travel only over https, or plain http to a loopback judge.
- * - The API key goes only into the Authorization header of requests to the configured base URL.
+ *   or sent.
+ * - On the direct route the judge is the configured endpoint: https, or plain http to loopback, unless the
+ *   user opts into clear text with RFE_ALLOW_INSECURE_JUDGE=1; the API key goes only into its Authorization
+ *   header. On the opencode route (no judge key) the judge is one of the user's own opencode models,
+ *   reached through opencode with the credentials opencode already holds, never the agent's own model.
  */
 
 export default { id: PLUGIN_ID, server, setup }

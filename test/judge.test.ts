@@ -3,6 +3,7 @@ import { mapConcurrent } from "../src/base/bounds.ts"
 import { type Counters, newCounters, tallyInto } from "../src/base/counters.ts"
 import { type JudgeSettings, parseConfig } from "../src/config/config.ts"
 import type { Deps } from "../src/config/effects.ts"
+import { toFlaggedItems } from "../src/judge/claim.ts"
 import {
   directAttempt,
   hideKey,
@@ -16,7 +17,6 @@ import {
 import { normalizeModelId, selectJudgeModel } from "../src/judge/models.ts"
 import { JUDGE_PROMPTS, type JudgeRequest } from "../src/judge/prompt.ts"
 import { parseVerdict } from "../src/judge/verdict.ts"
-import { toFlaggedItems } from "../src/out/note.ts"
 import { closedPort, distinctClaims, FACTS } from "./support/fixtures.ts"
 import { createHost, nextId } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "./support/judge.ts"

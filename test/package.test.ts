@@ -68,7 +68,7 @@ describe("export surface", () => {
     expect(typeof plugin.server).toBe("function")
   })
 
-  test("server() returns exactly the seven hooks, each a function", async () => {
+  test("server() returns exactly the hooks opencode 1 calls (HOOK_KEYS), each a function", async () => {
     const { input } = fakeInput()
     const hooks = await plugin.server(input, { judge: { apiKey: "k" } })
     expect(Object.keys(hooks).sort()).toEqual(HOOK_KEYS)

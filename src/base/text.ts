@@ -33,3 +33,6 @@ export function wrap(text: string, width: number, indent = "", lead = ""): strin
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 }
+
+/** Local time as a person reads it off a clock: 14:02. */
+export const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)

@@ -3,7 +3,7 @@ import { clip, escapeRegExp } from "../base/text.ts"
 import { asRecord, stringArg } from "../base/unknown.ts"
 import { redactSecrets } from "./redact/redact.ts"
 import { normalizePath, touchesSensitivePath } from "./sensitive.ts"
-import { EDIT_TOOL_RE } from "./tools.ts"
+import { EDIT_TOOL_RE, READING_TOOL_RE } from "./tools.ts"
 
 export const PROCESS_RECORD_CHARS = 200
 
@@ -164,4 +164,29 @@ export function resolvePath(path: string, directory: string): string {
     ? path
     : `${directory.replace(/[\\/]+$/, "")}/${path.trim()}`
   return normalizePath(absolute).replace(/\/\.\//g, "/")
+}
+
+/** What one tool call did, as the records check reads it. */
+export interface ToolRecord {
+  kind: "read" | "change" | "run" | "delegate" | "other"
+  /** Resolved, normalised paths the call read or changed. */
+  paths: string[]
+  command: string | undefined
+  exit: number | undefined
+  /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
+  line: string
+}
+
+export function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
+  const command = stringArg(call.args, "command", "cmd")
+  const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
+  const changed = editedPaths(call.tool, call.args, directory)
+  const file = stringArg(call.args, "filePath", "file_path", "path")
+  let kind: ToolRecord["kind"] = "other"
+  if (changed.length) kind = "change"
+  else if (command !== undefined) kind = "run"
+  else if (READING_TOOL_RE.test(call.tool)) kind = "read"
+  else if (call.tool === "task") kind = "delegate"
+  const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
+  return { kind, paths, command, exit, line }
 }

@@ -20,3 +20,5 @@ export function originOf(tool: string, args: Record<string, unknown>): Origin {
   if (typeof args.url === "string" || typeof args.query === "string" || WEB_TOOL_RE.test(tool)) return "web"
   return "machine"
 }
+
+export const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i

@@ -1,7 +1,6 @@
 // Claims about the agent's own work (ran, changed, read), decided from its tool calls without a judge.
 import { clip } from "../base/text.ts"
-import { stringArg } from "../base/unknown.ts"
-import { editedPaths, resolvePath, type ToolCall } from "../capture/provenance.ts"
+import type { ToolRecord } from "../capture/provenance.ts"
 import { normalizePath } from "../capture/sensitive.ts"
 
 /** Commands that run a test suite, in the ecosystems an agent meets most. */
@@ -11,8 +10,6 @@ export const TEST_COMMAND_RE =
 /** Commands that build or type-check a project. */
 export const BUILD_COMMAND_RE =
   /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b|(?:npx\s+)?tsc\b|cargo\s+(?:build|check)\b|go\s+(?:build|vet)\b|make(?:\s+(?:all|build))?\s*(?:$|[;&|])|mvn\s+(?:package|compile|install)\b|(?:\.\/)?gradlew?\s+(?:build|assemble)\b|dotnet\s+build\b|(?:npx\s+)?(?:vite|next|nuxt|astro)\s+build\b|bun\s+build\b|(?:npx\s+)?webpack\b)/i
-
-export const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
 
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
@@ -108,31 +105,6 @@ export const READ_CLAIM_RE = new RegExp(
   `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
-
-/** What one tool call did, as the records check reads it. */
-export interface ToolRecord {
-  kind: "read" | "change" | "run" | "delegate" | "other"
-  /** Resolved, normalised paths the call read or changed. */
-  paths: string[]
-  command: string | undefined
-  exit: number | undefined
-  /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
-  line: string
-}
-
-export function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
-  const command = stringArg(call.args, "command", "cmd")
-  const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
-  const changed = editedPaths(call.tool, call.args, directory)
-  const file = stringArg(call.args, "filePath", "file_path", "path")
-  let kind: ToolRecord["kind"] = "other"
-  if (changed.length) kind = "change"
-  else if (command !== undefined) kind = "run"
-  else if (READING_TOOL_RE.test(call.tool)) kind = "read"
-  else if (call.tool === "task") kind = "delegate"
-  const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  return { kind, paths, command, exit, line }
-}
 
 /** A claim about the agent's own work that its tool calls can settle. */
 export type ProcessClaim =

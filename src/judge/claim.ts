@@ -1,17 +1,19 @@
 // Judging one claim: records, cache, judge and second opinion, and when a flag is earned.
 import { mapConcurrent } from "../base/bounds.ts"
 import { type Tally, tallyInto } from "../base/counters.ts"
-import { clip } from "../base/text.ts"
+import { clip, clockTime } from "../base/text.ts"
+import type { ToolRecord } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
-import { decideProcessClaim, readProcessClaim, type ToolRecord } from "../claims/process.ts"
+import { decideProcessClaim, readProcessClaim } from "../claims/process.ts"
 import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/split.ts"
 import type { Config, JudgeSettings } from "../config/config.ts"
-import { clockTime, type Notifier } from "../out/notifier.ts"
+import type { Notifier } from "../out/notifier.ts"
 import type { PartContext, SessionState } from "../turn/session.ts"
 import { cacheKey, type VerdictCache } from "./cache.ts"
 import {
   describeError,
   directAttempt,
+  hideKey,
   type JudgeCompat,
   JudgeError,
   judgeClaim,
@@ -22,7 +24,14 @@ import {
 import { secondOpinionModel, selectJudgeModel } from "./models.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import type { OpencodeRoute } from "./route.ts"
-import { anchorQuote, type ClaimResult, quotableTexts, type RawVerdict } from "./verdict.ts"
+import {
+  anchorQuote,
+  type ClaimResult,
+  type FlaggedClaim,
+  NOTE_REASON_CHARS,
+  quotableTexts,
+  type RawVerdict,
+} from "./verdict.ts"
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 export const QUESTION_CHARS = 300
@@ -313,3 +322,24 @@ export function createClaimJudge(
 }
 
 export type ClaimJudge = ReturnType<typeof createClaimJudge>
+
+export const NOTE_CLAIM_CHARS = 220
+
+export const NOTE_QUOTE_CHARS = 200
+
+/**
+ * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
+ * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
+ */
+export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
+  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
+  return results.map((result) => ({
+    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    verdict: result.verdict,
+    source: result.source,
+    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
+    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
+    via: result.via,
+    ...(result.demoted ? { demoted: result.demoted } : {}),
+  }))
+}

@@ -1,9 +1,8 @@
 // The /ragfaith command: the report of the last judged reply, and switching the check on and off.
-import { clip, wrap } from "../base/text.ts"
+import { clip, clockTime, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
 import type { FlaggedClaim } from "../judge/verdict.ts"
 import type { JudgeHealth, PartContext, ReplyReport, SessionState } from "../turn/session.ts"
-import { clockTime } from "./notifier.ts"
 
 export const COMMAND_NAME = "ragfaith"
 

@@ -1,42 +1,21 @@
 // The note the agent gets and the notice the user sees, built from the flagged claims and sent once.
 import { tallyInto } from "../base/counters.ts"
 import { clip } from "../base/text.ts"
-import { redactSecrets } from "../capture/redact/redact.ts"
-import { describeError, hideKey, scrubError } from "../judge/client.ts"
-import { type ClaimResult, type FlaggedClaim, NOTE_REASON_CHARS } from "../judge/verdict.ts"
+import { describeError, scrubError } from "../judge/client.ts"
+import type { FlaggedClaim } from "../judge/verdict.ts"
 import type { TurnLedger } from "../turn/ledger.ts"
 import type { PartContext, SessionState } from "../turn/session.ts"
 import { TOAST_CHARS } from "./notifier.ts"
 
+/** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 export const NOTE_TAG = "[ragfaith]"
 
-/** How the visible notice of a note begins, so the plugin knows it again when opencode echoes it back. */
+/** How the notice the user sees beside a note begins. */
 export const NOTICE_PREFIX = "ragfaith: "
 
 export const NOTICE_CLAIM_CHARS = 70
 
 export const NOTICE_QUOTE_CHARS = 60
-
-export const NOTE_CLAIM_CHARS = 220
-
-export const NOTE_QUOTE_CHARS = 200
-
-/**
- * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
- * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
- */
-export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
-  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
-  return results.map((result) => ({
-    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
-    verdict: result.verdict,
-    source: result.source,
-    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
-    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
-    via: result.via,
-    ...(result.demoted ? { demoted: result.demoted } : {}),
-  }))
-}
 
 /**
  * The line the user sees between the wrong reply and the correction: what was found, where, and what happens

@@ -53,9 +53,6 @@ export function toastText(message: string): string {
   return `${first} ${second}…`
 }
 
-/** Local time as a person reads it off a clock: 14:02. */
-export const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
-
 export function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
   /** Failures still going on: when each began and when it was last told. */
   const outages = new Map<string, { since: number; toldAt: number }>()
