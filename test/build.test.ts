@@ -69,6 +69,15 @@ describe("src/index.ts is generated", () => {
   })
 })
 
+describe("docs/architecture.md", () => {
+  test("names every module of the build, in build order", () => {
+    const map = read("docs/architecture.md")
+    const at = MODULES.map((path) => map.indexOf(`\`${path.replace(/^src\//, "")}\``))
+    expect(MODULES.filter((_, i) => (at[i] ?? -1) < 0)).toEqual([])
+    expect([...at].sort((a, b) => a - b)).toEqual(at)
+  })
+})
+
 describe("each module", () => {
   test.each([...MODULES])("%s opens with one line on what it owns, and stays under 500 lines", (path) => {
     const lines = read(path).split("\n")
