@@ -70,12 +70,7 @@ export function readConfig(options: unknown, env: Env): ConfigResult {
 
 export async function server(input: PluginInput, options?: PluginOptions): Promise<Hooks> {
   const { config, warnings } = readConfig(options, process.env)
-  // The SDK's generated types are wider than the calls made here; this is the one cast at the boundary.
+  // The SDK's generated client is wider than the calls the plugin makes: HostClient is that slice.
   const client = input.client as unknown as HostClient
   return createHooks({ directory: input.directory }, config, warnings, defaultDeps(client)).hooks
 }
-
-//
-// opencode 2 loads `{ id, setup }` and ignores `server`; opencode 1 does the reverse, so one default export
-// serves both. The parts are the same: this section only translates opencode 2's hooks and events into the
-// shapes the parts already read (as opencode 1.18.33 sends them) and opencode 2's calls into HostClient.
