@@ -118,7 +118,7 @@ describe("judging at idle", () => {
     expect(host.prompts).toHaveLength(0)
   })
 
-  test("subagent sessions are neither judged nor flagged", async () => {
+  test("subagent sessions are neither judged nor sent a note", async () => {
     const before = judge.requests.length
     const host = createHost({ env: judgeEnv(judge.url) })
     const parent = await host.createSession()
@@ -219,7 +219,7 @@ describe("the cascade", () => {
     expect(host.prompts).toHaveLength(2)
   })
 
-  test("a claim already flagged in this turn never fires the cascade again", async () => {
+  test("a claim already in a note this turn never fires the cascade again", async () => {
     const host = createHost({
       env: judgeEnv(judge.url),
       correct: () => "It has 7 bridges.",

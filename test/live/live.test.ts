@@ -556,7 +556,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   test(
-    "8. a subagent (task tool) session is never flagged",
+    "8. a subagent (task tool) session never gets a note",
     async () => {
       const subtask = "SUBTASK: read facts.txt and report the number of bridges"
       await live(

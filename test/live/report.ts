@@ -93,7 +93,7 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "no note, the turn completed.",
   },
   "8": {
-    title: "8. Subagent (task tool) sessions are never flagged",
+    title: "8. Subagent (task tool) sessions never get a note",
     does:
       "The agent delegates to the `general` subagent with the `task` tool; the subagent reads the file and makes the " +
       "wrong bridge claim; the parent then replies.",
