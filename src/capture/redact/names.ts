@@ -6,10 +6,11 @@ export const WEAK = 1
 export const STRONG = 2
 
 /**
- * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
- * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ * Where a secret's name may be: at one of the secret words, or `pw` (`DB_PW`), which names a password but is
+ * too common inside random letters to say anything about a value. A hit takes the rest of its identifier
+ * too, so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|pw)[\\w.-]*`, "gi")
 
 export const NAME_MAX = 80
 

@@ -134,7 +134,7 @@ export const REFERENCE_RE =
 export const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
-export const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth"] as const
+export const SECRET_WORDS = ["pass", "pwd", "secret", "token", "key", "cred", "auth"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
 export const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
