@@ -3,7 +3,7 @@
  *
  * Everything goes through the real plugin code: the hooks are driven by the test suite's fake host
  * (test/support/host.ts), which emits events in opencode 1.18.33's order and shapes, and the judge is a real
- * Bun.serve endpoint on 127.0.0.1. Pure functions are called through `plugin.internal`. Inputs are generated
+ * Bun.serve endpoint on 127.0.0.1. Pure functions are imported from their modules. Inputs are generated
  * from a seeded PRNG, so every run measures the same bytes.
  *
  *   bun bench/run.ts              all sections

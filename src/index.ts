@@ -133,6 +133,8 @@ interface Counters {
   retries: number
   callFailures: number
   parseErrors: number
+  /** Batched answers that could not be read whole: their claims were judged again one by one. */
+  batchParseErrors: number
   cacheHits: number
   gateHits: number
   claimsJudged: number
@@ -160,6 +162,7 @@ function newCounters(): Counters {
     retries: 0,
     callFailures: 0,
     parseErrors: 0,
+    batchParseErrors: 0,
     cacheHits: 0,
     gateHits: 0,
     claimsJudged: 0,
@@ -220,6 +223,12 @@ const PREMISE_TOOLS_BY_SCOPE = {
   all: "read|fetch|web|doc|search|grep|bash|shell|exec|command|terminal",
 } as const
 
+/**
+ * A larger batch is cut to this: every claim's verdict needs room in one answer, and one bad answer sends the
+ * whole batch back to one request per claim.
+ */
+const JUDGE_BATCH_MAX = 20
+
 const DEFAULTS = {
   provider: "synthetic",
   strictness: "normal",
@@ -231,6 +240,8 @@ const DEFAULTS = {
   routeConcurrency: 3,
   judgeTimeoutMs: 30_000,
   judgeMaxAttempts: 4,
+  /** Claims of one reply judged in one request; 1 keeps the spec's request, one claim each. */
+  judgeBatch: 1,
   flushTimeoutMs: 20_000,
 } as const
 
@@ -253,6 +264,8 @@ interface JudgeSettings {
   concurrency: number
   timeoutMs: number
   maxAttempts: number
+  /** At most this many claims of one reply go to the judge in one request (RFE_JUDGE_BATCH). */
+  batch: number
 }
 
 interface Config {
@@ -421,6 +434,7 @@ function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: En
     concurrency: route === "opencode" ? Math.min(concurrency, ROUTE_MAX_CONCURRENCY) : concurrency,
     timeoutMs: read.integer("RFE_JUDGE_TIMEOUT_MS", "timeoutMs", DEFAULTS.judgeTimeoutMs, 100, judgeOptions),
     maxAttempts: read.integer("RFE_JUDGE_MAX_ATTEMPTS", "maxAttempts", DEFAULTS.judgeMaxAttempts, 1, judgeOptions),
+    batch: Math.min(read.integer("RFE_JUDGE_BATCH", "batch", DEFAULTS.judgeBatch, 1, judgeOptions), JUDGE_BATCH_MAX),
   }
   const allowInsecure = read.flag("RFE_ALLOW_INSECURE_JUDGE", "allowInsecure", false, judgeOptions)
   return { judge, judgeDisabled: judgeProblem(judge, preset?.keyEnv, allowInsecure) }
@@ -829,7 +843,7 @@ const REFERENCE_RE =
 const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
-const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth"] as const
+const SECRET_WORDS = ["pass", "pwd", "secret", "token", "key", "cred", "auth"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
 const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
@@ -1595,10 +1609,11 @@ const WEAK = 1
 const STRONG = 2
 
 /**
- * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
- * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ * Where a secret's name may be: at one of the secret words, or `pw` (`DB_PW`), which names a password but is
+ * too common inside random letters to say anything about a value. A hit takes the rest of its identifier
+ * too, so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|pw)[\\w.-]*`, "gi")
 
 const NAME_MAX = 80
 
@@ -3613,6 +3628,13 @@ function decideFileClaim(
 /** The source that lists the session's tool calls, as the judge and the note name it. */
 const PROCESS_SOURCE = { id: "P", label: "tool calls of this session" } as const
 
+/** One claim of a batched request: its id in the request, the sentences before it, the claim. */
+interface BatchClaim {
+  id: string
+  before?: string
+  claim: string
+}
+
 /** One judge request, before it is serialised for a route. */
 interface JudgeRequest {
   model: string
@@ -3622,15 +3644,29 @@ interface JudgeRequest {
   /** The sentences before the claim, sent as context that is not judged. */
   before?: string
   claim: string
+  /**
+   * Several claims of the reply in one request (RFE_JUDGE_BATCH > 1), each with its id and the sentences
+   * before it; `claim` and `before` are then unused.
+   */
+  batch?: readonly BatchClaim[]
   maxTokens: number
   /** The user's session the claim comes from; the opencode route opens its judge session under it. */
   sessionID?: string
 }
 
-const PROMPT_HEAD = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
+const PROMPT_TITLE = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
 
-You receive SOURCES, the material an AI coding assistant retrieved during its session, and one CLAIM taken from its reply to the user. Decide whether the sources support the claim.
-Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und eine AUSSAGE aus seiner Antwort an den Nutzer. Entscheide, ob die Quellen die Aussage stützen.
+`
+
+/** What the judge receives: one claim, the call shape of the spec. */
+const PROMPT_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and one CLAIM taken from its reply to the user. Decide whether the sources support the claim.
+Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und eine AUSSAGE aus seiner Antwort an den Nutzer. Entscheide, ob die Quellen die Aussage stützen.`
+
+/** What the judge receives when several claims of one reply share a request (RFE_JUDGE_BATCH). */
+const PROMPT_BATCH_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and several CLAIMS taken from its reply to the user, each in its own <claim id="…"> block. Decide for each claim on its own whether the sources support it.
+Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und mehrere AUSSAGEN aus seiner Antwort an den Nutzer, jede in einem eigenen <claim id="…">-Block. Entscheide für jede Aussage einzeln, ob die Quellen sie stützen.`
+
+const PROMPT_RULES = `
 
 Verdicts / Urteile:
 - "faithful": the sources state the claim or directly entail it. / Die Quellen belegen die Aussage oder folgen zwingend aus ihnen.
@@ -3645,6 +3681,8 @@ Rules / Regeln:
 - [REDACTED] marks a secret removed from a source; it is not a contradiction. / [REDACTED] markiert ein entferntes Geheimnis und ist kein Widerspruch.
 - <question> is the user's request and <context> the sentences before the claim in the reply. They only show what the claim refers to ("it", "this function"); judge the claim alone, never them. / <question> ist die Anfrage des Nutzers, <context> sind die Sätze vor der Aussage. Sie zeigen nur, worauf sich die Aussage bezieht ("es", "diese Funktion"); beurteile allein die Aussage.`
 
+const PROMPT_HEAD = PROMPT_TITLE + PROMPT_TASK + PROMPT_RULES
+
 const PROMPT_MACHINE = `
 - Sources with origin="machine" were read on this machine (files, command output). For claims about them, sound inferences count as support: what code does given its text, that a command succeeded given exit 0. / Für Quellen mit origin="machine" gelten schlüssige Folgerungen als Beleg: was Code laut seinem Text tut, dass ein Befehl mit Exit 0 erfolgreich war.
 - Claims that rest on sources with origin="web" still need direct support. / Aussagen, die sich auf Quellen mit origin="web" stützen, brauchen weiterhin einen direkten Beleg.`
@@ -3655,16 +3693,31 @@ Answer with exactly one JSON object and nothing else / Antworte mit genau einem 
 {"verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "quote": "<the words of that source that decide it, copied exactly, at most 200 characters, or empty>", "reason": "<at most 20 words>"}
 For "unfaithful" the quote is required: copy the words of the source that contradict the claim. / Bei "unfaithful" ist das Zitat Pflicht: kopiere die Worte der Quelle, die der Aussage widersprechen.`
 
+/** The answer of a batched request: one verdict per claim id, in one object. */
+const PROMPT_BATCH_TAIL = `
+
+Answer with exactly one JSON object and nothing else / Antworte mit genau einem JSON-Objekt und sonst nichts:
+{"verdicts": [{"id": "<the claim's id>", "verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "quote": "<the words of that source that decide it, copied exactly, at most 200 characters, or empty>", "reason": "<at most 20 words>"}]}
+Give exactly one entry for every claim id and no other ids; the order does not matter. / Gib für jede Aussage-ID genau einen Eintrag und keine anderen IDs; die Reihenfolge ist gleich.
+For "unfaithful" the quote is required: copy the words of the source that contradict the claim. / Bei "unfaithful" ist das Zitat Pflicht: kopiere die Worte der Quelle, die der Aussage widersprechen.`
+
 /** The standard prompt for web sources; the inference-tolerant one whenever an on-machine source is present. */
 const JUDGE_PROMPTS = {
   web: PROMPT_HEAD + PROMPT_TAIL,
   machine: PROMPT_HEAD + PROMPT_MACHINE + PROMPT_TAIL,
 } as const
 
-function pickPrompt(premises: readonly Premise[]): string {
+/** The same two prompts for a batched request: the task and the answer speak of several claims. */
+const JUDGE_BATCH_PROMPTS = {
+  web: PROMPT_TITLE + PROMPT_BATCH_TASK + PROMPT_RULES + PROMPT_BATCH_TAIL,
+  machine: PROMPT_TITLE + PROMPT_BATCH_TASK + PROMPT_RULES + PROMPT_MACHINE + PROMPT_BATCH_TAIL,
+} as const
+
+function pickPrompt(premises: readonly Premise[], batched = false): string {
+  const prompts = batched ? JUDGE_BATCH_PROMPTS : JUDGE_PROMPTS
   return premises.some((premise) => premise.origin === "machine") || premises.length === 0
-    ? JUDGE_PROMPTS.machine
-    : JUDGE_PROMPTS.web
+    ? prompts.machine
+    : prompts.web
 }
 
 /**
@@ -3692,9 +3745,19 @@ function claimBlock(request: Pick<JudgeRequest, "before" | "claim">): string {
   return `${before}<claim>\n${escapeDelimiters(request.claim)}\n</claim>`
 }
 
-/** What the judge reads for one claim: the shared context of the reply, then the claim's own part. */
-function judgeUserContent(request: Pick<JudgeRequest, "context" | "before" | "claim">): string {
-  return `${request.context}\n\n${claimBlock(request)}`
+/** A batch's claims, each its own block, the sentences before it beside it: the same marks as one claim's. */
+function batchBlocks(claims: readonly BatchClaim[]): string {
+  return claims
+    .map(({ id, before, claim }) => {
+      const context = before ? `<context for="${id}">\n${escapeDelimiters(before)}\n</context>\n` : ""
+      return `${context}<claim id="${id}">\n${escapeDelimiters(claim)}\n</claim>`
+    })
+    .join("\n")
+}
+
+/** What the judge reads: the shared context of the reply, then the claim's own part, or the batch's claims. */
+function judgeUserContent(request: Pick<JudgeRequest, "context" | "before" | "claim" | "batch">): string {
+  return `${request.context}\n\n${request.batch ? batchBlocks(request.batch) : claimBlock(request)}`
 }
 
 /**
@@ -3779,21 +3842,73 @@ function unescapeJSON(raw: string | undefined): string | undefined {
 }
 
 /**
- * Reads a verdict out of the judge's text. Only the judge's answer is parsed, never the premises; the reason
- * is untrusted input, so it is unescaped, redacted and clipped before it is cached or shown.
+ * A verdict from the fields a judge wrote. The reason is untrusted input, so it is redacted and clipped
+ * before it is cached or shown; a source the request did not hold is no source.
  */
-function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
-  const verdict = VERDICT_RE.exec(content)?.[1]?.toLowerCase()
+function verdictOf(
+  fields: { verdict: unknown; source: unknown; quote: unknown; reason: unknown },
+  sourceIds: ReadonlySet<string>,
+): JudgeVerdict | undefined {
+  const verdict = typeof fields.verdict === "string" ? fields.verdict.toLowerCase() : undefined
   if (!verdict || !(VERDICTS as readonly string[]).includes(verdict)) return undefined
-  const source = SOURCE_RE.exec(content)?.[1]?.trim()
-  const reason = unescapeJSON(REASON_RE.exec(content)?.[1])
-  const quote = unescapeJSON(QUOTE_FIELD_RE.exec(content)?.[1])?.trim()
+  const source = typeof fields.source === "string" ? fields.source.trim() : undefined
+  const quote = typeof fields.quote === "string" ? fields.quote.trim() : undefined
+  const reason = typeof fields.reason === "string" ? fields.reason : undefined
   return {
     verdict: verdict as Verdict,
     source: source && sourceIds.has(source) ? source : undefined,
     quote: quote ? quote.slice(0, QUOTE_MAX_CHARS) : undefined,
     reason: reason ? clip(redactSecrets(reason), NOTE_REASON_CHARS) : undefined,
   }
+}
+
+/** Reads a verdict out of the judge's text. Only the judge's answer is parsed, never the premises. */
+function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
+  return verdictOf(
+    {
+      verdict: VERDICT_RE.exec(content)?.[1],
+      source: SOURCE_RE.exec(content)?.[1],
+      quote: unescapeJSON(QUOTE_FIELD_RE.exec(content)?.[1]),
+      reason: unescapeJSON(REASON_RE.exec(content)?.[1]),
+    },
+    sourceIds,
+  )
+}
+
+/**
+ * The verdicts of a batched answer, by claim id. Undefined when the answer is no JSON object with a
+ * `verdicts` list or names an id the request did not hold: then nothing in it is trusted. An id without a
+ * readable verdict, or given twice, is left out, and its claim is judged again on its own.
+ */
+function parseBatchVerdicts(
+  content: string,
+  ids: readonly string[],
+  sourceIds: ReadonlySet<string>,
+): Map<string, JudgeVerdict> | undefined {
+  let answer: unknown
+  try {
+    answer = JSON.parse(content.slice(content.indexOf("{"), content.lastIndexOf("}") + 1))
+  } catch {
+    return undefined
+  }
+  const entries = (answer as { verdicts?: unknown } | null)?.verdicts
+  if (!Array.isArray(entries)) return undefined
+  const asked = new Set(ids)
+  const verdicts = new Map<string, JudgeVerdict>()
+  const twice = new Set<string>()
+  for (const entry of entries) {
+    const fields = (entry ?? {}) as Record<string, unknown>
+    const id = typeof fields.id === "string" ? fields.id.trim() : ""
+    if (!asked.has(id)) return undefined
+    const verdict = verdictOf(
+      { verdict: fields.verdict, source: fields.source, quote: fields.quote, reason: fields.reason },
+      sourceIds,
+    )
+    if (verdicts.has(id)) twice.add(id)
+    else if (verdict) verdicts.set(id, verdict)
+  }
+  for (const id of twice) verdicts.delete(id)
+  return verdicts
 }
 
 /** The comparison form of quoted text: case, spacing, markdown marks and typographic quotes do not count. */
@@ -4019,6 +4134,8 @@ const ERROR_MESSAGE_CHARS = 300
 interface TokenLogLine {
   time: string
   model: string
+  /** How many claims the request held: 1, or the size of a batch. */
+  claims: number
   attempt: number
   outcome: string
   status?: number
@@ -4230,6 +4347,7 @@ async function retryJudge(
       writeTokenLog({
         time: new Date(started).toISOString(),
         model: request.model,
+        claims: request.batch?.length ?? 1,
         attempt: tries,
         outcome,
         ...(status === undefined ? {} : { status }),
@@ -4646,6 +4764,8 @@ interface Evidence {
   /** The agent's own model, which never judges. */
   active: string | undefined
   prompt: string
+  /** The prompt of a request that holds several claims (RFE_JUDGE_BATCH > 1). */
+  batchPrompt: string
   /** What every request of the reply shares: the sources and the user's question. */
   context: string
   /** Normalised source text, for the zero-token verbatim gate. */
@@ -4672,6 +4792,7 @@ function gatherEvidence(state: SessionState, config: Config, judge: JudgeSetting
     model: selectJudgeModel(active, judge),
     active,
     prompt: pickPrompt(premises),
+    batchPrompt: pickPrompt(premises, true),
     context: renderContext(premises, lines, question),
     sources: normalizeSources(premises),
     sourceIds: new Set(refs.keys()),
@@ -4687,6 +4808,8 @@ interface JudgeRun {
   unjudged: number
   answered: number
   unreadable: number
+  /** Verdicts a batched request gave, by cache key: each claim still goes through every check on its own. */
+  batched: Map<string, RawVerdict>
 }
 
 /**
@@ -4757,6 +4880,22 @@ interface VerdictSource {
   post: (request: JudgeRequest) => Promise<string>
 }
 
+/** The sentences before a claim, when the judge is to see them. */
+function contextOf(claim: Claim, config: Config): string | undefined {
+  return config.checks.context ? claim.before : undefined
+}
+
+/** A claim's cache key for one model: the same whether it was judged alone or in a batch. */
+function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context">, config: Config): string {
+  const before = contextOf(claim, config)
+  return cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
+}
+
+function cacheRecord(key: string, verdict: JudgeVerdict, at: number): CacheRecord {
+  const { verdict: v, source: s, quote: q, reason: r } = verdict
+  return { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: at }
+}
+
 /** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
 async function verdictFrom(
   ask: VerdictSource,
@@ -4766,8 +4905,10 @@ async function verdictFrom(
   run: JudgeRun,
 ): Promise<RawVerdict | undefined> {
   const { config, count, cache } = ask
-  const before = config.checks.context ? claim.before : undefined
-  const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
+  const before = contextOf(claim, config)
+  const key = claimKey(model, claim, evidence, config)
+  const answered = run.batched.get(key)
+  if (answered) return answered
   const hit = cache.get(key)
   if (hit) {
     count("cacheHits")
@@ -4792,19 +4933,26 @@ async function verdictFrom(
     run.answered++
     if (result.via === "parse-fallback") run.unreadable++
     else {
-      const { verdict: v, source: s, quote: q, reason: r } = result
-      cache.put(model, { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: ask.now() })
+      cache.put(model, cacheRecord(key, result, ask.now()))
     }
     return result
   } catch (error) {
-    count("callFailures")
+    failed(ask, run, error)
     run.unjudged++
-    run.failure ??=
-      error instanceof JudgeError
-        ? error
-        : new JudgeError(scrubError(describeError(error), config.judge.apiKey), { retryable: false, outcome: "error" })
     return undefined
   }
+}
+
+/** A call that failed for good: counted, and the reply's first failure kept for what the user is told. */
+function failed(ask: VerdictSource, run: JudgeRun, error: unknown) {
+  ask.count("callFailures")
+  run.failure ??=
+    error instanceof JudgeError
+      ? error
+      : new JudgeError(scrubError(describeError(error), ask.config.judge.apiKey), {
+          retryable: false,
+          outcome: "error",
+        })
 }
 
 /**
@@ -4840,6 +4988,18 @@ async function earnFlag(
   return { claim, ...first, source: anchored }
 }
 
+/** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
+function freeResult(claim: Claim, evidence: Evidence, config: Config): ClaimResult | undefined {
+  if (isVerbatimInSources(claim, evidence.sources)) {
+    return { claim, verdict: "faithful", source: undefined, quote: undefined, reason: undefined, via: "gate" }
+  }
+  const asserted = config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
+  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  if (!decided) return undefined
+  const reason = "the session's tool calls decide it"
+  return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
+}
+
 /** One claim's result: the free checks first, then the cache or the judge; undefined when it went unjudged. */
 async function settleClaim(
   ask: VerdictSource,
@@ -4847,27 +5007,72 @@ async function settleClaim(
   evidence: Evidence,
   run: JudgeRun,
 ): Promise<ClaimResult | undefined> {
-  if (isVerbatimInSources(claim, evidence.sources)) {
-    ask.count("gateHits")
-    return {
-      claim,
-      verdict: "faithful",
-      source: undefined,
-      quote: undefined,
-      reason: undefined,
-      via: "gate",
-    }
-  }
-  const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.records)
-  if (decided) {
-    ask.count("recordDecisions")
-    const reason = "the session's tool calls decide it"
-    return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
+  const free = freeResult(claim, evidence, ask.config)
+  if (free) {
+    ask.count(free.via === "gate" ? "gateHits" : "recordDecisions")
+    return free
   }
   const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
   if (!first) return undefined
   return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+}
+
+/**
+ * With RFE_JUDGE_BATCH > 1, the claims of a reply that the free checks and the cache leave open are asked
+ * about in groups, the sources once per group. What a batched answer gives is taken per claim; a claim it
+ * leaves out, or an answer that cannot be read, goes back to one request per claim.
+ */
+async function judgeInBatches(ask: VerdictSource, claims: readonly Claim[], evidence: Evidence, run: JudgeRun) {
+  const size = evidence.judge.batch
+  const open = claims.filter(
+    (claim) =>
+      !freeResult(claim, evidence, ask.config) && !ask.cache.get(claimKey(evidence.model, claim, evidence, ask.config)),
+  )
+  if (size < 2 || open.length < 2) return
+  const groups: Claim[][] = []
+  for (let at = 0; at < open.length; at += size) groups.push(open.slice(at, at + size))
+  await mapConcurrent(groups, ask.config.judge.concurrency, (group) => judgeBatch(ask, group, evidence, run))
+}
+
+/** One batched request: each claim's verdict cached and kept for the reply, exactly as if asked alone. */
+async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence: Evidence, run: JudgeRun) {
+  if (run.failure) return
+  const { config, count } = ask
+  const batch = group.map((claim, at) => {
+    const before = contextOf(claim, config)
+    return { id: `c${at + 1}`, claim: redactSecrets(claim.text), ...(before ? { before: redactSecrets(before) } : {}) }
+  })
+  const request = {
+    model: evidence.model,
+    prompt: evidence.batchPrompt,
+    context: evidence.context,
+    claim: "",
+    batch,
+    maxTokens: JUDGE_MAX_TOKENS * group.length,
+    sessionID: evidence.sessionID,
+  }
+  let content: string
+  try {
+    content = await ask.post(request)
+  } catch (error) {
+    failed(ask, run, error)
+    return
+  }
+  run.answered++
+  const verdicts = parseBatchVerdicts(
+    content,
+    batch.map((item) => item.id),
+    evidence.sourceIds,
+  )
+  if (!verdicts || verdicts.size < group.length) count("batchParseErrors")
+  group.forEach((claim, at) => {
+    const verdict = verdicts?.get(`c${at + 1}`)
+    if (!verdict) return
+    count("claimsJudged")
+    const key = claimKey(evidence.model, claim, evidence, config)
+    ask.cache.put(evidence.model, cacheRecord(key, verdict, ask.now()))
+    run.batched.set(key, { ...verdict, via: "judge" })
+  })
 }
 
 /**
@@ -4908,8 +5113,9 @@ function createClaimJudge(
     const evidence = gatherEvidence(state, config, judge)
     health.model = evidence.model
     await cache.load(evidence.model)
-    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0, batched: new Map() }
     const ask = askFor(state)
+    await judgeInBatches(ask, claims, evidence, run)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run),
     )

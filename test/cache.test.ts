@@ -382,13 +382,14 @@ describe("the token log (RFE_JUDGE_LOG)", () => {
         const ok = entries.filter((entry) => entry.outcome === "ok")
         expect([failed.length, ok.length]).toEqual([3, 3])
         for (const entry of failed) {
-          expect(Object.keys(entry)).toEqual(["time", "model", "attempt", "outcome", "status", "latency_ms"])
-          expect(entry).toMatchObject({ model: "judge-main", attempt: 1, status: 503 })
+          expect(Object.keys(entry)).toEqual(["time", "model", "claims", "attempt", "outcome", "status", "latency_ms"])
+          expect(entry).toMatchObject({ model: "judge-main", claims: 1, attempt: 1, status: 503 })
         }
         for (const entry of ok) {
           expect(Object.keys(entry)).toEqual([
             "time",
             "model",
+            "claims",
             "attempt",
             "outcome",
             "status",

@@ -39,6 +39,7 @@ function settings(baseURL: string, extra: Partial<JudgeSettings> = {}): JudgeSet
     concurrency: 8,
     timeoutMs: 2_000,
     maxAttempts: 4,
+    batch: 1,
     ...extra,
   }
 }

@@ -7,6 +7,8 @@ export interface Counters {
   retries: number
   callFailures: number
   parseErrors: number
+  /** Batched answers that could not be read whole: their claims were judged again one by one. */
+  batchParseErrors: number
   cacheHits: number
   gateHits: number
   claimsJudged: number
@@ -34,6 +36,7 @@ export function newCounters(): Counters {
     retries: 0,
     callFailures: 0,
     parseErrors: 0,
+    batchParseErrors: 0,
     cacheHits: 0,
     gateHits: 0,
     claimsJudged: 0,

@@ -35,6 +35,12 @@ export const PREMISE_TOOLS_BY_SCOPE = {
   all: "read|fetch|web|doc|search|grep|bash|shell|exec|command|terminal",
 } as const
 
+/**
+ * A larger batch is cut to this: every claim's verdict needs room in one answer, and one bad answer sends the
+ * whole batch back to one request per claim.
+ */
+export const JUDGE_BATCH_MAX = 20
+
 export const DEFAULTS = {
   provider: "synthetic",
   strictness: "normal",
@@ -46,6 +52,8 @@ export const DEFAULTS = {
   routeConcurrency: 3,
   judgeTimeoutMs: 30_000,
   judgeMaxAttempts: 4,
+  /** Claims of one reply judged in one request; 1 keeps the spec's request, one claim each. */
+  judgeBatch: 1,
   flushTimeoutMs: 20_000,
 } as const
 
@@ -68,6 +76,8 @@ export interface JudgeSettings {
   concurrency: number
   timeoutMs: number
   maxAttempts: number
+  /** At most this many claims of one reply go to the judge in one request (RFE_JUDGE_BATCH). */
+  batch: number
 }
 
 export interface Config {
@@ -236,6 +246,7 @@ export function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, 
     concurrency: route === "opencode" ? Math.min(concurrency, ROUTE_MAX_CONCURRENCY) : concurrency,
     timeoutMs: read.integer("RFE_JUDGE_TIMEOUT_MS", "timeoutMs", DEFAULTS.judgeTimeoutMs, 100, judgeOptions),
     maxAttempts: read.integer("RFE_JUDGE_MAX_ATTEMPTS", "maxAttempts", DEFAULTS.judgeMaxAttempts, 1, judgeOptions),
+    batch: Math.min(read.integer("RFE_JUDGE_BATCH", "batch", DEFAULTS.judgeBatch, 1, judgeOptions), JUDGE_BATCH_MAX),
   }
   const allowInsecure = read.flag("RFE_ALLOW_INSECURE_JUDGE", "allowInsecure", false, judgeOptions)
   return { judge, judgeDisabled: judgeProblem(judge, preset?.keyEnv, allowInsecure) }

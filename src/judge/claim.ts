@@ -9,11 +9,12 @@ import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/spl
 import type { Config, JudgeSettings } from "../config/config.ts"
 import type { Notifier } from "../out/notifier.ts"
 import type { PartContext, SessionState } from "../turn/session.ts"
-import { cacheKey, type VerdictCache } from "./cache.ts"
+import { type CacheRecord, cacheKey, type VerdictCache } from "./cache.ts"
 import {
   describeError,
   directAttempt,
   hideKey,
+  JUDGE_MAX_TOKENS,
   type JudgeCompat,
   JudgeError,
   judgeClaim,
@@ -28,7 +29,9 @@ import {
   anchorQuote,
   type ClaimResult,
   type FlaggedClaim,
+  type JudgeVerdict,
   NOTE_REASON_CHARS,
+  parseBatchVerdicts,
   quotableTexts,
   type RawVerdict,
 } from "./verdict.ts"
@@ -45,6 +48,8 @@ export interface Evidence {
   /** The agent's own model, which never judges. */
   active: string | undefined
   prompt: string
+  /** The prompt of a request that holds several claims (RFE_JUDGE_BATCH > 1). */
+  batchPrompt: string
   /** What every request of the reply shares: the sources and the user's question. */
   context: string
   /** Normalised source text, for the zero-token verbatim gate. */
@@ -71,6 +76,7 @@ export function gatherEvidence(state: SessionState, config: Config, judge: Judge
     model: selectJudgeModel(active, judge),
     active,
     prompt: pickPrompt(premises),
+    batchPrompt: pickPrompt(premises, true),
     context: renderContext(premises, lines, question),
     sources: normalizeSources(premises),
     sourceIds: new Set(refs.keys()),
@@ -86,6 +92,8 @@ export interface JudgeRun {
   unjudged: number
   answered: number
   unreadable: number
+  /** Verdicts a batched request gave, by cache key: each claim still goes through every check on its own. */
+  batched: Map<string, RawVerdict>
 }
 
 /**
@@ -156,6 +164,22 @@ export interface VerdictSource {
   post: (request: JudgeRequest) => Promise<string>
 }
 
+/** The sentences before a claim, when the judge is to see them. */
+function contextOf(claim: Claim, config: Config): string | undefined {
+  return config.checks.context ? claim.before : undefined
+}
+
+/** A claim's cache key for one model: the same whether it was judged alone or in a batch. */
+export function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context">, config: Config): string {
+  const before = contextOf(claim, config)
+  return cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
+}
+
+function cacheRecord(key: string, verdict: JudgeVerdict, at: number): CacheRecord {
+  const { verdict: v, source: s, quote: q, reason: r } = verdict
+  return { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: at }
+}
+
 /** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
 export async function verdictFrom(
   ask: VerdictSource,
@@ -165,8 +189,10 @@ export async function verdictFrom(
   run: JudgeRun,
 ): Promise<RawVerdict | undefined> {
   const { config, count, cache } = ask
-  const before = config.checks.context ? claim.before : undefined
-  const key = cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
+  const before = contextOf(claim, config)
+  const key = claimKey(model, claim, evidence, config)
+  const answered = run.batched.get(key)
+  if (answered) return answered
   const hit = cache.get(key)
   if (hit) {
     count("cacheHits")
@@ -191,19 +217,26 @@ export async function verdictFrom(
     run.answered++
     if (result.via === "parse-fallback") run.unreadable++
     else {
-      const { verdict: v, source: s, quote: q, reason: r } = result
-      cache.put(model, { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: ask.now() })
+      cache.put(model, cacheRecord(key, result, ask.now()))
     }
     return result
   } catch (error) {
-    count("callFailures")
+    failed(ask, run, error)
     run.unjudged++
-    run.failure ??=
-      error instanceof JudgeError
-        ? error
-        : new JudgeError(scrubError(describeError(error), config.judge.apiKey), { retryable: false, outcome: "error" })
     return undefined
   }
+}
+
+/** A call that failed for good: counted, and the reply's first failure kept for what the user is told. */
+function failed(ask: VerdictSource, run: JudgeRun, error: unknown) {
+  ask.count("callFailures")
+  run.failure ??=
+    error instanceof JudgeError
+      ? error
+      : new JudgeError(scrubError(describeError(error), ask.config.judge.apiKey), {
+          retryable: false,
+          outcome: "error",
+        })
 }
 
 /**
@@ -239,6 +272,18 @@ export async function earnFlag(
   return { claim, ...first, source: anchored }
 }
 
+/** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
+export function freeResult(claim: Claim, evidence: Evidence, config: Config): ClaimResult | undefined {
+  if (isVerbatimInSources(claim, evidence.sources)) {
+    return { claim, verdict: "faithful", source: undefined, quote: undefined, reason: undefined, via: "gate" }
+  }
+  const asserted = config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
+  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  if (!decided) return undefined
+  const reason = "the session's tool calls decide it"
+  return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
+}
+
 /** One claim's result: the free checks first, then the cache or the judge; undefined when it went unjudged. */
 export async function settleClaim(
   ask: VerdictSource,
@@ -246,27 +291,72 @@ export async function settleClaim(
   evidence: Evidence,
   run: JudgeRun,
 ): Promise<ClaimResult | undefined> {
-  if (isVerbatimInSources(claim, evidence.sources)) {
-    ask.count("gateHits")
-    return {
-      claim,
-      verdict: "faithful",
-      source: undefined,
-      quote: undefined,
-      reason: undefined,
-      via: "gate",
-    }
-  }
-  const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.records)
-  if (decided) {
-    ask.count("recordDecisions")
-    const reason = "the session's tool calls decide it"
-    return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
+  const free = freeResult(claim, evidence, ask.config)
+  if (free) {
+    ask.count(free.via === "gate" ? "gateHits" : "recordDecisions")
+    return free
   }
   const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
   if (!first) return undefined
   return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+}
+
+/**
+ * With RFE_JUDGE_BATCH > 1, the claims of a reply that the free checks and the cache leave open are asked
+ * about in groups, the sources once per group. What a batched answer gives is taken per claim; a claim it
+ * leaves out, or an answer that cannot be read, goes back to one request per claim.
+ */
+export async function judgeInBatches(ask: VerdictSource, claims: readonly Claim[], evidence: Evidence, run: JudgeRun) {
+  const size = evidence.judge.batch
+  const open = claims.filter(
+    (claim) =>
+      !freeResult(claim, evidence, ask.config) && !ask.cache.get(claimKey(evidence.model, claim, evidence, ask.config)),
+  )
+  if (size < 2 || open.length < 2) return
+  const groups: Claim[][] = []
+  for (let at = 0; at < open.length; at += size) groups.push(open.slice(at, at + size))
+  await mapConcurrent(groups, ask.config.judge.concurrency, (group) => judgeBatch(ask, group, evidence, run))
+}
+
+/** One batched request: each claim's verdict cached and kept for the reply, exactly as if asked alone. */
+async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence: Evidence, run: JudgeRun) {
+  if (run.failure) return
+  const { config, count } = ask
+  const batch = group.map((claim, at) => {
+    const before = contextOf(claim, config)
+    return { id: `c${at + 1}`, claim: redactSecrets(claim.text), ...(before ? { before: redactSecrets(before) } : {}) }
+  })
+  const request = {
+    model: evidence.model,
+    prompt: evidence.batchPrompt,
+    context: evidence.context,
+    claim: "",
+    batch,
+    maxTokens: JUDGE_MAX_TOKENS * group.length,
+    sessionID: evidence.sessionID,
+  }
+  let content: string
+  try {
+    content = await ask.post(request)
+  } catch (error) {
+    failed(ask, run, error)
+    return
+  }
+  run.answered++
+  const verdicts = parseBatchVerdicts(
+    content,
+    batch.map((item) => item.id),
+    evidence.sourceIds,
+  )
+  if (!verdicts || verdicts.size < group.length) count("batchParseErrors")
+  group.forEach((claim, at) => {
+    const verdict = verdicts?.get(`c${at + 1}`)
+    if (!verdict) return
+    count("claimsJudged")
+    const key = claimKey(evidence.model, claim, evidence, config)
+    ask.cache.put(evidence.model, cacheRecord(key, verdict, ask.now()))
+    run.batched.set(key, { ...verdict, via: "judge" })
+  })
 }
 
 /**
@@ -307,8 +397,9 @@ export function createClaimJudge(
     const evidence = gatherEvidence(state, config, judge)
     health.model = evidence.model
     await cache.load(evidence.model)
-    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0, batched: new Map() }
     const ask = askFor(state)
+    await judgeInBatches(ask, claims, evidence, run)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run),
     )

@@ -44,6 +44,8 @@ export const ERROR_MESSAGE_CHARS = 300
 export interface TokenLogLine {
   time: string
   model: string
+  /** How many claims the request held: 1, or the size of a batch. */
+  claims: number
   attempt: number
   outcome: string
   status?: number
@@ -255,6 +257,7 @@ export async function retryJudge(
       writeTokenLog({
         time: new Date(started).toISOString(),
         model: request.model,
+        claims: request.batch?.length ?? 1,
         attempt: tries,
         outcome,
         ...(status === undefined ? {} : { status }),

@@ -5,6 +5,13 @@ import { escapeDelimiters } from "../capture/redact/redact.ts"
 /** The source that lists the session's tool calls, as the judge and the note name it. */
 export const PROCESS_SOURCE = { id: "P", label: "tool calls of this session" } as const
 
+/** One claim of a batched request: its id in the request, the sentences before it, the claim. */
+export interface BatchClaim {
+  id: string
+  before?: string
+  claim: string
+}
+
 /** One judge request, before it is serialised for a route. */
 export interface JudgeRequest {
   model: string
@@ -14,15 +21,29 @@ export interface JudgeRequest {
   /** The sentences before the claim, sent as context that is not judged. */
   before?: string
   claim: string
+  /**
+   * Several claims of the reply in one request (RFE_JUDGE_BATCH > 1), each with its id and the sentences
+   * before it; `claim` and `before` are then unused.
+   */
+  batch?: readonly BatchClaim[]
   maxTokens: number
   /** The user's session the claim comes from; the opencode route opens its judge session under it. */
   sessionID?: string
 }
 
-export const PROMPT_HEAD = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
+export const PROMPT_TITLE = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
 
-You receive SOURCES, the material an AI coding assistant retrieved during its session, and one CLAIM taken from its reply to the user. Decide whether the sources support the claim.
-Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und eine AUSSAGE aus seiner Antwort an den Nutzer. Entscheide, ob die Quellen die Aussage stützen.
+`
+
+/** What the judge receives: one claim, the call shape of the spec. */
+export const PROMPT_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and one CLAIM taken from its reply to the user. Decide whether the sources support the claim.
+Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und eine AUSSAGE aus seiner Antwort an den Nutzer. Entscheide, ob die Quellen die Aussage stützen.`
+
+/** What the judge receives when several claims of one reply share a request (RFE_JUDGE_BATCH). */
+export const PROMPT_BATCH_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and several CLAIMS taken from its reply to the user, each in its own <claim id="…"> block. Decide for each claim on its own whether the sources support it.
+Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und mehrere AUSSAGEN aus seiner Antwort an den Nutzer, jede in einem eigenen <claim id="…">-Block. Entscheide für jede Aussage einzeln, ob die Quellen sie stützen.`
+
+export const PROMPT_RULES = `
 
 Verdicts / Urteile:
 - "faithful": the sources state the claim or directly entail it. / Die Quellen belegen die Aussage oder folgen zwingend aus ihnen.
@@ -37,6 +58,8 @@ Rules / Regeln:
 - [REDACTED] marks a secret removed from a source; it is not a contradiction. / [REDACTED] markiert ein entferntes Geheimnis und ist kein Widerspruch.
 - <question> is the user's request and <context> the sentences before the claim in the reply. They only show what the claim refers to ("it", "this function"); judge the claim alone, never them. / <question> ist die Anfrage des Nutzers, <context> sind die Sätze vor der Aussage. Sie zeigen nur, worauf sich die Aussage bezieht ("es", "diese Funktion"); beurteile allein die Aussage.`
 
+export const PROMPT_HEAD = PROMPT_TITLE + PROMPT_TASK + PROMPT_RULES
+
 export const PROMPT_MACHINE = `
 - Sources with origin="machine" were read on this machine (files, command output). For claims about them, sound inferences count as support: what code does given its text, that a command succeeded given exit 0. / Für Quellen mit origin="machine" gelten schlüssige Folgerungen als Beleg: was Code laut seinem Text tut, dass ein Befehl mit Exit 0 erfolgreich war.
 - Claims that rest on sources with origin="web" still need direct support. / Aussagen, die sich auf Quellen mit origin="web" stützen, brauchen weiterhin einen direkten Beleg.`
@@ -47,16 +70,31 @@ Answer with exactly one JSON object and nothing else / Antworte mit genau einem 
 {"verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "quote": "<the words of that source that decide it, copied exactly, at most 200 characters, or empty>", "reason": "<at most 20 words>"}
 For "unfaithful" the quote is required: copy the words of the source that contradict the claim. / Bei "unfaithful" ist das Zitat Pflicht: kopiere die Worte der Quelle, die der Aussage widersprechen.`
 
+/** The answer of a batched request: one verdict per claim id, in one object. */
+export const PROMPT_BATCH_TAIL = `
+
+Answer with exactly one JSON object and nothing else / Antworte mit genau einem JSON-Objekt und sonst nichts:
+{"verdicts": [{"id": "<the claim's id>", "verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "quote": "<the words of that source that decide it, copied exactly, at most 200 characters, or empty>", "reason": "<at most 20 words>"}]}
+Give exactly one entry for every claim id and no other ids; the order does not matter. / Gib für jede Aussage-ID genau einen Eintrag und keine anderen IDs; die Reihenfolge ist gleich.
+For "unfaithful" the quote is required: copy the words of the source that contradict the claim. / Bei "unfaithful" ist das Zitat Pflicht: kopiere die Worte der Quelle, die der Aussage widersprechen.`
+
 /** The standard prompt for web sources; the inference-tolerant one whenever an on-machine source is present. */
 export const JUDGE_PROMPTS = {
   web: PROMPT_HEAD + PROMPT_TAIL,
   machine: PROMPT_HEAD + PROMPT_MACHINE + PROMPT_TAIL,
 } as const
 
-export function pickPrompt(premises: readonly Premise[]): string {
+/** The same two prompts for a batched request: the task and the answer speak of several claims. */
+export const JUDGE_BATCH_PROMPTS = {
+  web: PROMPT_TITLE + PROMPT_BATCH_TASK + PROMPT_RULES + PROMPT_BATCH_TAIL,
+  machine: PROMPT_TITLE + PROMPT_BATCH_TASK + PROMPT_RULES + PROMPT_MACHINE + PROMPT_BATCH_TAIL,
+} as const
+
+export function pickPrompt(premises: readonly Premise[], batched = false): string {
+  const prompts = batched ? JUDGE_BATCH_PROMPTS : JUDGE_PROMPTS
   return premises.some((premise) => premise.origin === "machine") || premises.length === 0
-    ? JUDGE_PROMPTS.machine
-    : JUDGE_PROMPTS.web
+    ? prompts.machine
+    : prompts.web
 }
 
 /**
@@ -84,9 +122,19 @@ export function claimBlock(request: Pick<JudgeRequest, "before" | "claim">): str
   return `${before}<claim>\n${escapeDelimiters(request.claim)}\n</claim>`
 }
 
-/** What the judge reads for one claim: the shared context of the reply, then the claim's own part. */
-export function judgeUserContent(request: Pick<JudgeRequest, "context" | "before" | "claim">): string {
-  return `${request.context}\n\n${claimBlock(request)}`
+/** A batch's claims, each its own block, the sentences before it beside it: the same marks as one claim's. */
+export function batchBlocks(claims: readonly BatchClaim[]): string {
+  return claims
+    .map(({ id, before, claim }) => {
+      const context = before ? `<context for="${id}">\n${escapeDelimiters(before)}\n</context>\n` : ""
+      return `${context}<claim id="${id}">\n${escapeDelimiters(claim)}\n</claim>`
+    })
+    .join("\n")
+}
+
+/** What the judge reads: the shared context of the reply, then the claim's own part, or the batch's claims. */
+export function judgeUserContent(request: Pick<JudgeRequest, "context" | "before" | "claim" | "batch">): string {
+  return `${request.context}\n\n${request.batch ? batchBlocks(request.batch) : claimBlock(request)}`
 }
 
 /**

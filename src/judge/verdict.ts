@@ -67,21 +67,73 @@ export function unescapeJSON(raw: string | undefined): string | undefined {
 }
 
 /**
- * Reads a verdict out of the judge's text. Only the judge's answer is parsed, never the premises; the reason
- * is untrusted input, so it is unescaped, redacted and clipped before it is cached or shown.
+ * A verdict from the fields a judge wrote. The reason is untrusted input, so it is redacted and clipped
+ * before it is cached or shown; a source the request did not hold is no source.
  */
-export function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
-  const verdict = VERDICT_RE.exec(content)?.[1]?.toLowerCase()
+export function verdictOf(
+  fields: { verdict: unknown; source: unknown; quote: unknown; reason: unknown },
+  sourceIds: ReadonlySet<string>,
+): JudgeVerdict | undefined {
+  const verdict = typeof fields.verdict === "string" ? fields.verdict.toLowerCase() : undefined
   if (!verdict || !(VERDICTS as readonly string[]).includes(verdict)) return undefined
-  const source = SOURCE_RE.exec(content)?.[1]?.trim()
-  const reason = unescapeJSON(REASON_RE.exec(content)?.[1])
-  const quote = unescapeJSON(QUOTE_FIELD_RE.exec(content)?.[1])?.trim()
+  const source = typeof fields.source === "string" ? fields.source.trim() : undefined
+  const quote = typeof fields.quote === "string" ? fields.quote.trim() : undefined
+  const reason = typeof fields.reason === "string" ? fields.reason : undefined
   return {
     verdict: verdict as Verdict,
     source: source && sourceIds.has(source) ? source : undefined,
     quote: quote ? quote.slice(0, QUOTE_MAX_CHARS) : undefined,
     reason: reason ? clip(redactSecrets(reason), NOTE_REASON_CHARS) : undefined,
   }
+}
+
+/** Reads a verdict out of the judge's text. Only the judge's answer is parsed, never the premises. */
+export function parseVerdict(content: string, sourceIds: ReadonlySet<string>): JudgeVerdict | undefined {
+  return verdictOf(
+    {
+      verdict: VERDICT_RE.exec(content)?.[1],
+      source: SOURCE_RE.exec(content)?.[1],
+      quote: unescapeJSON(QUOTE_FIELD_RE.exec(content)?.[1]),
+      reason: unescapeJSON(REASON_RE.exec(content)?.[1]),
+    },
+    sourceIds,
+  )
+}
+
+/**
+ * The verdicts of a batched answer, by claim id. Undefined when the answer is no JSON object with a
+ * `verdicts` list or names an id the request did not hold: then nothing in it is trusted. An id without a
+ * readable verdict, or given twice, is left out, and its claim is judged again on its own.
+ */
+export function parseBatchVerdicts(
+  content: string,
+  ids: readonly string[],
+  sourceIds: ReadonlySet<string>,
+): Map<string, JudgeVerdict> | undefined {
+  let answer: unknown
+  try {
+    answer = JSON.parse(content.slice(content.indexOf("{"), content.lastIndexOf("}") + 1))
+  } catch {
+    return undefined
+  }
+  const entries = (answer as { verdicts?: unknown } | null)?.verdicts
+  if (!Array.isArray(entries)) return undefined
+  const asked = new Set(ids)
+  const verdicts = new Map<string, JudgeVerdict>()
+  const twice = new Set<string>()
+  for (const entry of entries) {
+    const fields = (entry ?? {}) as Record<string, unknown>
+    const id = typeof fields.id === "string" ? fields.id.trim() : ""
+    if (!asked.has(id)) return undefined
+    const verdict = verdictOf(
+      { verdict: fields.verdict, source: fields.source, quote: fields.quote, reason: fields.reason },
+      sourceIds,
+    )
+    if (verdicts.has(id)) twice.add(id)
+    else if (verdict) verdicts.set(id, verdict)
+  }
+  for (const id of twice) verdicts.delete(id)
+  return verdicts
 }
 
 /** The comparison form of quoted text: case, spacing, markdown marks and typographic quotes do not count. */

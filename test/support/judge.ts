@@ -31,6 +31,8 @@ export interface JudgeCall {
   model: string
   /** The claim being judged: the text of the last <claim> block. */
   claim: string
+  /** The claims of a batched request (`<claim id="…">` blocks), in order; empty for a one-claim request. */
+  batch: Array<{ id: string; claim: string }>
   /** The user message: sources, then the claim. */
   userContent: string
   sources: JudgeSource[]
@@ -52,6 +54,7 @@ export interface JudgeBody {
 export type JudgeRule = (call: JudgeCall) => JudgeReply | Promise<JudgeReply>
 
 const CLAIM_RE = /<claim>\n([\s\S]*?)\n<\/claim>/g
+const BATCH_CLAIM_RE = /<claim id="([^"]+)">\n([\s\S]*?)\n<\/claim>/g
 const SOURCE_RE = /<source\s+id="([^"]+)"([^>]*)>\n?([\s\S]*?)\n?<\/source>/g
 
 type Content = string | Array<{ type?: string; text?: string }> | null | undefined
@@ -83,8 +86,13 @@ export function readJudgeCall(
     attrs: (match[2] ?? "").trim(),
     text: match[3] ?? "",
   }))
+  const batch = [...userContent.matchAll(BATCH_CLAIM_RE)].map((match) => ({
+    id: match[1] ?? "",
+    claim: match[2] ?? "",
+  }))
   const model = typeof body?.model === "string" ? body.model : ""
-  return { index, model, claim: claims.at(-1)?.[1] ?? "", userContent, sources, headers, body: body as JudgeBody, raw }
+  const claim = claims.at(-1)?.[1] ?? batch.at(-1)?.claim ?? ""
+  return { index, model, claim, batch, userContent, sources, headers, body: body as JudgeBody, raw }
 }
 
 /** A non-streaming chat completion with one assistant message, as OpenAI-compatible endpoints answer. */
@@ -176,6 +184,22 @@ export async function answerJudge(
   return Response.json(chatCompletion({ content, model: call.model, id: `judge-${call.index}`, usage: answerUsage }))
 }
 
+/**
+ * A batched request answered as a judge model would: the rule decides each claim as if it came alone, and
+ * the verdicts go back in one `{"verdicts": [...]}` object. A claim whose reply is no verdict (a status, a
+ * hang, raw text) decides the whole answer, as a failing request would.
+ */
+export async function batchReply(rule: JudgeRule, call: JudgeCall): Promise<JudgeReply> {
+  const replies = await Promise.all(call.batch.map((item) => rule({ ...call, claim: item.claim })))
+  const other = replies.find((reply) => !("verdict" in reply))
+  if (other) return other
+  const verdicts = replies.map((reply, at) => ({
+    id: call.batch[at]?.id,
+    ...JSON.parse(verdictJSON(reply as { verdict: string })),
+  }))
+  return { raw: JSON.stringify({ verdicts }) }
+}
+
 /** Usage figures of the unit judge; the cached share lets the token log show prompt caching. */
 const UNIT_USAGE = {
   prompt_tokens: 100,
@@ -200,7 +224,7 @@ export function startJudge(rule: JudgeRule) {
       }
       const call = readJudgeCall(body, requests.length, raw, Object.fromEntries(req.headers.entries()))
       requests.push(call)
-      return answerJudge(await rule(call), call, UNIT_USAGE)
+      return answerJudge(call.batch.length ? await batchReply(rule, call) : await rule(call), call, UNIT_USAGE)
     },
   })
   return { url: `http://127.0.0.1:${server.port}/v1`, requests, stop: () => server.stop(true) }
