@@ -1,8 +1,9 @@
 // GENERATED FILE: do not edit. Edit the modules under src/ and run `npm run build`.
 //
-// ragfaith ships as this one self-contained file (the npm package's TypeScript entry, and what users copy into
-// ~/.config/opencode/plugins/). scripts/build.ts joins the modules below in pipeline order, each between its
-// Begin and End lines; docs/architecture.md says what each one owns.
+// ragfaith ships as one self-contained file: src/index.ts, which users copy into ~/.config/opencode/plugins/,
+// and src/index.js, the same code with its types erased, the npm package's entry. scripts/build.ts joins the
+// modules below in pipeline order, each between its Begin and End lines; docs/architecture.md says what each
+// one owns.
 
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
