@@ -77,5 +77,5 @@ export async function server(input: PluginInput, options?: PluginOptions): Promi
 
 //
 // opencode 2 loads `{ id, setup }` and ignores `server`; opencode 1 does the reverse, so one default export
-// serves both. The parts are the same: this section only translates opencode 2's hooks and events into the
-// shapes the parts already read (as opencode 1.18.33 sends them) and opencode 2's calls into HostClient.
+// serves both. The parts are the same: src/host/v2.ts tells opencode 2's hooks and events to them directly
+// (the session facts, capture, doc-pull) and turns opencode 2's calls into HostClient.
