@@ -125,12 +125,13 @@ describe.skipIf(NO_NODE)("loading in Node 24, as OpenCode Desktop and opencode 2
     expect(result.stderr).toContain("ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING")
   })
 
-  test("the copied single file loads outside node_modules (Node strips its types)", () => {
-    const plugins = join(scratch, "config", "opencode", "plugins")
+  test.each(["ts", "js"])("the copied single file, index.%s, loads outside node_modules", (kind) => {
+    // the TypeScript file through Node's own type stripping, which it does outside node_modules
+    const plugins = join(scratch, `config-${kind}`, "opencode", "plugins")
     mkdirSync(plugins, { recursive: true })
-    const copy = join(plugins, "ragfaith.ts")
-    copyFileSync(join(ROOT, "src", "index.ts"), copy)
-    const result = run(NODE, "copy.mjs", probe(pathToFileURL(copy).href))
+    const copy = join(plugins, `ragfaith.${kind}`)
+    copyFileSync(join(ROOT, "src", `index.${kind}`), copy)
+    const result = run(NODE, `copy-${kind}.mjs`, probe(pathToFileURL(copy).href))
     expect(result.status).toBe(0)
     expect(result.json).toEqual(expected("node"))
   })
