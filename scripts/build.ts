@@ -8,15 +8,24 @@
 // value imported only from a module earlier in the order (so every top-level constant exists before it is
 // read), no import cycles, and one owner line at the top of each module.
 //
-//   bun scripts/build.ts          writes src/index.ts
-//   bun scripts/build.ts --check  exits 1 when src/index.ts differs from a fresh build
+//
+// src/index.js is then made from src/index.ts: the npm package's entry, for hosts that import plugins with a
+// plain `import()` and no transpile step (OpenCode Desktop's Electron Node, opencode 2's Node build), since
+// Node refuses to strip types from a file under node_modules. The code uses erasable syntax only, so the
+// compiler's emit is the TypeScript with its types taken out, comments kept.
+//
+//   bun scripts/build.ts          writes src/index.ts and src/index.js
+//   bun scripts/build.ts --check  exits 1 when either differs from a fresh build
 
 import { spawnSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..")
 const OUTPUT = "src/index.ts"
+/** The JavaScript build of OUTPUT, the entry `main` and `exports` name. */
+export const JS_OUTPUT = "src/index.js"
 /** The entry module: the only one whose default export stays. */
 const ENTRY = "src/plugin.ts"
 
@@ -192,9 +201,10 @@ function fence(kind: "Begin" | "End", path: string) {
 
 const BANNER = `// GENERATED FILE: do not edit. Edit the modules under src/ and run \`npm run build\`.
 //
-// ragfaith ships as this one self-contained file (the npm package's TypeScript entry, and what users copy into
-// ~/.config/opencode/plugins/). scripts/build.ts joins the modules below in pipeline order, each between its
-// Begin and End lines; docs/architecture.md says what each one owns.`
+// ragfaith ships as one self-contained file: src/index.ts, which users copy into ~/.config/opencode/plugins/,
+// and src/index.js, the same code with its types erased, the npm package's entry. scripts/build.ts joins the
+// modules below in pipeline order, each between its Begin and End lines; docs/architecture.md says what each
+// one owns.`
 
 /** The text of src/index.ts for the modules as they are on disk. */
 export function build(read: (path: string) => string = (path) => readFileSync(join(ROOT, path), "utf8")): string {
@@ -211,26 +221,71 @@ export function build(read: (path: string) => string = (path) => readFileSync(jo
  * it had wrapped, so the joined text goes through Biome (a pinned dev dependency) before it is written.
  */
 export function buildFormatted(): string {
+  return format(build(), OUTPUT)
+}
+
+/** Text laid out as Biome lays out `path` (its safe fixes too, so the file passes `biome check`). */
+function format(text: string, path: string): string {
   const biome = join(ROOT, "node_modules", ".bin", "biome")
-  const run = spawnSync(biome, ["check", "--write", `--stdin-file-path=${OUTPUT}`], {
+  const run = spawnSync(biome, ["check", "--write", `--stdin-file-path=${path}`], {
     cwd: ROOT,
-    input: build(),
+    input: text,
     encoding: "utf8",
   })
-  if (run.status !== 0) throw new BuildError(`biome could not format the joined file: ${run.stderr}`)
+  if (run.status !== 0) throw new BuildError(`biome could not format ${path}: ${run.stderr}`)
   return run.stdout
+}
+
+/** The compiler flags of the JavaScript build: types erased, nothing else changed, comments kept. */
+export const EMIT_FLAGS = [
+  "--ignoreConfig",
+  "--noCheck",
+  "--target",
+  "es2023",
+  "--module",
+  "preserve",
+  "--removeComments",
+  "false",
+  "--newLine",
+  "lf",
+]
+
+/**
+ * src/index.js for the TypeScript text of src/index.ts: the pinned compiler's emit (TypeScript 7 has no
+ * in-process transpile, so it runs on a copy in a scratch folder), laid out by Biome like the TypeScript.
+ */
+export function buildJavaScript(typescript: string): string {
+  const scratch = mkdtempSync(join(tmpdir(), "ragfaith-build-"))
+  try {
+    writeFileSync(join(scratch, "index.ts"), typescript)
+    const tsc = join(ROOT, "node_modules", ".bin", "tsc")
+    const run = spawnSync(tsc, [...EMIT_FLAGS, "--outDir", join(scratch, "out"), join(scratch, "index.ts")], {
+      cwd: scratch,
+      encoding: "utf8",
+    })
+    if (run.status !== 0) throw new BuildError(`tsc could not emit ${JS_OUTPUT}: ${run.stdout}${run.stderr}`)
+    return format(readFileSync(join(scratch, "out", "index.js"), "utf8"), JS_OUTPUT)
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
 }
 
 if (import.meta.main) {
   try {
-    const text = buildFormatted()
-    const path = join(ROOT, OUTPUT)
-    if (process.argv.includes("--check")) {
-      if (readFileSync(path, "utf8") !== text) {
-        console.error(`${OUTPUT} is stale: run \`npm run build\``)
+    const typescript = buildFormatted()
+    const outputs: Array<[string, string]> = [
+      [OUTPUT, typescript],
+      [JS_OUTPUT, buildJavaScript(typescript)],
+    ]
+    const check = process.argv.includes("--check")
+    for (const [file, text] of outputs) {
+      const path = join(ROOT, file)
+      if (!check) writeFileSync(path, text)
+      else if (readFileSync(path, "utf8") !== text) {
+        console.error(`${file} is stale: run \`npm run build\``)
         process.exit(1)
       }
-    } else writeFileSync(path, text)
+    }
   } catch (error) {
     if (!(error instanceof BuildError)) throw error
     console.error(`build: ${error.message}`)

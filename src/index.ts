@@ -1,8 +1,9 @@
 // GENERATED FILE: do not edit. Edit the modules under src/ and run `npm run build`.
 //
-// ragfaith ships as this one self-contained file (the npm package's TypeScript entry, and what users copy into
-// ~/.config/opencode/plugins/). scripts/build.ts joins the modules below in pipeline order, each between its
-// Begin and End lines; docs/architecture.md says what each one owns.
+// ragfaith ships as one self-contained file: src/index.ts, which users copy into ~/.config/opencode/plugins/,
+// and src/index.js, the same code with its types erased, the npm package's entry. scripts/build.ts joins the
+// modules below in pipeline order, each between its Begin and End lines; docs/architecture.md says what each
+// one owns.
 
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -5444,6 +5445,9 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
   const pending = new Set<Promise<void>>()
 
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
+    // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
+    // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
+    const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
     const text = [...reply.texts.values()].join("\n\n")
     const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
@@ -5451,7 +5455,6 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
-    const generation = state.generation
     const { results, model } = await judgeClaims(state, claims)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report: ReplyReport = {
@@ -6359,6 +6362,7 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
     hooks,
     parts: { facts, capture, docPull, route },
     guard,
+    notifier,
     counters,
     sessions: store.sessions,
     pending: judge.pending,
@@ -6450,7 +6454,7 @@ type V2Callback = (event: Record<string, unknown>) => unknown
 /** The part of opencode 2's plugin context ragfaith uses, as the public API describes it. */
 interface V2Context {
   options?: unknown
-  location?: { directory?: unknown }
+  location?: { directory?: unknown; workspaceID?: unknown }
   tool: { hook(name: string, callback: V2Callback): Promise<V2Registration | undefined> }
   session: {
     hook(name: string, callback: V2Callback): Promise<V2Registration | undefined>
@@ -6496,49 +6500,118 @@ function v2ToolOutput(result: Record<string, unknown>): string {
   return typeof result.output === "string" ? result.output : ""
 }
 
-type V1Event = { type: string; properties: Record<string, unknown> }
+/** A `Location.Ref` (`{ directory, workspaceID? }`), as opencode 2 stamps it on an event or a session. */
+function locationKey(location: unknown): string | undefined {
+  const ref = asRecord(location)
+  const directory = textOf(ref.directory)
+  return directory === undefined ? undefined : `${directory}\u0000${textOf(ref.workspaceID) ?? ""}`
+}
 
 /**
- * An opencode 2 event as the opencode 1 events the tracker reads. The payload sits under `data`; a step
- * names its assistant message, the text of a reply comes whole at `session.text.ended`, and a turn ends
- * with `session.execution.succeeded` (opencode 1's idle).
+ * Which sessions are this instance's own. opencode 2 runs one plugin instance per location (project
+ * directory and workspace) and fires its hooks only there, but its event stream is the server's, so it
+ * may carry every open project's sessions. A session is the instance's own once a hook fires for it, or an
+ * event for it carries this instance's location; an event that carries another location takes it away.
+ * Events of a session that is not its own are left alone: no state, no judging, no note.
  */
-function fromV2Event(raw: unknown): V1Event[] {
+function createOwnership(here: unknown) {
+  const home = locationKey(here)
+  const own = new Set<string>()
+  const claim = (sessionID: string) => {
+    own.delete(sessionID)
+    own.add(sessionID)
+    trimOldest(own, LIMITS.sessions)
+  }
+  return {
+    /** A hook fired for the session in this instance. */
+    claim,
+    /** Whether an event of the session is this instance's to read; its location, when it has one, decides. */
+    admits(sessionID: string, location: unknown): boolean {
+      const key = locationKey(location)
+      if (key === undefined || home === undefined) return own.has(sessionID)
+      if (key === home) claim(sessionID)
+      else own.delete(sessionID)
+      return key === home
+    },
+    owns: (sessionID: string) => own.has(sessionID),
+  }
+}
+
+type Ownership = ReturnType<typeof createOwnership>
+
+/** The plugin as the opencode 2 adapter drives it: the parts, and the guard every call runs inside. */
+type V2Plugin = Pick<ReturnType<typeof createHooks>, "parts" | "guard" | "notifier">
+
+/**
+ * A session's parent as `session.created` tells it: flat at the top (2.0.26), or inside `info` (older 2.x
+ * builds send `{ sessionID, info: Session.Info }`). Undefined when neither says; the session is then asked
+ * (`session.get`) before its first reply is judged, since a field that is absent cannot be told from one
+ * that moved.
+ */
+function v2ParentID(data: Record<string, unknown>): string | undefined {
+  return textOf(data.parentID) ?? textOf(asRecord(data.info).parentID)
+}
+
+/**
+ * opencode 2's events the plugin reads, by name, each told to the facts. The payload sits under `data`; a
+ * step names its assistant message, a reply's text comes whole at `session.text.ended`, and a turn ends with
+ * `session.execution.succeeded` (opencode 1's idle).
+ */
+function v2EventReaders({ facts }: V2Plugin["parts"]) {
+  const step = (data: Record<string, unknown>, sessionID: string, fields: { finish?: string; model?: unknown }) => {
+    const id = textOf(data.assistantMessageID)
+    if (!id) return
+    const model = asRecord(fields.model)
+    const providerID = textOf(model.providerID)
+    const modelID = textOf(model.id)
+    facts.message({
+      id,
+      sessionID,
+      role: "assistant",
+      agent: textOf(data.agent),
+      model: undefined,
+      finish: fields.finish,
+      activeModel: providerID && modelID ? `${providerID}/${modelID}` : undefined,
+    })
+  }
+  return new Map<string, (data: Record<string, unknown>, sessionID: string) => void>([
+    [
+      "session.created",
+      (data, id) => {
+        const parentID = v2ParentID(data)
+        const title = textOf(data.title) ?? textOf(asRecord(data.info).title)
+        if (parentID) facts.session({ id, parentID, title })
+      },
+    ],
+    ["session.deleted", (_data, sessionID) => facts.sessionDeleted(sessionID)],
+    ["session.step.started", (data, sessionID) => step(data, sessionID, { model: data.model })],
+    ["session.step.ended", (data, sessionID) => step(data, sessionID, { finish: textOf(data.finish) })],
+    [
+      "session.text.ended",
+      (data, sessionID) => {
+        const messageID = textOf(data.assistantMessageID)
+        if (messageID && typeof data.text === "string")
+          facts.replyText(sessionID, messageID, `${messageID}:${String(data.ordinal)}`, data.text)
+      },
+    ],
+    ["session.execution.succeeded", (_data, sessionID) => facts.idle(sessionID)],
+  ])
+}
+
+/** One event off opencode 2's stream: read when it is known and its session is this instance's own. */
+function readV2Event(
+  raw: unknown,
+  readers: ReturnType<typeof v2EventReaders>,
+  ownership: Ownership,
+  notifier: V2Plugin["notifier"],
+) {
   const event = asRecord(raw)
+  const read = typeof event.type === "string" ? readers.get(event.type) : undefined
   const data = asRecord(event.data)
   const sessionID = textOf(data.sessionID)
-  const messageID = textOf(data.assistantMessageID)
-  if (!sessionID) return []
-  const assistant = (info: Record<string, unknown>): V1Event[] =>
-    messageID
-      ? [{ type: "message.updated", properties: { info: { id: messageID, sessionID, role: "assistant", ...info } } }]
-      : []
-  switch (event.type) {
-    case "session.created":
-      return [
-        {
-          type: "session.created",
-          properties: { info: { id: sessionID, parentID: textOf(data.parentID), title: textOf(data.title) } },
-        },
-      ]
-    case "session.deleted":
-      return [{ type: "session.deleted", properties: { info: { id: sessionID } } }]
-    case "session.step.started": {
-      const model = asRecord(data.model)
-      return assistant({ agent: textOf(data.agent), providerID: textOf(model.providerID), modelID: textOf(model.id) })
-    }
-    case "session.step.ended":
-      return assistant({ finish: textOf(data.finish) })
-    case "session.text.ended": {
-      if (!messageID || typeof data.text !== "string") return []
-      const part = { type: "text", id: `${messageID}:${String(data.ordinal)}`, sessionID, messageID, text: data.text }
-      return [{ type: "message.part.updated", properties: { part } }]
-    }
-    case "session.execution.succeeded":
-      return [{ type: "session.idle", properties: { sessionID } }]
-    default:
-      return []
-  }
+  if (!read || !sessionID || !ownership.admits(sessionID, event.location)) return
+  notifier.showStartupNotice()
+  read(data, sessionID)
 }
 
 /** opencode 2's models as opencode 1's provider list; all but the agent's provider only when the user names them. */
@@ -6641,81 +6714,74 @@ function v2Client(ctx: V2Context, writeStderr: (text: string) => void): HostClie
   }
 }
 
-/** The plugin's hooks, fed from opencode 2: tool hooks, the user's prompts, each model request, and the events. */
-async function registerV2(ctx: V2Context, hooks: ReturnType<typeof createHooks>["hooks"], signal: AbortSignal) {
-  // Each callback is a host boundary: nothing may throw out of it (a throw in `execute.before` rejects the tool).
-  const safe =
-    (work: (event: Record<string, unknown>) => Promise<unknown> | undefined): V2Callback =>
-    async (event) => {
-      try {
-        await work(asRecord(event))
-      } catch {
-        // The hooks guard themselves; this catches only a payload too strange to translate.
-      }
-    }
+/** An opencode 2 hook callback: it claims the session and runs inside the guard, so nothing throws into opencode. */
+function v2Hook(
+  plugin: V2Plugin,
+  ownership: Ownership,
+  name: string,
+  work: (event: Record<string, unknown>, sessionID: string) => unknown,
+): V2Callback {
+  return async (raw) =>
+    plugin.guard(name, () => {
+      const event = asRecord(raw)
+      const sessionID = textOf(event.sessionID)
+      if (!sessionID) return
+      ownership.claim(sessionID)
+      return work(event, sessionID)
+    })
+}
+
+/** The plugin's hooks on opencode 2: its tool hooks, the user's prompts, each model request, and the events. */
+async function registerV2(ctx: V2Context, plugin: V2Plugin, ownership: Ownership, signal: AbortSignal) {
+  const { facts, docPull } = plugin.parts
+  const hook = (name: string, work: (event: Record<string, unknown>, sessionID: string) => unknown) =>
+    v2Hook(plugin, ownership, name, work)
   const registrations = await Promise.all([
     ctx.tool.hook(
       "execute.before",
-      safe((event) =>
-        hooks["tool.execute.before"](
-          {
-            tool: v1ToolName(textOf(event.tool) ?? ""),
-            sessionID: textOf(event.sessionID) ?? "",
-            callID: textOf(event.id) ?? "",
-          },
-          { args: asRecord(event.input) },
-        ),
+      hook("execute.before", (event, sessionID) =>
+        docPull.beforeTool({ tool: v1ToolName(textOf(event.tool) ?? ""), sessionID }, { args: asRecord(event.input) }),
       ),
     ),
     ctx.tool.hook(
       "execute.after",
-      safe((event) => afterV2Tool(event, hooks)),
+      hook("execute.after", (event, sessionID) => afterV2Tool(event, sessionID, plugin.parts)),
     ),
     ctx.session.hook(
       "prompt",
-      safe((event) => {
-        const sessionID = textOf(event.sessionID)
+      hook("prompt", (event, sessionID) => {
         const messageID = textOf(event.messageID)
         const text = asRecord(event.prompt).text
-        if (!sessionID || !messageID || typeof text !== "string") return undefined
-        return hooks["chat.message"]({ sessionID }, {
-          message: { id: messageID, sessionID, role: "user" },
-          parts: [{ type: "text", text }],
-        } as never)
+        plugin.notifier.showStartupNotice()
+        if (!messageID || typeof text !== "string") return
+        const parts = [{ text, synthetic: false, ignored: false }]
+        facts.userPrompt({ sessionID, messageID, agent: textOf(event.agent), model: undefined, parts })
       }),
     ),
     ctx.session.hook(
       "context",
-      safe((event) =>
-        hooks["chat.params"](
-          {
-            sessionID: textOf(event.sessionID) ?? "",
-            agent: textOf(event.agent),
-            model: asRecord(event.model),
-          } as never,
-          {} as never,
-        ),
-      ),
+      hook("context", (event, sessionID) => {
+        const model = asRecord(event.model)
+        const id = textOf(model.id)
+        const provider = textOf(model.providerID)
+        facts.modelRequest(sessionID, event.agent, id && provider ? `${provider}/${id}` : id)
+      }),
     ),
   ])
   // Not awaited: setup must return, or opencode 2 holds every prompt until it does.
-  void pumpV2Events(ctx, hooks, signal)
+  void pumpV2Events(ctx, plugin, ownership, signal)
   return registrations
 }
 
-/** A finished tool call: its output is captured; a failed one leaves the record opencode 1 reads off its part. */
-function afterV2Tool(event: Record<string, unknown>, hooks: ReturnType<typeof createHooks>["hooks"]) {
+/** A finished tool call: its output is captured, or its failure recorded (the call's own record says so). */
+function afterV2Tool(event: Record<string, unknown>, sessionID: string, parts: V2Plugin["parts"]) {
   const name = textOf(event.tool)
-  const sessionID = textOf(event.sessionID)
-  if (!name || !sessionID) return undefined
+  if (!name) return
   const tool = v1ToolName(name)
-  const callID = textOf(event.id) ?? ""
   const args = asRecord(event.input)
   if (event.status === "error") {
     const error = asRecord(event.error)
-    const state = { status: "error", input: args, error: textOf(error.message) }
-    const part = { type: "tool", id: callID, sessionID, messageID: textOf(event.messageID), tool, state }
-    return hooks.event({ event: { type: "message.part.updated", properties: { part } } } as never)
+    return parts.facts.toolFailed(sessionID, { tool, input: args, error: textOf(error.message) })
   }
   const result = asRecord(event.result)
   const output = { title: "", output: v2ToolOutput(result), metadata: asRecord(result.metadata) }
@@ -6726,14 +6792,15 @@ function afterV2Tool(event: Record<string, unknown>, hooks: ReturnType<typeof cr
     output.output = output.output.slice(head[0].length)
     output.metadata = { ...output.metadata, display: { lineStart: Number(head[1]), lineEnd: Number(head[2]) } }
   }
-  return hooks["tool.execute.after"]({ tool, sessionID, callID, args } as never, output as never)
+  parts.capture.afterTool({ tool, sessionID, args }, output)
 }
 
-async function pumpV2Events(ctx: V2Context, hooks: ReturnType<typeof createHooks>["hooks"], signal: AbortSignal) {
+/** The event stream, read until the plugin unloads; each event inside the guard. */
+async function pumpV2Events(ctx: V2Context, plugin: V2Plugin, ownership: Ownership, signal: AbortSignal) {
+  const readers = v2EventReaders(plugin.parts)
   try {
-    for await (const event of ctx.event.subscribe({ signal })) {
-      for (const translated of fromV2Event(event)) await hooks.event({ event: translated } as never)
-    }
+    for await (const event of ctx.event.subscribe({ signal }))
+      plugin.guard("event", () => readV2Event(event, readers, ownership, plugin.notifier))
   } catch {
     // The stream ends when the plugin unloads; a broken one ends judging, never opencode.
   }
@@ -6751,7 +6818,7 @@ async function startV2(ctx: unknown, env: Env, makeDeps: (client: HostClient) =>
     const directory = textOf(asRecord(ctx.location).directory) ?? process.cwd()
     const built = createHooks({ directory }, config, warnings, deps)
     const stop = new AbortController()
-    const registrations = await registerV2(ctx, built.hooks, stop.signal)
+    const registrations = await registerV2(ctx, built, createOwnership(ctx.location), stop.signal)
     const cleanup = async () => {
       stop.abort()
       await Promise.allSettled(registrations.map(async (registration) => registration?.dispose?.()))

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
-import { build, buildFormatted, MODULES } from "../scripts/build.ts"
+import { build, buildFormatted, buildJavaScript, JS_OUTPUT, MODULES } from "../scripts/build.ts"
 
 const ROOT = join(import.meta.dir, "..")
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8")
@@ -75,6 +75,32 @@ describe("docs/architecture.md", () => {
     const at = MODULES.map((path) => map.indexOf(`\`${path.replace(/^src\//, "")}\``))
     expect(MODULES.filter((_, i) => (at[i] ?? -1) < 0)).toEqual([])
     expect([...at].sort((a, b) => a - b)).toEqual(at)
+  })
+})
+
+describe("src/index.js is the JavaScript of src/index.ts", () => {
+  test("the committed file is exactly a fresh build of the committed src/index.ts (run `npm run build`)", () => {
+    expect(read(JS_OUTPUT) === buildJavaScript(read("src/index.ts"))).toBe(true)
+  })
+
+  test("its one export is the default, and it imports only node: builtins", () => {
+    const text = read(JS_OUTPUT)
+    expect(text.match(/^export .*$/gm)).toEqual(["export default { id: PLUGIN_ID, server, setup }"])
+    const sources = [...text.matchAll(/^import [^"]*"([^"]+)"/gm)].map((match) => match[1])
+    expect(sources.length).toBeGreaterThan(0)
+    for (const source of sources) expect(source).toStartWith("node:")
+  })
+
+  test("types are gone and comments stay", () => {
+    const text = read(JS_OUTPUT)
+    expect(text).not.toMatch(/^import type /m)
+    expect(text).not.toMatch(/^(?:interface|type) \w+/m)
+    const comment = read("src/capture/redact/redact.ts")
+      .split("\n")
+      .find((line) => line.startsWith("/**"))
+    expect(text).toContain(comment as string)
+    // a comment on a declaration that is all types (an interface) goes with it; the others stay
+    expect(text).toContain("// ── End src/host/v2.ts ")
   })
 })
 

@@ -131,7 +131,7 @@ console.log(JSON.stringify({ reads, timers, fetches, ledger, keys: Object.keys(m
 describe("package contents", () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
 
-  test("npm pack ships exactly LICENSE, README.md, package.json and src/index.ts", () => {
+  test("npm pack ships exactly LICENSE, README.md, package.json, src/index.ts and src/index.js", () => {
     const run = Bun.spawnSync(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], {
       cwd: ROOT,
       env: { ...process.env, npm_config_loglevel: "silent", npm_config_update_notifier: "false" },
@@ -139,14 +139,15 @@ describe("package contents", () => {
     expect(run.exitCode).toBe(0)
     const [report] = JSON.parse(run.stdout.toString()) as Array<{ files: Array<{ path: string }> }>
     const files = (report?.files ?? []).map((file) => file.path).sort()
-    expect(files).toEqual(["LICENSE", "README.md", "package.json", "src/index.ts"])
+    expect(files).toEqual(["LICENSE", "README.md", "package.json", "src/index.js", "src/index.ts"])
   })
 
-  test("package.json: ESM, entry points at the source file", () => {
+  test("package.json: ESM, entry points at the JavaScript build, types at the source file", () => {
     expect(pkg.type).toBe("module")
-    expect(pkg.main).toBe("./src/index.ts")
-    expect(pkg.exports["."]).toBe("./src/index.ts")
-    expect(pkg.exports["./server"]).toBe("./src/index.ts")
+    expect(pkg.main).toBe("./src/index.js")
+    expect(pkg.exports["."]).toBe("./src/index.js")
+    expect(pkg.exports["./server"]).toBe("./src/index.js")
+    expect(pkg.types).toBe("./src/index.ts")
   })
 
   test("package.json: engines.opencode and no runtime or peer dependencies", () => {
@@ -181,8 +182,9 @@ describe("package contents", () => {
     expect(source).not.toMatch(/^export\s+(?!type\b|interface\b|default\b)/m)
   })
 
-  test("the source has no console.* call", () => {
+  test("the source and its JavaScript have no console.* call", () => {
     expect(readFileSync(SOURCE, "utf8")).not.toMatch(/\bconsole\.\w+\(/)
+    expect(readFileSync(join(ROOT, "src", "index.js"), "utf8")).not.toMatch(/\bconsole\.\w+\(/)
   })
 })
 

@@ -5,11 +5,11 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { fromV2Event } from "../src/host/v2.ts"
+import { createOwnership, readV2Event, type V2Plugin, v2EventReaders } from "../src/host/v2.ts"
 import { NOTE_TAG } from "../src/out/note.ts"
 import plugin from "../src/plugin.ts"
 import { bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
-import { createV2Host, type V2HostOptions, v2Read } from "./support/host-v2.ts"
+import { createV2Host, HOME, type V2HostOptions, v2Read } from "./support/host-v2.ts"
 import {
   type JudgeCall,
   type JudgeReply,
@@ -317,18 +317,142 @@ describe("opencode 2: bad input never escapes a hook", () => {
     })
   })
 
-  test("fromV2Event reads only what it knows", () => {
+  test("the event reader reads only what it knows, and tells the facts directly", () => {
+    const calls: Array<[string, unknown[]]> = []
+    const record =
+      (name: string) =>
+      (...args: unknown[]) =>
+        void calls.push([name, args])
+    const facts = {
+      session: record("session"),
+      sessionDeleted: record("sessionDeleted"),
+      message: record("message"),
+      replyText: record("replyText"),
+      idle: record("idle"),
+    }
+    const parts = { facts } as unknown as V2Plugin["parts"]
+    const notifier = { showStartupNotice: () => {} } as unknown as V2Plugin["notifier"]
+    const ownership = createOwnership({ directory: HOME })
+    ownership.claim("s")
+    const read = (raw: unknown) => readV2Event(raw, v2EventReaders(parts), ownership, notifier)
     for (const raw of [
       null,
       5,
       {},
-      { type: "session.idle" },
+      { type: "session.idle", data: { sessionID: "s" } },
       { type: "session.text.ended", data: { sessionID: "s" } },
-    ]) {
-      expect(fromV2Event(raw)).toEqual([])
-    }
-    expect(fromV2Event({ type: "session.execution.succeeded", data: { sessionID: "s" } })).toEqual([
-      { type: "session.idle", properties: { sessionID: "s" } },
+      { type: "session.execution.succeeded", data: {} },
+      { type: "session.execution.succeeded", data: { sessionID: "other" } },
     ])
+      read(raw)
+    expect(calls).toEqual([])
+    read({ type: "session.execution.succeeded", data: { sessionID: "s" } })
+    read({ type: "session.text.ended", data: { sessionID: "s", assistantMessageID: "m", ordinal: 0, text: "Hi." } })
+    expect(calls).toEqual([
+      ["idle", ["s"]],
+      ["replyText", ["s", "m", "m:0", "Hi."]],
+    ])
+  })
+
+  test("a part that throws is caught by the guard and logged as the hook's failure", async () => {
+    const host = await createV2Host()
+    if (!host.started) throw new Error("the plugin did not start")
+    host.started.parts.capture.afterTool = () => {
+      throw new Error("capture broke")
+    }
+    const session = await host.createSession()
+    await host.turn(session, "How many bridges?", "It has 3 bridges.", [readFacts()])
+    expect(host.stderr.filter((line) => line.startsWith("ERROR ragfaith: execute.after failed"))).toHaveLength(1)
+  })
+})
+
+describe("opencode 2: whose sessions the plugin reads", () => {
+  /** The judge's claims and the notes of a host fed one wrong turn in `session`. */
+  const wrongTurn = async (host: Awaited<ReturnType<typeof createV2Host>>, session: string) => {
+    await host.turn(session, "How many bridges?", WRONG, [readFacts()])
+    await host.settle()
+  }
+
+  test("older 2.x builds' session.created { sessionID, info }: a subagent's parent is read from info", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url), created: "info" })
+      const parent = await host.createSession()
+      const child = await host.createSession(parent)
+      await wrongTurn(host, child)
+      expect(judge.requests).toEqual([])
+      expect(host.synthetics).toEqual([])
+      // the event said so: nobody had to ask
+      expect(host.gets).not.toContain(child)
+    })
+  })
+
+  test("2.0.26's flat session.created: the parent is read from the top, with no question asked", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url) })
+      const child = await host.createSession(await host.createSession())
+      await wrongTurn(host, child)
+      expect(judge.requests).toEqual([])
+      expect(host.gets).not.toContain(child)
+    })
+  })
+
+  test("a session.created that names no parent: session.get is asked once, and a root session is judged", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url), correct: () => "Fredville has 3 bridges." })
+      const root = await host.createSession()
+      await wrongTurn(host, root)
+      expect(host.gets).toEqual([root])
+      expect(judge.requests.some((call) => call.claim === "It has 7 bridges.")).toBe(true)
+      expect(host.synthetics).toHaveLength(1)
+    })
+  })
+
+  test("another project's session on the shared stream is left alone: no state, no question, no judge, no note", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url) })
+      const neighbour = await host.createSession(undefined, { directory: "/work/elsewhere" })
+      // its prompt and tool hooks fire in its own project's instance; only its events reach this one
+      await wrongTurn(host, neighbour)
+      expect(host.started?.sessions.has(neighbour)).toBe(false)
+      expect(host.gets).toEqual([])
+      expect(judge.requests).toEqual([])
+      expect(host.synthetics).toEqual([])
+      // this project's own session, on the same stream, is judged as ever
+      await wrongTurn(host, await host.createSession())
+      expect(judge.requests.length).toBeGreaterThan(0)
+    })
+  })
+
+  test("events without a location: a session is the plugin's own once its hooks fire, and a subagent still is not judged", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = await createV2Host({ env: judgeEnv(judge.url), locate: false })
+      const parent = await host.createSession()
+      // announced, but no hook has fired for it yet: nothing is kept
+      expect(host.started?.sessions.has(parent)).toBe(false)
+      const child = await host.createSession(parent)
+      await wrongTurn(host, child)
+      expect(host.gets).toContain(child)
+      expect(judge.requests).toEqual([])
+      await wrongTurn(host, parent)
+      expect(judge.requests.some((call) => call.claim === "It has 7 bridges.")).toBe(true)
+    })
+  })
+
+  test("ownership: a hook claims a session, its events' location confirms or takes it away", () => {
+    const ownership = createOwnership({ directory: HOME, project: { id: "p", directory: HOME } })
+    expect(ownership.admits("a", undefined)).toBe(false)
+    ownership.claim("a")
+    expect(ownership.admits("a", undefined)).toBe(true)
+    expect(ownership.admits("a", { directory: HOME })).toBe(true)
+    // the same directory in another workspace is another location
+    expect(ownership.admits("a", { directory: HOME, workspaceID: "wrk_1" })).toBe(false)
+    expect(ownership.owns("a")).toBe(false)
+    expect(ownership.admits("b", { directory: HOME })).toBe(true)
+    expect(ownership.owns("b")).toBe(true)
+    // a host that gives no location of its own: only hooks decide
+    const unplaced = createOwnership(undefined)
+    expect(unplaced.admits("c", { directory: HOME })).toBe(false)
+    unplaced.claim("c")
+    expect(unplaced.admits("c", { directory: "/elsewhere" })).toBe(true)
   })
 })

@@ -115,6 +115,7 @@ export function createHooks(host: { directory: string }, config: Config, warning
     hooks,
     parts: { facts, capture, docPull, route },
     guard,
+    notifier,
     counters,
     sessions: store.sessions,
     pending: judge.pending,

@@ -87,6 +87,9 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
   const pending = new Set<Promise<void>>()
 
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
+    // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
+    // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
+    const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
     const text = [...reply.texts.values()].join("\n\n")
     const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
@@ -94,7 +97,6 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
-    const generation = state.generation
     const { results, model } = await judgeClaims(state, claims)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report: ReplyReport = {

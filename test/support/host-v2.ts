@@ -6,6 +6,13 @@
  * `session.step.started`, the `context` hook, the tool hooks, `session.text.ended` and `session.step.ended`,
  * and `session.execution.succeeded` at the end of the turn. Event payloads sit under `data`.
  * A note (`session.synthetic` with `resume`) starts a model turn with no `prompt` hook, as opencode 2 does.
+ *
+ * Where opencode 2 runs it: one plugin instance per location (project directory), whose hooks fire only for
+ * that location's sessions, while the event stream is the server's and carries every project's sessions,
+ * each event stamped with its session's `location` (older builds may leave the stamp out: `locate: false`).
+ * A session made with `createSession(parent, { directory })` elsewhere is such a neighbour: its events reach
+ * the plugin, its hooks do not. `session.created` is flat (2.0.26) or, with `created: "info"`, the older
+ * `{ sessionID, info: Session.Info }`.
  */
 
 import type { Deps, HostClient } from "../../src/config/effects.ts"
@@ -42,7 +49,14 @@ export interface V2HostOptions {
   models?: V2ModelInfo[]
   generateURL?: string
   deps?: Partial<Deps>
+  /** How `session.created` is announced: flat (2.0.26, the default) or older 2.x's `{ sessionID, info }`. */
+  created?: "flat" | "info"
+  /** Whether events carry their session's location (default true). */
+  locate?: boolean
 }
+
+/** The plugin's location in the fake host; other projects' sessions live elsewhere. */
+export const HOME = "/work/project"
 
 /** The async iterable `event.subscribe` returns, fed by `emit`; `drained` resolves once the plugin took all. */
 function eventStream() {
@@ -98,7 +112,8 @@ export async function createV2Host(opts: V2HostOptions = {}) {
   const events = eventStream()
   const toolHooks = new Map<string, Callback[]>()
   const sessionHooks = new Map<string, Callback[]>()
-  const sessions = new Map<string, { parentID: string | undefined }>()
+  const sessions = new Map<string, { parentID: string | undefined; directory: string }>()
+  const gets: string[] = []
   const synthetics: SyntheticCall[] = []
   const generated: Array<{ prompt: string; model?: unknown }> = []
   const stderr: string[] = []
@@ -118,9 +133,22 @@ export async function createV2Host(opts: V2HostOptions = {}) {
       },
     }
   }
+  const locationOf = (sessionID: unknown) => ({ directory: sessions.get(String(sessionID))?.directory ?? HOME })
   const emit = (type: string, data: Record<string, unknown>) =>
-    events.emit({ id: id("evt_"), type, created: Date.now(), data })
-  const fire = async (table: Map<string, Callback[]>, name: string, event: unknown) => {
+    events.emit({
+      id: id("evt_"),
+      type,
+      created: Date.now(),
+      ...(opts.locate === false ? {} : { location: locationOf(data.sessionID) }),
+      data,
+    })
+  /** Hooks are per location: another project's session never reaches this instance's hooks. */
+  const fire = async (
+    table: Map<string, Callback[]>,
+    name: string,
+    event: { sessionID: string; [key: string]: unknown },
+  ) => {
+    if (locationOf(event.sessionID).directory !== HOME) return
     for (const callback of table.get(name) ?? []) await callback(event)
   }
 
@@ -171,14 +199,16 @@ export async function createV2Host(opts: V2HostOptions = {}) {
   const ctx = {
     options: opts.options ?? {},
     app: { name: "opencode", version: "2.0.26", channel: "test" },
-    location: { directory: "/work/project", project: { id: "prj_test", directory: "/work/project" } },
+    location: { directory: HOME, project: { id: "prj_test", directory: HOME } },
     tool: { hook: register(toolHooks) },
     session: {
       hook: register(sessionHooks),
       async get({ sessionID }: { sessionID: string }) {
+        gets.push(sessionID)
         const session = sessions.get(sessionID)
         if (!session) throw new Error(`Session not found: ${sessionID}`)
-        return { id: sessionID, ...session }
+        const { parentID, directory } = session
+        return { id: sessionID, ...(parentID ? { parentID } : {}), location: { directory }, title: "s" }
       },
       async synthetic(input: Record<string, unknown>) {
         const call: SyntheticCall = {
@@ -258,16 +288,26 @@ export async function createV2Host(opts: V2HostOptions = {}) {
     stderr,
     toolHooks,
     sessionHooks,
+    /** The sessions `session.get` was asked about, in order. */
+    gets,
     subscribers: () => events.subscribers,
     disposed: () => disposed,
     emit,
     /** An event put on the stream as it is, envelope or not. */
     raw: (event: unknown) => events.emit(event),
     drained: events.drained,
-    async createSession(parentID?: string) {
+    /** A session in this project, or in another one (`directory`), announced on the stream. */
+    async createSession(parentID?: string, where: { directory?: string } = {}) {
       const sessionID = id("ses_")
-      sessions.set(sessionID, { parentID })
-      emit("session.created", { sessionID, projectID: "prj_test", parentID, slug: "s", version: "2.0.26" })
+      const directory = where.directory ?? HOME
+      sessions.set(sessionID, { parentID, directory })
+      const info = { id: sessionID, parentID, projectID: "prj_test", title: "s", location: { directory } }
+      emit(
+        "session.created",
+        opts.created === "info"
+          ? { sessionID, info }
+          : { sessionID, projectID: "prj_test", parentID, slug: "s", version: "2.0.26" },
+      )
       await events.drained()
       return sessionID
     },
