@@ -1179,102 +1179,6 @@ const CONTEXT_RULES: readonly SecretRule[] = [
 
 // ── End src/capture/redact/tokens.ts ───────────────────────────────────────────────────────────────────────
 
-// ── Begin src/capture/redact/keys.ts ───────────────────────────────────────────────────────────────────────
-
-/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
-const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
-
-/** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
-const isKeyBodyChar = (char = "") => {
-  const code = char.charCodeAt(0)
-  return (
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 43 || // +
-    code === 47 || // /
-    code === 61 || // =
-    code === 92 // \
-  )
-}
-
-/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
-function keyBodyStart(text: string, marker: number): number {
-  let start = marker
-  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
-  if (start > 0 && text[start - 1] !== "\n") return start
-  while (start > 0) {
-    const lineStart = text.lastIndexOf("\n", start - 2) + 1
-    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
-    start = lineStart
-  }
-  return start
-}
-
-/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
-function keyBodyEnd(text: string, from: number): number {
-  let end = from
-  while (end < text.length && isKeyBodyChar(text[end])) end++
-  while (text[end] === "\n") {
-    const next = text.indexOf("\n", end + 1)
-    const lineEnd = next < 0 ? text.length : next
-    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
-    end = lineEnd
-  }
-  return end
-}
-
-/**
- * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
- * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
- * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
- */
-function redactPrivateKeys(text: string): string {
-  if (!text.includes("PRIVATE KEY")) return text
-  const begin = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
-  const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
-  let out = ""
-  let cursor = 0
-  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
-  // again: searching anew each time would be quadratic.
-  let b: RegExpExecArray | null | undefined
-  let endless = false
-  for (;;) {
-    if (b === undefined || (b && b.index < cursor)) {
-      begin.lastIndex = cursor
-      b = begin.exec(text)
-    }
-    end.lastIndex = cursor
-    const e = endless ? null : end.exec(text)
-    if (e && (!b || e.index < b.index)) {
-      const start = keyBodyStart(text, e.index)
-      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
-      out += start < e.index ? text.slice(cursor, start) + REDACTED : text.slice(cursor, e.index + e[0].length)
-      cursor = e.index + e[0].length
-      continue
-    }
-    if (!b) break
-    end.lastIndex = b.index + b[0].length
-    const close = endless ? null : end.exec(text)
-    out += text.slice(cursor, b.index)
-    if (!close) {
-      endless = true
-      cursor = keyBodyEnd(text, b.index + b[0].length)
-      out += cursor > b.index + b[0].length ? REDACTED : b[0]
-      continue
-    }
-    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
-    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
-    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
-    const keepBlock = body.length < 64 || PLACEHOLDER_RE.test(body)
-    out += keepBlock ? text.slice(b.index, close.index + close[0].length) : REDACTED
-    cursor = close.index + close[0].length
-  }
-  return out + text.slice(cursor)
-}
-
-// ── End src/capture/redact/keys.ts ─────────────────────────────────────────────────────────────────────────
-
 // ── Begin src/capture/redact/commands.ts ───────────────────────────────────────────────────────────────────
 
 /**
@@ -1374,6 +1278,104 @@ function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>)
 }
 
 // ── End src/capture/redact/commands.ts ─────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/keys.ts ───────────────────────────────────────────────────────────────────────
+
+/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
+const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+
+/** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
+const isKeyBodyChar = (char = "") => {
+  const code = char.charCodeAt(0)
+  return (
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 43 || // +
+    code === 47 || // /
+    code === 61 || // =
+    code === 92 // \
+  )
+}
+
+/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
+function keyBodyStart(text: string, marker: number): number {
+  let start = marker
+  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
+  if (start > 0 && text[start - 1] !== "\n") return start
+  while (start > 0) {
+    const lineStart = text.lastIndexOf("\n", start - 2) + 1
+    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
+    start = lineStart
+  }
+  return start
+}
+
+/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
+function keyBodyEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isKeyBodyChar(text[end])) end++
+  while (text[end] === "\n") {
+    const next = text.indexOf("\n", end + 1)
+    const lineEnd = next < 0 ? text.length : next
+    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
+    end = lineEnd
+  }
+  return end
+}
+
+/**
+ * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
+ * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
+ * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
+ * Returns the spans to cut, in order: the read path needs them to know which lines a block took.
+ */
+function privateKeyCuts(text: string): Array<[number, number]> {
+  const cuts: Array<[number, number]> = []
+  if (!text.includes("PRIVATE KEY")) return cuts
+  const begin = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
+  const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
+  let cursor = 0
+  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
+  // again: searching anew each time would be quadratic.
+  let b: RegExpExecArray | null | undefined
+  let endless = false
+  for (;;) {
+    if (b === undefined || (b && b.index < cursor)) {
+      begin.lastIndex = cursor
+      b = begin.exec(text)
+    }
+    end.lastIndex = cursor
+    const e = endless ? null : end.exec(text)
+    if (e && (!b || e.index < b.index)) {
+      const start = keyBodyStart(text, e.index)
+      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
+      if (start < e.index) cuts.push([Math.max(start, cursor), e.index + e[0].length])
+      cursor = e.index + e[0].length
+      continue
+    }
+    if (!b) break
+    end.lastIndex = b.index + b[0].length
+    const close = endless ? null : end.exec(text)
+    if (!close) {
+      endless = true
+      cursor = keyBodyEnd(text, b.index + b[0].length)
+      if (cursor > b.index + b[0].length) cuts.push([b.index, cursor])
+      else cursor = b.index + b[0].length
+      continue
+    }
+    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
+    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
+    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
+    if (body.length >= 64 && !PLACEHOLDER_RE.test(body)) cuts.push([b.index, close.index + close[0].length])
+    cursor = close.index + close[0].length
+  }
+  return cuts
+}
+
+const redactPrivateKeys = (text: string) => applyCuts(text, privateKeyCuts(text))
+
+// ── End src/capture/redact/keys.ts ─────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/redact/jwt.ts ────────────────────────────────────────────────────────────────────────
 
@@ -2145,9 +2147,12 @@ const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))
 
-function redactSecrets(text: string): string {
+const redactSecrets = (text: string) => redactAfterKeys(redactPrivateKeys(text))
+
+/** Every pass but the private keys': none of them joins or splits a line, each replaces within one. */
+function redactAfterKeys(text: string): string {
   // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
-  let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
+  let out = redactJwts(redactSecretManifests(text))
   // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
   const mayContain = keywordTest(out)
   for (const rule of SECRET_RULES) {
@@ -2156,6 +2161,34 @@ function redactSecrets(text: string): string {
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
   return redactAssignments(redactCommandFlags(out, mayContain))
+}
+
+/**
+ * Redacts a file given as its lines, as one text (so a rule that holds at a line's start or spans lines sees
+ * the lines the file holds), and hands back one entry per line: a key block that took several lines leaves
+ * its redaction on its first line and undefined on the others, so each line keeps its own number.
+ */
+function redactLines(lines: readonly string[]): Array<string | undefined> {
+  const text = lines.join("\n")
+  const cuts = privateKeyCuts(text)
+  const swallowed = new Set<number>()
+  let line = 0
+  let lineStart = 0
+  for (const [start, end] of cuts) {
+    // Lines are found by walking forward once: the cuts come in order.
+    for (; lineStart + (lines[line]?.length ?? 0) < start && line < lines.length; line++) {
+      lineStart += (lines[line]?.length ?? 0) + 1
+    }
+    let from = line
+    let at = lineStart
+    for (; at + (lines[from]?.length ?? 0) < end - 1 && from < lines.length; from++) {
+      at += (lines[from]?.length ?? 0) + 1
+      swallowed.add(from + 1)
+    }
+  }
+  const out = redactAfterKeys(applyCuts(text, cuts)).split("\n")
+  let next = 0
+  return lines.map((_, i) => (swallowed.has(i) ? undefined : out[next++]))
 }
 
 /** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */
@@ -2168,7 +2201,7 @@ function escapeDelimiters(text: string): string {
  * 10 MB output costs the same as one of cap size; the margin lets redaction see a secret that straddles
  * the cut before the final trim.
  */
-function cleanEvidence(raw: string, cap: number): string {
+function cleanEvidence(raw: string, cap: number, redact: (text: string) => string = redactSecrets): string {
   let window = raw
   if (raw.length > cap + REDACTION_MARGIN) {
     window = raw.slice(raw.length - cap - REDACTION_MARGIN)
@@ -2177,7 +2210,7 @@ function cleanEvidence(raw: string, cap: number): string {
     const lineStart = window.indexOf("\n")
     window = lineStart >= 0 && lineStart < REDACTION_MARGIN ? window.slice(lineStart + 1) : window.replace(/^\S*/, "")
   }
-  const redacted = redactSecrets(window)
+  const redacted = redact(window)
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
 }
 
@@ -2352,6 +2385,9 @@ function resolvePath(path: string, directory: string): string {
 
 const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
 
+/** The number before each line of a tool's output that quotes a file: read's `12: `, grep's `  Line 12: `. */
+const NUMBERED_LINE_RES: Readonly<Record<string, RegExp>> = { read: /^\s*\d+: /, grep: /^\s*Line \d+: / }
+
 /** opencode's read output: the file wrapped in <path>, <type> and <content> tags. */
 const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
 
@@ -2392,6 +2428,19 @@ function unwrapReadOutput(text: string): string {
 }
 
 /**
+ * Redacts a tool output whose lines carry numbers as the text of the file: the numbers are set aside, the
+ * lines redacted together, the numbers put back (a key block's number stays on the line that holds its
+ * redaction; the lines it swallowed go with theirs). Rules that hold at a line's start or span lines see
+ * the lines as a webfetch of the same text would.
+ */
+function redactNumberedLines(text: string, prefix: RegExp): string {
+  const lines = text.split("\n")
+  const prefixes = lines.map((line) => prefix.exec(line)?.[0] ?? "")
+  const redacted = redactLines(lines.map((line, i) => line.slice(prefixes[i]?.length)))
+  return redacted.flatMap((line, i) => (line === undefined ? [] : [`${prefixes[i]}${line}`])).join("\n")
+}
+
+/**
  * What of a tool's output may serve as evidence: its most recent part, without the lines of sensitive files,
  * unwrapped, redacted and clipped to `cap`. Cut first: the rest costs the same for 10 KB and for 10 MB.
  */
@@ -2400,7 +2449,8 @@ function evidenceOf(call: ToolCall, raw: string, cap: number): string {
   let text = raw.length > windowSize ? raw.slice(raw.length - windowSize) : raw
   if (FILE_LISTING_TOOL_RE.test(call.tool)) text = dropSensitiveLines(text, text.length < raw.length)
   if (call.tool === "read") text = unwrapReadOutput(text)
-  return cleanEvidence(text, cap)
+  const numbered = NUMBERED_LINE_RES[call.tool]
+  return cleanEvidence(text, cap, numbered ? (window) => redactNumberedLines(window, numbered) : redactSecrets)
 }
 
 /**
