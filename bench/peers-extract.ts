@@ -370,7 +370,8 @@ class GoEval {
     return this.helpers.templates.map((template) => {
       const s = template.replaceAll("{i}", identifier).replaceAll("{I}", identifier.toUpperCase())
       const at = s.indexOf("{s}")
-      const span: [number, number] | undefined = at < 0 ? undefined : [at, at + secret.s.length]
+      const inner = secret.span ?? [0, secret.s.length]
+      const span: [number, number] | undefined = at < 0 ? undefined : [at + inner[0], at + inner[1]]
       return { s: s.replace("{s}", secret.s), span, prefixed: secret.prefixed }
     })
   }
@@ -444,10 +445,13 @@ export function guessSecret(text: string): string {
   if (url?.[1]) return url[1]
   let best = ""
   let bestScore = -1
-  for (const raw of text.split(/[\s"'`,;(){}[\]<>|]+/)) {
-    const word = raw.replace(/^[A-Za-z_$][\w.$-]*(?:=|:=?|=>)/, "").replace(/[.:]+$/, "")
+  for (const raw of text.split(/[\s"'`,;(){}[\]<>|?&]+/)) {
+    // `name=value` gives its value; base64 padding (`…cmQ=`) is no operator.
+    const assigned = /^[A-Za-z_$][\w.$-]*(?:=|:=?|=>)(.+)$/.exec(raw)?.[1]
+    const word = (assigned ?? raw).replace(/[.:]+$/, "")
+    if (/^\d{4}-\d\d-\d\d/.test(word)) continue
     const score = word.length + (/\d/.test(word) && /[A-Za-z]/.test(word) ? 40 : 0)
-    if (word.length >= 6 && score > bestScore && !/^[a-z]+:\/\//.test(word)) {
+    if (word.length >= 6 && score > bestScore && !raw.includes("://")) {
       best = word
       bestScore = score
     }
@@ -737,11 +741,13 @@ export function peerSamples(root: string, mirrors: Record<string, string>, draw:
     ...secretlintSamples(join(root, mirrors.secretlint ?? "")),
     ...detectSecretsSamples(join(root, mirrors.detectSecrets ?? "")),
   ]
-  const all = found.map((sample) =>
-    sample.family !== "negatives" && STAND_IN_RE.test(sample.secret)
-      ? { ...sample, family: "stand-ins" as const }
-      : sample,
-  )
+  const all = found
+    .filter((sample) => sample.text.trim())
+    .map((sample) =>
+      sample.family !== "negatives" && STAND_IN_RE.test(sample.secret)
+        ? { ...sample, family: "stand-ins" as const }
+        : sample,
+    )
   const positives = new Set(all.filter((s) => s.family !== "negatives").map((s) => s.text))
   const seen = new Set<string>()
   return all.filter((sample) => {

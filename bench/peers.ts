@@ -107,7 +107,7 @@ async function measure(samples: readonly PeerSample[], verbose: boolean) {
       row[result]++
       if (verbose && result !== "redacted") {
         misses.push(
-          `[${path} ${result} ${sample.family} ${sample.source}] ${JSON.stringify(sample.text).slice(0, 240)}`,
+          `[${path} ${result} ${sample.family} ${sample.source}] ${JSON.stringify(sample.secret).slice(0, 60)} in ${JSON.stringify(sample.text).slice(0, 240)}`,
         )
       }
     }
@@ -133,11 +133,15 @@ function ordinary(names: readonly string[]) {
   for (const name of names) {
     const git = join(ROOT, name, "repo")
     if (!existsSync(git)) throw new Error(`no mirror at ${git}`)
-    const files = execFileSync("git", ["--git-dir", git, "ls-tree", "-r", "--name-only", "HEAD"], {
-      encoding: "utf8",
-      maxBuffer: 1 << 26,
-    })
-    for (const file of files.split("\n")) {
+    const files = execFileSync(
+      "git",
+      ["--git-dir", git, "-c", "core.quotePath=false", "ls-tree", "-r", "--name-only", "-z", "HEAD"],
+      {
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      },
+    )
+    for (const file of files.split("\u0000")) {
       if (!file || /\.(?:png|jpe?g|gif|ico|svg|woff2?|ttf|eot|pdf|zip|gz|jar|lock|min\.js)$/i.test(file)) continue
       const text = execFileSync("git", ["--git-dir", git, "show", `HEAD:${file}`], {
         encoding: "utf8",

@@ -31,6 +31,7 @@ export const MODULES = [
   "src/capture/sensitive.ts",
   "src/capture/redact/values.ts",
   "src/capture/redact/tokens.ts",
+  "src/capture/redact/vendors.ts",
   "src/capture/redact/commands.ts",
   "src/capture/redact/keys.ts",
   "src/capture/redact/jwt.ts",

@@ -695,7 +695,29 @@ function distinctCount(text: string): number {
 /** For values after a name, also the telling words; a token's own prefix (`sb_secret_`) may hold them. */
 const isStandIn = (value: string) => isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 
-const redactToken = (match: string) => (isPlaceholder(match) ? match : REDACTED)
+/**
+ * For a vendor's own format (a prefix, a length, an alphabet): only a telling stand-in (x's, `example`,
+ * `your_`, `<…>`, an ellipsis) or a body mostly of x or of one character keeps it. Test keys are often written as runs of
+ * letters or the alphabet in order (`tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`), and nothing but a token
+ * has that prefix and shape: redacting such a stand-in costs the judge nothing.
+ */
+function isTokenStandIn(value: string): boolean {
+  if (PLACEHOLDER_RE.test(value)) return true
+  let xs = 0
+  let run = 1
+  let longest = 0
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if ((code | 32) === 120 || code === 42) xs++
+    run = code === value.charCodeAt(i - 1) ? run + 1 : 1
+    longest = Math.max(longest, run)
+  }
+  // Mostly x, or mostly one character (`sk_live_AAAA…`): a body, not a part of one, made of nothing.
+  if (value.length >= 4 && (xs * 2 >= value.length || longest * 5 >= value.length * 3)) return true
+  return value.length >= 12 && distinctCount(value.slice(-16)) <= 3
+}
+
+const redactToken = (match: string) => (isTokenStandIn(match) ? match : REDACTED)
 
 /** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
 const redactAfter = (match: string, lead = "") =>
@@ -768,7 +790,7 @@ const REFERENCE_RE =
 const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
-const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth"] as const
+const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
 const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
@@ -902,7 +924,8 @@ const TOKEN_RULES: readonly SecretRule[] = [
     name: "slack",
     keyword: ["xoxa-", "xoxb-", "xoxc-", "xoxd-", "xoxe", "xoxo-", "xoxp-", "xoxr-", "xoxs-"],
     re: /\bxox(?:[a-eprs]-[A-Za-z0-9%-]{10,250}|[os]-\d+-\d+-\d+-[a-fA-F\d]{16,64})/g,
-    replace: redactIfKeyLike,
+    // Two groups of digits (team and user ids) are a token's shape too, whatever follows them.
+    replace: (match) => (/-\d{8,}-\d{8,}/.test(match) ? redactToken(match) : redactIfKeyLike(match)),
   },
   { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactToken },
   {
@@ -915,7 +938,7 @@ const TOKEN_RULES: readonly SecretRule[] = [
     // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
     name: "discord-bot",
     keyword: ".",
-    re: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    re: /\b[A-Z][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
     replace: redactIfMixed,
   },
   {
@@ -1051,10 +1074,11 @@ const TOKEN_RULES: readonly SecretRule[] = [
   },
   {
     name: "mapbox",
-    keyword: "sk.eyJ",
-    re: /\bsk\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
+    keyword: ["sk.eyJ", "pk.eyJ"],
+    re: /\b[ps]k\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
     replace: redactToken,
   },
+  { name: "mapbox-legacy", keyword: "pk.", re: /\bpk\.[a-z0-9]{60}\.[a-z0-9]{22}\b/gi, replace: redactToken },
   { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
   { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
   {
@@ -1080,7 +1104,7 @@ const TOKEN_RULES: readonly SecretRule[] = [
   {
     name: "planetscale",
     keyword: "pscale_",
-    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}/g,
+    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}/g,
     replace: redactToken,
   },
   { name: "atlassian", keyword: "ATATT3", re: /\bATATT3[A-Za-z0-9_=-]{150,300}/g, replace: redactToken },
@@ -1178,6 +1202,103 @@ const CONTEXT_RULES: readonly SecretRule[] = [
 ]
 
 // ── End src/capture/redact/tokens.ts ───────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/vendors.ts ────────────────────────────────────────────────────────────────────
+
+/** `<prefix><body>` with a word boundary at both ends: most formats here are just that. */
+const prefixed = (name: string, keyword: string | readonly string[], re: RegExp): SecretRule => ({
+  name,
+  keyword,
+  re,
+  replace: redactToken,
+})
+
+/**
+ * Formats written from what each vendor documents (prefix, separators, length, alphabet), each standing
+ * alone. Like TOKEN_RULES, every regex starts with a literal, has no nested quantifier, and bounds every run.
+ */
+const VENDOR_RULES: readonly SecretRule[] = [
+  prefixed("adobe", "p8e-", /\bp8e-[A-Za-z0-9]{32}\b/g),
+  prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
+  prefixed("alibaba", "LTAI", /\bLTAI[A-Za-z0-9]{20}\b/g),
+  prefixed("artifactory", ["AKCp", "cmVmdGtu"], /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g),
+  {
+    // Service client keys: `sc_<id>.<key id>.acc_<account>.<secret>` (also `ext_`, `scauth_`, `authress_`).
+    name: "authress",
+    keyword: [".acc_", ".acc-"],
+    re: /\b(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}/gi,
+    replace: redactToken,
+  },
+  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{20,4096}/g),
+  prefixed("clickhouse", "4b1d", /\b4b1d[A-Za-z0-9]{38}\b/g),
+  prefixed("clojars", "CLOJARS_", /\bCLOJARS_[a-z0-9]{60}\b/gi),
+  prefixed("cloudflare-origin-ca", "v1.0-", /\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/g),
+  { name: "codecov", keyword: "cc_", re: /\bcc_[A-Za-z0-9]{40,64}\b/g, replace: redactIfKeyLike },
+  prefixed("defined-networking", "dnkey-", /\bdnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}/gi),
+  prefixed("duffel", "duffel_", /\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}/g),
+  prefixed("dynatrace", "dt0c01.", /\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b/g),
+  prefixed("easypost", ["EZAK", "EZTK"], /\bEZ[AT]K[A-Za-z0-9]{54}\b/g),
+  prefixed("flutterwave", ["FLWSECK", "FLWPUBK"], /\bFLW(?:SECK|PUBK)_TEST-[a-h0-9]{12,32}(?:-X)?\b/gi),
+  // Bare macaroons, without the `FlyV1 ` header the token rule knows.
+  prefixed("fly-macaroon", ["fm1", "fm2"], /\bfm[12][ar]?_[A-Za-z0-9+/]{100,4096}={0,3}/g),
+  prefixed("frameio", "fio-u-", /\bfio-u-[A-Za-z0-9_=-]{64}/g),
+  { name: "gocardless", keyword: "live_", re: /\blive_[A-Za-z0-9_=-]{40}(?![\w=-])/g, replace: redactIfKeyLike },
+  prefixed("harness", ["pat.", "sat."], /\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b/g),
+  {
+    // Matched from the character before: `video_box.ico-<hash>.png` is a file name, not a token.
+    name: "infracost",
+    keyword: "ico-",
+    re: /(^|[^\w.-])ico-[A-Za-z0-9]{32}\b/g,
+    replace: (match, lead = "") => (isTokenStandIn(match.slice(lead.length)) ? match : `${lead}${REDACTED}`),
+  },
+  prefixed("intra42", "s-s4t2", /\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b/g),
+  prefixed("kraken", "kraken", /\bkraken_[A-Za-z0-9/=_+-]{80,90}/g),
+  prefixed("mailchimp", "-us", /\b[0-9a-f]{32}-us\d{1,2}\b/g),
+  prefixed("maxmind", "_mmk", /\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b/g),
+  prefixed("netlify", ["nfp_", "nfc_"], /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g),
+  prefixed("newrelic-keys", ["NRJS-", "NRII-", "NRAA-", "NRRA-"], /\bNR(?:JS|II|AA|RA)-[A-Za-z0-9]{19,42}\b/g),
+  {
+    // Ingest license keys end in `NRAL`; the rest is hex.
+    name: "newrelic-license",
+    keyword: "NRAL",
+    re: /\b[a-f0-9]{36}NRAL\b/g,
+    replace: redactToken,
+  },
+  { name: "octopus-deploy", keyword: "API-", re: /\bAPI-[A-Z0-9]{26}\b/g, replace: redactIfKeyLike },
+  prefixed("openshift", "sha256~", /\bsha256~[A-Za-z0-9_-]{43}(?![\w-])/g),
+  prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
+  prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
+  prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
+  prefixed("rubygems", "rubygems_", /\brubygems_[a-f0-9]{48}\b/g),
+  prefixed("scalingo", "tk-us-", /\btk-us-[A-Za-z0-9_-]{48}(?![\w-])/g),
+  prefixed("sendinblue", "xkeysib-", /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g),
+  prefixed("settlemint", ["sm_aat_", "sm_pat_", "sm_sat_"], /\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b/g),
+  prefixed("shippo", "shippo_", /\bshippo_(?:live|test)_[a-f0-9]{40}\b/g),
+  prefixed("slack-config", ["xoxe.xox", "xoxe-"], /\bxoxe(?:\.xox[bp]-\d-[A-Z0-9]{160,170}|-\d-[A-Z0-9]{140,150})\b/gi),
+  {
+    name: "square-access",
+    keyword: "EAAA",
+    re: /\bEAAA[A-Za-z0-9_-]{22,60}(?![\w-])/g,
+    replace: redactIfMixed,
+  },
+  prefixed("typeform", "tfp_", /\btfp_[A-Za-z0-9_.=-]{59}/g),
+  prefixed("zendesk-sell", "zdt_", /\bzdt_[A-Za-z0-9]{40,64}\b/g),
+  {
+    // Incoming webhooks of Microsoft Teams: tenant and group ids, `IncomingWebhook`, a key, an owner id.
+    name: "teams-webhook",
+    keyword: "/IncomingWebhook/",
+    re: /\b[a-z0-9-]{36}@[a-z0-9-]{36}\/IncomingWebhook\/[a-z0-9]{32}\/[a-z0-9-]{36}/gi,
+    replace: redactToken,
+  },
+  {
+    name: "sendgrid-long",
+    keyword: "SG.",
+    re: /\bSG\.[A-Za-z0-9_=.-]{60,80}/g,
+    replace: redactIfKeyLike,
+  },
+]
+
+// ── End src/capture/redact/vendors.ts ──────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/redact/commands.ts ───────────────────────────────────────────────────────────────────
 
@@ -1440,11 +1561,14 @@ function redactJwts(text: string): string {
 
 // ── Begin src/capture/redact/manifests.ts ──────────────────────────────────────────────────────────────────
 
-const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m
+const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?[Ss]ecret["']?[ \t]*(?:#.*)?$/m
 
 const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
 
 const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+
+/** An empty value (`''`, `""`) or a template's (`{{ htpasswd }}`): nothing is written there yet. */
+const EMPTY_OR_TEMPLATE_RE = /^(?:''|""|\{\{.*\}\})$/
 
 const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
 
@@ -1491,7 +1615,7 @@ function redactDataBlocks(lines: string[], from: number, to: number): void {
     const entry = DATA_ENTRY_RE.exec(line)
     if (!entry?.[2]) continue
     if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
-    else lines[i] = redactEntry(entry)
+    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2])) lines[i] = redactEntry(entry)
   }
 }
 
@@ -1500,7 +1624,7 @@ function redactDataBlocks(lines: string[], from: number, to: number): void {
  * in kubectl's JSON: every value under `data`/`stringData` is a secret, whatever its key is called.
  */
 function redactSecretManifests(text: string): string {
-  if (!text.includes("Secret")) return text
+  if (!text.includes("ecret")) return text
   let out = text
   if (SECRET_KIND_RE.test(out)) {
     const lines = out.split("\n")
@@ -1571,7 +1695,7 @@ const NOT_SECRET_SUFFIXES = new Set(
     "provider manager store storage class factory builder validator generator strategy source location",
     "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
     "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
-    "options opts settings chars charset alphabet username user login email",
+    "options opts settings chars charset alphabet username user login email event down up press pressed",
   ]
     .join(" ")
     .split(" "),
@@ -1579,7 +1703,7 @@ const NOT_SECRET_SUFFIXES = new Set(
 
 /** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
 const NOT_SECRET_PREFIXES = new Set(
-  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
+  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume primary foreign partition sort natural sequence schema bucket csrf xsrf authenticity".split(
     " ",
   ),
 )
@@ -1593,12 +1717,16 @@ function nameParts(name: string): string[] {
     .filter(Boolean)
 }
 
-function partStrength(part: string, previous = ""): number {
+function partStrength(name: string, previous = ""): number {
+  // A count or version after the word says nothing: `token2`, `sumoKey1`, `password_v2`.
+  const part = name.replace(/\d+$/, "")
   if (STRONG_PARTS.has(part)) return STRONG
+  // A login is a user name as often as a token: only a value that looks random (`SONAR_LOGIN=…`).
+  if (part === "login") return WEAK
   if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
   if (part === "auth") return WEAK
-  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey.
-  if (/(?:password|passwd|secret|token)$/.test(part)) return STRONG
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd.
+  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return STRONG
   if (!part.endsWith("key")) return 0
   const head = part.slice(0, -3)
   return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0
@@ -2142,7 +2270,7 @@ function keywordTest(text: string): (keyword: string) => boolean {
 }
 
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
+const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))

@@ -5,6 +5,7 @@ import { redactJwts } from "./jwt.ts"
 import { privateKeyCuts, redactPrivateKeys } from "./keys.ts"
 import { redactSecretManifests } from "./manifests.ts"
 import { CONTEXT_RULES, TOKEN_RULES } from "./tokens.ts"
+import { VENDOR_RULES } from "./vendors.ts"
 
 /** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
 export const REDACTION_MARGIN = 4_096
@@ -47,7 +48,7 @@ export function keywordTest(text: string): (keyword: string) => boolean {
 }
 
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-export const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
+export const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))
