@@ -714,7 +714,10 @@ function isTokenStandIn(value: string): boolean {
   }
   // Mostly x, or mostly one character (`sk_live_AAAA…`): a body, not a part of one, made of nothing.
   if (value.length >= 4 && (xs * 2 >= value.length || longest * 5 >= value.length * 3)) return true
-  return value.length >= 12 && distinctCount(value.slice(-16)) <= 3
+  // A cycle of two or three characters at the end (`GR1348941231231…`); a run of one is a part, as in
+  // `tskey-api-AAAA…-BBBB…`, and counted above.
+  const tail = value.length >= 12 ? distinctCount(value.slice(-16)) : 0
+  return tail === 2 || tail === 3
 }
 
 const redactToken = (match: string) => (isTokenStandIn(match) ? match : REDACTED)
