@@ -215,7 +215,8 @@ export function isNeverSecret(raw: string): boolean {
   const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
   if (value.length < 4 || value.includes(REDACTED) || /\s/.test(value)) return true
   if ((value.length <= 14 && NOT_SECRET_VALUES.has(value.toLowerCase())) || isStandIn(value)) return true
-  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value)
+  // Random letters may hold a secret word by chance (`…fPwk…`): only a wordy run is a name.
+  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value) && !isRandomLetters(value)
   const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
   if (group?.[1].some((shape) => shape.test(value))) return true
   if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true
