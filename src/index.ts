@@ -771,7 +771,32 @@ function distinctCount(text: string): number {
 /** For values after a name, also the telling words; a token's own prefix (`sb_secret_`) may hold them. */
 const isStandIn = (value: string) => isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 
-const redactToken = (match: string) => (isPlaceholder(match) ? match : REDACTED)
+/**
+ * For a vendor's own format (a prefix, a length, an alphabet): only a telling stand-in (x's, `example`,
+ * `your_`, `<…>`, an ellipsis) or a body mostly of x or of one character keeps it. Test keys are often written as runs of
+ * letters or the alphabet in order (`tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`), and nothing but a token
+ * has that prefix and shape: redacting such a stand-in costs the judge nothing.
+ */
+function isTokenStandIn(value: string): boolean {
+  if (PLACEHOLDER_RE.test(value)) return true
+  let xs = 0
+  let run = 1
+  let longest = 0
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if ((code | 32) === 120 || code === 42) xs++
+    run = code === value.charCodeAt(i - 1) ? run + 1 : 1
+    longest = Math.max(longest, run)
+  }
+  // Mostly x, or mostly one character (`sk_live_AAAA…`): a body, not a part of one, made of nothing.
+  if (value.length >= 4 && (xs * 2 >= value.length || longest * 5 >= value.length * 3)) return true
+  // A cycle of two or three characters at the end (`GR1348941231231…`); a run of one is a part, as in
+  // `tskey-api-AAAA…-BBBB…`, and counted above.
+  const tail = value.length >= 12 ? distinctCount(value.slice(-16)) : 0
+  return tail === 2 || tail === 3
+}
+
+const redactToken = (match: string) => (isTokenStandIn(match) ? match : REDACTED)
 
 /** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
 const redactAfter = (match: string, lead = "") =>
@@ -844,7 +869,7 @@ const REFERENCE_RE =
 const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
-const SECRET_WORDS = ["pass", "pwd", "secret", "token", "key", "cred", "auth"] as const
+const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
 const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
@@ -900,7 +925,8 @@ function isNeverSecret(raw: string): boolean {
   const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
   if (value.length < 4 || value.includes(REDACTED) || /\s/.test(value)) return true
   if ((value.length <= 14 && NOT_SECRET_VALUES.has(value.toLowerCase())) || isStandIn(value)) return true
-  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value)
+  // Random letters may hold a secret word by chance (`…fPwk…`): only a wordy run is a name.
+  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value) && !isRandomLetters(value)
   const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
   if (group?.[1].some((shape) => shape.test(value))) return true
   if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true
@@ -978,7 +1004,8 @@ const TOKEN_RULES: readonly SecretRule[] = [
     name: "slack",
     keyword: ["xoxa-", "xoxb-", "xoxc-", "xoxd-", "xoxe", "xoxo-", "xoxp-", "xoxr-", "xoxs-"],
     re: /\bxox(?:[a-eprs]-[A-Za-z0-9%-]{10,250}|[os]-\d+-\d+-\d+-[a-fA-F\d]{16,64})/g,
-    replace: redactIfKeyLike,
+    // Two groups of digits (team and user ids) are a token's shape too, whatever follows them.
+    replace: (match) => (/-\d{8,}-\d{8,}/.test(match) ? redactToken(match) : redactIfKeyLike(match)),
   },
   { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactToken },
   {
@@ -991,7 +1018,7 @@ const TOKEN_RULES: readonly SecretRule[] = [
     // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
     name: "discord-bot",
     keyword: ".",
-    re: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    re: /\b[A-Z][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
     replace: redactIfMixed,
   },
   {
@@ -1127,10 +1154,11 @@ const TOKEN_RULES: readonly SecretRule[] = [
   },
   {
     name: "mapbox",
-    keyword: "sk.eyJ",
-    re: /\bsk\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
+    keyword: ["sk.eyJ", "pk.eyJ"],
+    re: /\b[ps]k\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
     replace: redactToken,
   },
+  { name: "mapbox-legacy", keyword: "pk.", re: /\bpk\.[a-z0-9]{60}\.[a-z0-9]{22}\b/gi, replace: redactToken },
   { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
   { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
   {
@@ -1156,7 +1184,7 @@ const TOKEN_RULES: readonly SecretRule[] = [
   {
     name: "planetscale",
     keyword: "pscale_",
-    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}/g,
+    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}/g,
     replace: redactToken,
   },
   { name: "atlassian", keyword: "ATATT3", re: /\bATATT3[A-Za-z0-9_=-]{150,300}/g, replace: redactToken },
@@ -1255,101 +1283,102 @@ const CONTEXT_RULES: readonly SecretRule[] = [
 
 // ── End src/capture/redact/tokens.ts ───────────────────────────────────────────────────────────────────────
 
-// ── Begin src/capture/redact/keys.ts ───────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/redact/vendors.ts ────────────────────────────────────────────────────────────────────
 
-/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
-const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
-
-/** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
-const isKeyBodyChar = (char = "") => {
-  const code = char.charCodeAt(0)
-  return (
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 43 || // +
-    code === 47 || // /
-    code === 61 || // =
-    code === 92 // \
-  )
-}
-
-/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
-function keyBodyStart(text: string, marker: number): number {
-  let start = marker
-  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
-  if (start > 0 && text[start - 1] !== "\n") return start
-  while (start > 0) {
-    const lineStart = text.lastIndexOf("\n", start - 2) + 1
-    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
-    start = lineStart
-  }
-  return start
-}
-
-/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
-function keyBodyEnd(text: string, from: number): number {
-  let end = from
-  while (end < text.length && isKeyBodyChar(text[end])) end++
-  while (text[end] === "\n") {
-    const next = text.indexOf("\n", end + 1)
-    const lineEnd = next < 0 ? text.length : next
-    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
-    end = lineEnd
-  }
-  return end
-}
+/** `<prefix><body>` with a word boundary at both ends: most formats here are just that. */
+const prefixed = (name: string, keyword: string | readonly string[], re: RegExp): SecretRule => ({
+  name,
+  keyword,
+  re,
+  replace: redactToken,
+})
 
 /**
- * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
- * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
- * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
+ * Formats written from what each vendor documents (prefix, separators, length, alphabet), each standing
+ * alone. Like TOKEN_RULES, every regex starts with a literal, has no nested quantifier, and bounds every run.
  */
-function redactPrivateKeys(text: string): string {
-  if (!text.includes("PRIVATE KEY")) return text
-  const begin = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
-  const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
-  let out = ""
-  let cursor = 0
-  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
-  // again: searching anew each time would be quadratic.
-  let b: RegExpExecArray | null | undefined
-  let endless = false
-  for (;;) {
-    if (b === undefined || (b && b.index < cursor)) {
-      begin.lastIndex = cursor
-      b = begin.exec(text)
-    }
-    end.lastIndex = cursor
-    const e = endless ? null : end.exec(text)
-    if (e && (!b || e.index < b.index)) {
-      const start = keyBodyStart(text, e.index)
-      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
-      out += start < e.index ? text.slice(cursor, start) + REDACTED : text.slice(cursor, e.index + e[0].length)
-      cursor = e.index + e[0].length
-      continue
-    }
-    if (!b) break
-    end.lastIndex = b.index + b[0].length
-    const close = endless ? null : end.exec(text)
-    out += text.slice(cursor, b.index)
-    if (!close) {
-      endless = true
-      cursor = keyBodyEnd(text, b.index + b[0].length)
-      out += cursor > b.index + b[0].length ? REDACTED : b[0]
-      continue
-    }
-    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
-    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
-    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
-    const keepBlock = body.length < 64 || PLACEHOLDER_RE.test(body)
-    out += keepBlock ? text.slice(b.index, close.index + close[0].length) : REDACTED
-    cursor = close.index + close[0].length
-  }
-  return out + text.slice(cursor)
-}
+const VENDOR_RULES: readonly SecretRule[] = [
+  prefixed("adobe", "p8e-", /\bp8e-[A-Za-z0-9]{32}\b/g),
+  prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
+  prefixed("alibaba", "LTAI", /\bLTAI[A-Za-z0-9]{20}\b/g),
+  prefixed("artifactory", ["AKCp", "cmVmdGtu"], /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g),
+  {
+    // Service client keys: `sc_<id>.<key id>.acc_<account>.<secret>` (also `ext_`, `scauth_`, `authress_`).
+    name: "authress",
+    keyword: [".acc_", ".acc-"],
+    re: /\b(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}/gi,
+    replace: redactToken,
+  },
+  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{20,4096}/g),
+  prefixed("clickhouse", "4b1d", /\b4b1d[A-Za-z0-9]{38}\b/g),
+  prefixed("clojars", "CLOJARS_", /\bCLOJARS_[a-z0-9]{60}\b/gi),
+  prefixed("cloudflare-origin-ca", "v1.0-", /\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/g),
+  { name: "codecov", keyword: "cc_", re: /\bcc_[A-Za-z0-9]{40,64}\b/g, replace: redactIfKeyLike },
+  prefixed("defined-networking", "dnkey-", /\bdnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}/gi),
+  prefixed("duffel", "duffel_", /\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}/g),
+  prefixed("dynatrace", "dt0c01.", /\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b/g),
+  prefixed("easypost", ["EZAK", "EZTK"], /\bEZ[AT]K[A-Za-z0-9]{54}\b/g),
+  prefixed("flutterwave", ["FLWSECK", "FLWPUBK"], /\bFLW(?:SECK|PUBK)_TEST-[a-h0-9]{12,32}(?:-X)?\b/gi),
+  // Bare macaroons, without the `FlyV1 ` header the token rule knows.
+  prefixed("fly-macaroon", ["fm1", "fm2"], /\bfm[12][ar]?_[A-Za-z0-9+/]{100,4096}={0,3}/g),
+  prefixed("frameio", "fio-u-", /\bfio-u-[A-Za-z0-9_=-]{64}/g),
+  { name: "gocardless", keyword: "live_", re: /\blive_[A-Za-z0-9_=-]{40}(?![\w=-])/g, replace: redactIfKeyLike },
+  prefixed("harness", ["pat.", "sat."], /\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b/g),
+  {
+    // Matched from the character before: `video_box.ico-<hash>.png` is a file name, not a token.
+    name: "infracost",
+    keyword: "ico-",
+    re: /(^|[^\w.-])ico-[A-Za-z0-9]{32}\b/g,
+    replace: (match, lead = "") => (isTokenStandIn(match.slice(lead.length)) ? match : `${lead}${REDACTED}`),
+  },
+  prefixed("intra42", "s-s4t2", /\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b/g),
+  prefixed("kraken", "kraken", /\bkraken_[A-Za-z0-9/=_+-]{80,90}/g),
+  prefixed("mailchimp", "-us", /\b[0-9a-f]{32}-us\d{1,2}\b/g),
+  prefixed("maxmind", "_mmk", /\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b/g),
+  prefixed("netlify", ["nfp_", "nfc_"], /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g),
+  prefixed("newrelic-keys", ["NRJS-", "NRII-", "NRAA-", "NRRA-"], /\bNR(?:JS|II|AA|RA)-[A-Za-z0-9]{19,42}\b/g),
+  {
+    // Ingest license keys end in `NRAL`; the rest is hex.
+    name: "newrelic-license",
+    keyword: "NRAL",
+    re: /\b[a-f0-9]{36}NRAL\b/g,
+    replace: redactToken,
+  },
+  { name: "octopus-deploy", keyword: "API-", re: /\bAPI-[A-Z0-9]{26}\b/g, replace: redactIfKeyLike },
+  prefixed("openshift", "sha256~", /\bsha256~[A-Za-z0-9_-]{43}(?![\w-])/g),
+  prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
+  prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
+  prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
+  prefixed("rubygems", "rubygems_", /\brubygems_[a-f0-9]{48}\b/g),
+  prefixed("scalingo", "tk-us-", /\btk-us-[A-Za-z0-9_-]{48}(?![\w-])/g),
+  prefixed("sendinblue", "xkeysib-", /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g),
+  prefixed("settlemint", ["sm_aat_", "sm_pat_", "sm_sat_"], /\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b/g),
+  prefixed("shippo", "shippo_", /\bshippo_(?:live|test)_[a-f0-9]{40}\b/g),
+  prefixed("slack-config", ["xoxe.xox", "xoxe-"], /\bxoxe(?:\.xox[bp]-\d-[A-Z0-9]{160,170}|-\d-[A-Z0-9]{140,150})\b/gi),
+  {
+    name: "square-access",
+    keyword: "EAAA",
+    re: /\bEAAA[A-Za-z0-9_-]{22,60}(?![\w-])/g,
+    replace: redactIfMixed,
+  },
+  prefixed("typeform", "tfp_", /\btfp_[A-Za-z0-9_.=-]{59}/g),
+  prefixed("zendesk-sell", "zdt_", /\bzdt_[A-Za-z0-9]{40,64}\b/g),
+  {
+    // Incoming webhooks of Microsoft Teams: tenant and group ids, `IncomingWebhook`, a key, an owner id.
+    name: "teams-webhook",
+    keyword: "/IncomingWebhook/",
+    re: /\b[a-z0-9-]{36}@[a-z0-9-]{36}\/IncomingWebhook\/[a-z0-9]{32}\/[a-z0-9-]{36}/gi,
+    replace: redactToken,
+  },
+  {
+    name: "sendgrid-long",
+    keyword: "SG.",
+    re: /\bSG\.[A-Za-z0-9_=.-]{60,80}/g,
+    replace: redactIfKeyLike,
+  },
+]
 
-// ── End src/capture/redact/keys.ts ─────────────────────────────────────────────────────────────────────────
+// ── End src/capture/redact/vendors.ts ──────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/redact/commands.ts ───────────────────────────────────────────────────────────────────
 
@@ -1451,6 +1480,104 @@ function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>)
 
 // ── End src/capture/redact/commands.ts ─────────────────────────────────────────────────────────────────────
 
+// ── Begin src/capture/redact/keys.ts ───────────────────────────────────────────────────────────────────────
+
+/** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
+const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+
+/** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
+const isKeyBodyChar = (char = "") => {
+  const code = char.charCodeAt(0)
+  return (
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 43 || // +
+    code === 47 || // /
+    code === 61 || // =
+    code === 92 // \
+  )
+}
+
+/** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
+function keyBodyStart(text: string, marker: number): number {
+  let start = marker
+  while (start > 0 && isKeyBodyChar(text[start - 1])) start--
+  if (start > 0 && text[start - 1] !== "\n") return start
+  while (start > 0) {
+    const lineStart = text.lastIndexOf("\n", start - 2) + 1
+    if (!KEY_BODY_LINE_RE.test(text.slice(lineStart, start - 1))) break
+    start = lineStart
+  }
+  return start
+}
+
+/** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
+function keyBodyEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && isKeyBodyChar(text[end])) end++
+  while (text[end] === "\n") {
+    const next = text.indexOf("\n", end + 1)
+    const lineEnd = next < 0 ? text.length : next
+    if (!KEY_BODY_LINE_RE.test(text.slice(end + 1, lineEnd))) break
+    end = lineEnd
+  }
+  return end
+}
+
+/**
+ * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
+ * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
+ * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
+ * Returns the spans to cut, in order: the read path needs them to know which lines a block took.
+ */
+function privateKeyCuts(text: string): Array<[number, number]> {
+  const cuts: Array<[number, number]> = []
+  if (!text.includes("PRIVATE KEY")) return cuts
+  const begin = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
+  const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
+  let cursor = 0
+  // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
+  // again: searching anew each time would be quadratic.
+  let b: RegExpExecArray | null | undefined
+  let endless = false
+  for (;;) {
+    if (b === undefined || (b && b.index < cursor)) {
+      begin.lastIndex = cursor
+      b = begin.exec(text)
+    }
+    end.lastIndex = cursor
+    const e = endless ? null : end.exec(text)
+    if (e && (!b || e.index < b.index)) {
+      const start = keyBodyStart(text, e.index)
+      // A marker with no body beside it holds nothing secret: prose that names it keeps it.
+      if (start < e.index) cuts.push([Math.max(start, cursor), e.index + e[0].length])
+      cursor = e.index + e[0].length
+      continue
+    }
+    if (!b) break
+    end.lastIndex = b.index + b[0].length
+    const close = endless ? null : end.exec(text)
+    if (!close) {
+      endless = true
+      cursor = keyBodyEnd(text, b.index + b[0].length)
+      if (cursor > b.index + b[0].length) cuts.push([b.index, cursor])
+      else cursor = b.index + b[0].length
+      continue
+    }
+    const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
+    // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
+    // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
+    if (body.length >= 64 && !PLACEHOLDER_RE.test(body)) cuts.push([b.index, close.index + close[0].length])
+    cursor = close.index + close[0].length
+  }
+  return cuts
+}
+
+const redactPrivateKeys = (text: string) => applyCuts(text, privateKeyCuts(text))
+
+// ── End src/capture/redact/keys.ts ─────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/capture/redact/jwt.ts ────────────────────────────────────────────────────────────────────────
 
 const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
@@ -1514,11 +1641,14 @@ function redactJwts(text: string): string {
 
 // ── Begin src/capture/redact/manifests.ts ──────────────────────────────────────────────────────────────────
 
-const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m
+const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?[Ss]ecret["']?[ \t]*(?:#.*)?$/m
 
 const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
 
 const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+
+/** An empty value (`''`, `""`) or a template's (`{{ htpasswd }}`): nothing is written there yet. */
+const EMPTY_OR_TEMPLATE_RE = /^(?:''|""|\{\{.*\}\})$/
 
 const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
 
@@ -1565,7 +1695,7 @@ function redactDataBlocks(lines: string[], from: number, to: number): void {
     const entry = DATA_ENTRY_RE.exec(line)
     if (!entry?.[2]) continue
     if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
-    else lines[i] = redactEntry(entry)
+    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2])) lines[i] = redactEntry(entry)
   }
 }
 
@@ -1574,7 +1704,7 @@ function redactDataBlocks(lines: string[], from: number, to: number): void {
  * in kubectl's JSON: every value under `data`/`stringData` is a secret, whatever its key is called.
  */
 function redactSecretManifests(text: string): string {
-  if (!text.includes("Secret")) return text
+  if (!text.includes("ecret")) return text
   let out = text
   if (SECRET_KIND_RE.test(out)) {
     const lines = out.split("\n")
@@ -1610,11 +1740,10 @@ const WEAK = 1
 const STRONG = 2
 
 /**
- * Where a secret's name may be: at one of the secret words, or `pw` (`DB_PW`), which names a password but is
- * too common inside random letters to say anything about a value. A hit takes the rest of its identifier
- * too, so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
+ * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|pw)[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
 
 const NAME_MAX = 80
 
@@ -1646,7 +1775,7 @@ const NOT_SECRET_SUFFIXES = new Set(
     "provider manager store storage class factory builder validator generator strategy source location",
     "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
     "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
-    "options opts settings chars charset alphabet username user login email",
+    "options opts settings chars charset alphabet username user login email event down up press pressed",
   ]
     .join(" ")
     .split(" "),
@@ -1654,7 +1783,7 @@ const NOT_SECRET_SUFFIXES = new Set(
 
 /** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
 const NOT_SECRET_PREFIXES = new Set(
-  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
+  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume primary foreign partition sort natural sequence schema bucket csrf xsrf authenticity".split(
     " ",
   ),
 )
@@ -1668,12 +1797,16 @@ function nameParts(name: string): string[] {
     .filter(Boolean)
 }
 
-function partStrength(part: string, previous = ""): number {
+function partStrength(name: string, previous = ""): number {
+  // A count or version after the word says nothing: `token2`, `sumoKey1`, `password_v2`.
+  const part = name.replace(/\d+$/, "")
   if (STRONG_PARTS.has(part)) return STRONG
+  // A login is a user name as often as a token: only a value that looks random (`SONAR_LOGIN=…`).
+  if (part === "login") return WEAK
   if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
   if (part === "auth") return WEAK
-  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey.
-  if (/(?:password|passwd|secret|token)$/.test(part)) return STRONG
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd.
+  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return STRONG
   if (!part.endsWith("key")) return 0
   const head = part.slice(0, -3)
   return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0
@@ -2217,14 +2350,17 @@ function keywordTest(text: string): (keyword: string) => boolean {
 }
 
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
+const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))
 
-function redactSecrets(text: string): string {
+const redactSecrets = (text: string) => redactAfterKeys(redactPrivateKeys(text))
+
+/** Every pass but the private keys': none of them joins or splits a line, each replaces within one. */
+function redactAfterKeys(text: string): string {
   // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
-  let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
+  let out = redactJwts(redactSecretManifests(text))
   // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
   const mayContain = keywordTest(out)
   for (const rule of SECRET_RULES) {
@@ -2233,6 +2369,34 @@ function redactSecrets(text: string): string {
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
   return redactAssignments(redactCommandFlags(out, mayContain))
+}
+
+/**
+ * Redacts a file given as its lines, as one text (so a rule that holds at a line's start or spans lines sees
+ * the lines the file holds), and hands back one entry per line: a key block that took several lines leaves
+ * its redaction on its first line and undefined on the others, so each line keeps its own number.
+ */
+function redactLines(lines: readonly string[]): Array<string | undefined> {
+  const text = lines.join("\n")
+  const cuts = privateKeyCuts(text)
+  const swallowed = new Set<number>()
+  let line = 0
+  let lineStart = 0
+  for (const [start, end] of cuts) {
+    // Lines are found by walking forward once: the cuts come in order.
+    for (; lineStart + (lines[line]?.length ?? 0) < start && line < lines.length; line++) {
+      lineStart += (lines[line]?.length ?? 0) + 1
+    }
+    let from = line
+    let at = lineStart
+    for (; at + (lines[from]?.length ?? 0) < end - 1 && from < lines.length; from++) {
+      at += (lines[from]?.length ?? 0) + 1
+      swallowed.add(from + 1)
+    }
+  }
+  const out = redactAfterKeys(applyCuts(text, cuts)).split("\n")
+  let next = 0
+  return lines.map((_, i) => (swallowed.has(i) ? undefined : out[next++]))
 }
 
 /** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */
@@ -2245,7 +2409,7 @@ function escapeDelimiters(text: string): string {
  * 10 MB output costs the same as one of cap size; the margin lets redaction see a secret that straddles
  * the cut before the final trim.
  */
-function cleanEvidence(raw: string, cap: number): string {
+function cleanEvidence(raw: string, cap: number, redact: (text: string) => string = redactSecrets): string {
   let window = raw
   if (raw.length > cap + REDACTION_MARGIN) {
     window = raw.slice(raw.length - cap - REDACTION_MARGIN)
@@ -2254,7 +2418,7 @@ function cleanEvidence(raw: string, cap: number): string {
     const lineStart = window.indexOf("\n")
     window = lineStart >= 0 && lineStart < REDACTION_MARGIN ? window.slice(lineStart + 1) : window.replace(/^\S*/, "")
   }
-  const redacted = redactSecrets(window)
+  const redacted = redact(window)
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
 }
 
@@ -2454,6 +2618,9 @@ function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord
 
 const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
 
+/** The number before each line of a tool's output that quotes a file: read's `12: `, grep's `  Line 12: `. */
+const NUMBERED_LINE_RES: Readonly<Record<string, RegExp>> = { read: /^\s*\d+: /, grep: /^\s*Line \d+: / }
+
 /** opencode's read output: the file wrapped in <path>, <type> and <content> tags. */
 const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
 
@@ -2494,6 +2661,19 @@ function unwrapReadOutput(text: string): string {
 }
 
 /**
+ * Redacts a tool output whose lines carry numbers as the text of the file: the numbers are set aside, the
+ * lines redacted together, the numbers put back (a key block's number stays on the line that holds its
+ * redaction; the lines it swallowed go with theirs). Rules that hold at a line's start or span lines see
+ * the lines as a webfetch of the same text would.
+ */
+function redactNumberedLines(text: string, prefix: RegExp): string {
+  const lines = text.split("\n")
+  const prefixes = lines.map((line) => prefix.exec(line)?.[0] ?? "")
+  const redacted = redactLines(lines.map((line, i) => line.slice(prefixes[i]?.length)))
+  return redacted.flatMap((line, i) => (line === undefined ? [] : [`${prefixes[i]}${line}`])).join("\n")
+}
+
+/**
  * What of a tool's output may serve as evidence: its most recent part, without the lines of sensitive files,
  * unwrapped, redacted and clipped to `cap`. Cut first: the rest costs the same for 10 KB and for 10 MB.
  */
@@ -2502,7 +2682,8 @@ function evidenceOf(call: ToolCall, raw: string, cap: number): string {
   let text = raw.length > windowSize ? raw.slice(raw.length - windowSize) : raw
   if (FILE_LISTING_TOOL_RE.test(call.tool)) text = dropSensitiveLines(text, text.length < raw.length)
   if (call.tool === "read") text = unwrapReadOutput(text)
-  return cleanEvidence(text, cap)
+  const numbered = NUMBERED_LINE_RES[call.tool]
+  return cleanEvidence(text, cap, numbered ? (window) => redactNumberedLines(window, numbered) : redactSecrets)
 }
 
 /**

@@ -982,3 +982,41 @@ describe("redaction: clean code comes out unchanged", () => {
     expect(redactSecrets(input)).toBe(input)
   })
 })
+
+// ── the read path redacts the file's text, not its numbered lines ──
+
+describe("read and grep output are redacted as the text of the file", () => {
+  const netrc = (indent: string) => `machine api.example.test\n${indent}login deploy\n${indent}password ${body(20)}`
+  const stripRead = (text: string) => text.replace(/\n\n\(End of file - total \d+ lines\)$/, "").replace(/^\d+: /gm, "")
+  // [label, file text, what must not survive]
+  test.each([
+    [".netrc over three lines", netrc(""), body(20)],
+    [".netrc over three indented lines", netrc("  "), body(20)],
+    ["a key block", PEM("RSA "), body(40)],
+    ["a key block, then a secret on a line of its own", `${PEM("")}\nDB_PASSWORD=${body(16)}`, body(16)],
+    ["a Secret manifest", `apiVersion: v1\nkind: Secret\ndata:\n  anything: ${body(24)}`, body(24)],
+  ])("%s: a read keeps exactly what a webfetch of the same text keeps", async (_label, file, secret) => {
+    const s = await session()
+    await s.call("read", { filePath: "/project/a.txt" }, readOutput("/project/a.txt", file))
+    await s.call("webfetch", { url: "https://example.test/a" }, { output: file })
+    const [read, fetched] = s.premises().map((premise) => premise.text)
+    expect(fetched).not.toContain(secret)
+    expect(stripRead(read ?? "")).toBe(fetched ?? "")
+  })
+
+  test("a key block's lines leave with it, and every other line keeps its own number", async () => {
+    const s = await session()
+    const file = `before\n${PEM("")}\nafter`
+    await s.call("read", { filePath: "/project/k.txt" }, readOutput("/project/k.txt", file))
+    expect(s.premises()[0]?.text).toBe(`1: before\n2: ${REDACTED}\n6: after\n\n(End of file - total 6 lines)`)
+  })
+
+  test("grep's `Line N:` numbers are set aside the same way", async () => {
+    const s = await session({ RFE_EVIDENCE_SCOPE: "all" })
+    const output = `Found 1 matches\n/project/notes.md:\n  Line 3: password ${body(20)}\n  Line 4: machine api.example.test`
+    await s.call("grep", { pattern: "machine", path: "/project" }, { output })
+    expect(s.premises()[0]?.text).toBe(
+      `Found 1 matches\n/project/notes.md:\n  Line 3: password ${REDACTED}\n  Line 4: machine api.example.test`,
+    )
+  })
+})

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test"
 import { redactSecrets } from "../src/capture/redact/redact.ts"
 import { REDACTED } from "../src/capture/redact/values.ts"
 import { CLEAN_CORPUS } from "./support/clean.ts"
-import { changedLines, corpora, drawer, SHAPES, tally } from "./support/secrets.ts"
+import { ALPHABETS, changedLines, corpora, drawer, SHAPES, tally } from "./support/secrets.ts"
 
 // ── coverage on the generated corpora ──
 
@@ -183,5 +183,68 @@ describe("redaction: every spelling a rule matches gets past its keyword test", 
     ["netrc default entry", `default login me password ${v}`, `default login me password ${REDACTED}`],
   ])("%s", (_name, input, expected) => {
     expect(redactSecrets(input)).toBe(expected)
+  })
+})
+
+// ── shapes found in the public scanners' rule tests, written anew with random bodies ──
+
+describe("redaction: vendor formats and names the public scanners' tests hold", () => {
+  const draw = drawer(2022)
+  const { alnum, hex, lowerAlnum, upperAlnum, b64 } = ALPHABETS
+  const uuid = () => `${draw(8, hex)}-${draw(4, hex)}-${draw(4, hex)}-${draw(4, hex)}-${draw(12, hex)}`
+  // [label, text, the part that must go]
+  const cases: Array<[string, string, string]> = [
+    ["a Tailscale key written as letter runs", "", `tskey-api-${"A".repeat(12)}-${"B".repeat(24)}`],
+    [
+      "a Notion token with the alphabet in it",
+      "",
+      `ntn_${draw(11, "0123456789")}aBcDeFgHiJkLmNoPqRsT${draw(15, alnum)}`,
+    ],
+    ["a Grafana service account token", "", `glsa_abcdefghijklmnopqrstuvwxyz${draw(6, alnum)}_${draw(8, hex)}`],
+    ["a Slack token of digit groups", "token=", `xo${"xa-"}${draw(11, "0123456789")}-${draw(13, "0123456789")}`],
+    [
+      "a SendGrid key of 66 characters",
+      "",
+      `SG.${draw(22, lowerAlnum)}_${draw(20, lowerAlnum)}=${draw(22, lowerAlnum)}`,
+    ],
+    ["a PlanetScale token holding =", "", `pscale_tkn_${draw(10, lowerAlnum)}=${draw(21, lowerAlnum)}`],
+    ["an Adobe client secret", "", `p8e-${draw(32, alnum)}`],
+    ["an Airtable token", "", `pat${draw(14, alnum)}.${draw(64, hex)}`],
+    ["an Alibaba key id", "", `LTAI${draw(20, alnum)}`],
+    ["a Cloudflare origin CA key", "", `v1.0-${draw(24, hex)}-${draw(146, hex)}`],
+    ["a Dynatrace token", "", `dt0c01.${draw(24, upperAlnum)}.${draw(64, alnum)}`],
+    ["a Mailchimp key", "", `${draw(32, hex)}-us${draw(2, "0123456789")}`],
+    ["a New Relic license key", "", `${draw(36, hex)}NRAL`],
+    ["an OpenShift token", "", `sha256~${draw(43, alnum)}`],
+    ["a RubyGems key", "", `rubygems_${draw(48, hex)}`],
+    ["a Pulumi token", "", `pul-${draw(40, hex)}`],
+    [
+      "a Teams webhook",
+      "https://acme.webhook.office.com/webhookb2/",
+      `${uuid()}@${uuid()}/IncomingWebhook/${draw(32, hex)}/${uuid()}`,
+    ],
+    ["a Mapbox public token", "", `pk.${draw(60, lowerAlnum)}.${draw(22, lowerAlnum)}`],
+    ["a name with a trailing digit", '"token2": "', draw(32, alnum)],
+    ["a run-together pwd name", "ACRPWD=", draw(20, alnum)],
+    ["a login-style key with a random value", 'SONAR_LOGIN = "', draw(40, hex)],
+    ["a lower-case kind: secret", "apiVersion: v1\nkind: secret\ndata:\n\textra: ", draw(24, b64)],
+  ]
+  test.each(cases)("%s", (_label, lead, secret) => {
+    const out = redactSecrets(`${lead}${secret}${lead.endsWith('"') ? '"' : ""}`)
+    expect(out).not.toContain(secret)
+    expect(out).toContain(REDACTED)
+  })
+
+  test.each([
+    ["a primary key's value", `primaryKey=${draw(30, alnum)}`],
+    ["a key-event name", `key_down_event=${draw(30, alnum)}`],
+    ["a CSRF token in a page", `csrf-token=${draw(60, b64)}==`],
+    ["a file name with an .ico- hash", `media/video_box.ico-${draw(32, hex)}.png`],
+    ["a login that is a user name", "login: deploy-bot"],
+    ["an empty Secret value", "apiVersion: v1\nkind: Secret\ndata:\n  htpasswd: ''"],
+    ["a templated Secret value", "apiVersion: v1\nkind: Secret\ndata:\n  htpasswd: {{ htpasswd }}"],
+    ["a Stripe key of one repeated letter", `sk_${"live_"}${"A".repeat(24)}`],
+  ])("kept: %s", (_label, text) => {
+    expect(redactSecrets(text)).toBe(text)
   })
 })

@@ -1,11 +1,14 @@
 // The evidence buffer: premises cut from tool output, held under the cap, retired when their file changes.
 import { asRecord, stringArg } from "../base/unknown.ts"
 import { editedPaths, shellWrittenPaths, type ToolCall } from "./provenance.ts"
-import { cleanEvidence, REDACTION_MARGIN } from "./redact/redact.ts"
+import { cleanEvidence, REDACTION_MARGIN, redactLines, redactSecrets } from "./redact/redact.ts"
 import { dropSensitiveLines } from "./sensitive.ts"
 import { FILE_LISTING_TOOL_RE, type Origin } from "./tools.ts"
 
 export const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
+
+/** The number before each line of a tool's output that quotes a file: read's `12: `, grep's `  Line 12: `. */
+export const NUMBERED_LINE_RES: Readonly<Record<string, RegExp>> = { read: /^\s*\d+: /, grep: /^\s*Line \d+: / }
 
 /** opencode's read output: the file wrapped in <path>, <type> and <content> tags. */
 export const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
@@ -47,6 +50,19 @@ export function unwrapReadOutput(text: string): string {
 }
 
 /**
+ * Redacts a tool output whose lines carry numbers as the text of the file: the numbers are set aside, the
+ * lines redacted together, the numbers put back (a key block's number stays on the line that holds its
+ * redaction; the lines it swallowed go with theirs). Rules that hold at a line's start or span lines see
+ * the lines as a webfetch of the same text would.
+ */
+export function redactNumberedLines(text: string, prefix: RegExp): string {
+  const lines = text.split("\n")
+  const prefixes = lines.map((line) => prefix.exec(line)?.[0] ?? "")
+  const redacted = redactLines(lines.map((line, i) => line.slice(prefixes[i]?.length)))
+  return redacted.flatMap((line, i) => (line === undefined ? [] : [`${prefixes[i]}${line}`])).join("\n")
+}
+
+/**
  * What of a tool's output may serve as evidence: its most recent part, without the lines of sensitive files,
  * unwrapped, redacted and clipped to `cap`. Cut first: the rest costs the same for 10 KB and for 10 MB.
  */
@@ -55,7 +71,8 @@ export function evidenceOf(call: ToolCall, raw: string, cap: number): string {
   let text = raw.length > windowSize ? raw.slice(raw.length - windowSize) : raw
   if (FILE_LISTING_TOOL_RE.test(call.tool)) text = dropSensitiveLines(text, text.length < raw.length)
   if (call.tool === "read") text = unwrapReadOutput(text)
-  return cleanEvidence(text, cap)
+  const numbered = NUMBERED_LINE_RES[call.tool]
+  return cleanEvidence(text, cap, numbered ? (window) => redactNumberedLines(window, numbered) : redactSecrets)
 }
 
 /**

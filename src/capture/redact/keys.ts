@@ -1,5 +1,6 @@
 // Private-key blocks, also when only their BEGIN or END line is in view.
-import { PLACEHOLDER_RE, REDACTED } from "./values.ts"
+import { applyCuts } from "./commands.ts"
+import { PLACEHOLDER_RE } from "./values.ts"
 
 /** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
 export const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
@@ -48,12 +49,13 @@ export function keyBodyEnd(text: string, from: number): number {
  * Private-key blocks can be several kilobytes, so they are cut out by index rather than by a lazy regex
  * (which would rescan the rest of the text for every BEGIN). A lone END (the block straddles a cut) takes
  * the key body before it, a lone BEGIN the body after it; prose that merely names a marker keeps its text.
+ * Returns the spans to cut, in order: the read path needs them to know which lines a block took.
  */
-export function redactPrivateKeys(text: string): string {
-  if (!text.includes("PRIVATE KEY")) return text
+export function privateKeyCuts(text: string): Array<[number, number]> {
+  const cuts: Array<[number, number]> = []
+  if (!text.includes("PRIVATE KEY")) return cuts
   const begin = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
   const end = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
-  let out = ""
   let cursor = 0
   // A BEGIN found ahead of the cursor is still the next one, and once no END follows, none is looked for
   // again: searching anew each time would be quadratic.
@@ -69,26 +71,27 @@ export function redactPrivateKeys(text: string): string {
     if (e && (!b || e.index < b.index)) {
       const start = keyBodyStart(text, e.index)
       // A marker with no body beside it holds nothing secret: prose that names it keeps it.
-      out += start < e.index ? text.slice(cursor, start) + REDACTED : text.slice(cursor, e.index + e[0].length)
+      if (start < e.index) cuts.push([Math.max(start, cursor), e.index + e[0].length])
       cursor = e.index + e[0].length
       continue
     }
     if (!b) break
     end.lastIndex = b.index + b[0].length
     const close = endless ? null : end.exec(text)
-    out += text.slice(cursor, b.index)
     if (!close) {
       endless = true
       cursor = keyBodyEnd(text, b.index + b[0].length)
-      out += cursor > b.index + b[0].length ? REDACTED : b[0]
+      if (cursor > b.index + b[0].length) cuts.push([b.index, cursor])
+      else cursor = b.index + b[0].length
       continue
     }
     const body = text.slice(b.index + b[0].length, close.index).replace(/\\n|\s/g, "")
     // A documentation stand-in (`…`, `xxx`, `<key>`) is kept; the shortest real key is some hundred characters.
     // Only the telling patterns count: a key's base64 may repeat a character or cycle like no token does.
-    const keepBlock = body.length < 64 || PLACEHOLDER_RE.test(body)
-    out += keepBlock ? text.slice(b.index, close.index + close[0].length) : REDACTED
+    if (body.length >= 64 && !PLACEHOLDER_RE.test(body)) cuts.push([b.index, close.index + close[0].length])
     cursor = close.index + close[0].length
   }
-  return out + text.slice(cursor)
+  return cuts
 }
+
+export const redactPrivateKeys = (text: string) => applyCuts(text, privateKeyCuts(text))

@@ -1,11 +1,14 @@
 // Kubernetes Secret manifests, whose data values are secrets whatever their keys are called.
 import { isBlank, REDACTED } from "./values.ts"
 
-export const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m
+export const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?[Ss]ecret["']?[ \t]*(?:#.*)?$/m
 
 export const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
 
 export const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+
+/** An empty value (`''`, `""`) or a template's (`{{ htpasswd }}`): nothing is written there yet. */
+export const EMPTY_OR_TEMPLATE_RE = /^(?:''|""|\{\{.*\}\})$/
 
 export const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
 
@@ -52,7 +55,7 @@ export function redactDataBlocks(lines: string[], from: number, to: number): voi
     const entry = DATA_ENTRY_RE.exec(line)
     if (!entry?.[2]) continue
     if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
-    else lines[i] = redactEntry(entry)
+    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2])) lines[i] = redactEntry(entry)
   }
 }
 
@@ -61,7 +64,7 @@ export function redactDataBlocks(lines: string[], from: number, to: number): voi
  * in kubectl's JSON: every value under `data`/`stringData` is a secret, whatever its key is called.
  */
 export function redactSecretManifests(text: string): string {
-  if (!text.includes("Secret")) return text
+  if (!text.includes("ecret")) return text
   let out = text
   if (SECRET_KIND_RE.test(out)) {
     const lines = out.split("\n")

@@ -6,11 +6,10 @@ export const WEAK = 1
 export const STRONG = 2
 
 /**
- * Where a secret's name may be: at one of the secret words, or `pw` (`DB_PW`), which names a password but is
- * too common inside random letters to say anything about a value. A hit takes the rest of its identifier
- * too, so a long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
+ * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
+ * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|pw)[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
 
 export const NAME_MAX = 80
 
@@ -42,7 +41,7 @@ export const NOT_SECRET_SUFFIXES = new Set(
     "provider manager store storage class factory builder validator generator strategy source location",
     "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
     "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
-    "options opts settings chars charset alphabet username user login email",
+    "options opts settings chars charset alphabet username user login email event down up press pressed",
   ]
     .join(" ")
     .split(" "),
@@ -50,7 +49,7 @@ export const NOT_SECRET_SUFFIXES = new Set(
 
 /** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
 export const NOT_SECRET_PREFIXES = new Set(
-  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume".split(
+  "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume primary foreign partition sort natural sequence schema bucket csrf xsrf authenticity".split(
     " ",
   ),
 )
@@ -64,12 +63,16 @@ export function nameParts(name: string): string[] {
     .filter(Boolean)
 }
 
-export function partStrength(part: string, previous = ""): number {
+export function partStrength(name: string, previous = ""): number {
+  // A count or version after the word says nothing: `token2`, `sumoKey1`, `password_v2`.
+  const part = name.replace(/\d+$/, "")
   if (STRONG_PARTS.has(part)) return STRONG
+  // A login is a user name as often as a token: only a value that looks random (`SONAR_LOGIN=…`).
+  if (part === "login") return WEAK
   if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
   if (part === "auth") return WEAK
-  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey.
-  if (/(?:password|passwd|secret|token)$/.test(part)) return STRONG
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd.
+  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return STRONG
   if (!part.endsWith("key")) return 0
   const head = part.slice(0, -3)
   return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0

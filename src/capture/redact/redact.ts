@@ -1,10 +1,11 @@
 // Redaction as one pass: every rule family in order, and the evidence cleaned for the judge.
 import { redactAssignments } from "./assignments.ts"
-import { redactCommandFlags } from "./commands.ts"
+import { applyCuts, redactCommandFlags } from "./commands.ts"
 import { redactJwts } from "./jwt.ts"
-import { redactPrivateKeys } from "./keys.ts"
+import { privateKeyCuts, redactPrivateKeys } from "./keys.ts"
 import { redactSecretManifests } from "./manifests.ts"
 import { CONTEXT_RULES, TOKEN_RULES } from "./tokens.ts"
+import { VENDOR_RULES } from "./vendors.ts"
 
 /** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
 export const REDACTION_MARGIN = 4_096
@@ -47,14 +48,17 @@ export function keywordTest(text: string): (keyword: string) => boolean {
 }
 
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-export const SECRET_RULES = [...TOKEN_RULES, ...CONTEXT_RULES].map((rule) => ({
+export const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))
 
-export function redactSecrets(text: string): string {
+export const redactSecrets = (text: string) => redactAfterKeys(redactPrivateKeys(text))
+
+/** Every pass but the private keys': none of them joins or splits a line, each replaces within one. */
+export function redactAfterKeys(text: string): string {
   // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
-  let out = redactJwts(redactSecretManifests(redactPrivateKeys(text)))
+  let out = redactJwts(redactSecretManifests(text))
   // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.
   const mayContain = keywordTest(out)
   for (const rule of SECRET_RULES) {
@@ -63,6 +67,34 @@ export function redactSecrets(text: string): string {
     out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
   }
   return redactAssignments(redactCommandFlags(out, mayContain))
+}
+
+/**
+ * Redacts a file given as its lines, as one text (so a rule that holds at a line's start or spans lines sees
+ * the lines the file holds), and hands back one entry per line: a key block that took several lines leaves
+ * its redaction on its first line and undefined on the others, so each line keeps its own number.
+ */
+export function redactLines(lines: readonly string[]): Array<string | undefined> {
+  const text = lines.join("\n")
+  const cuts = privateKeyCuts(text)
+  const swallowed = new Set<number>()
+  let line = 0
+  let lineStart = 0
+  for (const [start, end] of cuts) {
+    // Lines are found by walking forward once: the cuts come in order.
+    for (; lineStart + (lines[line]?.length ?? 0) < start && line < lines.length; line++) {
+      lineStart += (lines[line]?.length ?? 0) + 1
+    }
+    let from = line
+    let at = lineStart
+    for (; at + (lines[from]?.length ?? 0) < end - 1 && from < lines.length; from++) {
+      at += (lines[from]?.length ?? 0) + 1
+      swallowed.add(from + 1)
+    }
+  }
+  const out = redactAfterKeys(applyCuts(text, cuts)).split("\n")
+  let next = 0
+  return lines.map((_, i) => (swallowed.has(i) ? undefined : out[next++]))
 }
 
 /** Source text must not be able to close its own block and pose as the claim or the judge's instructions. */
@@ -75,7 +107,7 @@ export function escapeDelimiters(text: string): string {
  * 10 MB output costs the same as one of cap size; the margin lets redaction see a secret that straddles
  * the cut before the final trim.
  */
-export function cleanEvidence(raw: string, cap: number): string {
+export function cleanEvidence(raw: string, cap: number, redact: (text: string) => string = redactSecrets): string {
   let window = raw
   if (raw.length > cap + REDACTION_MARGIN) {
     window = raw.slice(raw.length - cap - REDACTION_MARGIN)
@@ -84,6 +116,6 @@ export function cleanEvidence(raw: string, cap: number): string {
     const lineStart = window.indexOf("\n")
     window = lineStart >= 0 && lineStart < REDACTION_MARGIN ? window.slice(lineStart + 1) : window.replace(/^\S*/, "")
   }
-  const redacted = redactSecrets(window)
+  const redacted = redact(window)
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
 }

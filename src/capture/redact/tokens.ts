@@ -75,7 +75,8 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     name: "slack",
     keyword: ["xoxa-", "xoxb-", "xoxc-", "xoxd-", "xoxe", "xoxo-", "xoxp-", "xoxr-", "xoxs-"],
     re: /\bxox(?:[a-eprs]-[A-Za-z0-9%-]{10,250}|[os]-\d+-\d+-\d+-[a-fA-F\d]{16,64})/g,
-    replace: redactIfKeyLike,
+    // Two groups of digits (team and user ids) are a token's shape too, whatever follows them.
+    replace: (match) => (/-\d{8,}-\d{8,}/.test(match) ? redactToken(match) : redactIfKeyLike(match)),
   },
   { name: "slack-app", keyword: "xapp-", re: /\bxapp-\d-[A-Za-z0-9-]{10,250}/g, replace: redactToken },
   {
@@ -88,7 +89,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
     name: "discord-bot",
     keyword: ".",
-    re: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    re: /\b[A-Z][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
     replace: redactIfMixed,
   },
   {
@@ -224,10 +225,11 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   },
   {
     name: "mapbox",
-    keyword: "sk.eyJ",
-    re: /\bsk\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
+    keyword: ["sk.eyJ", "pk.eyJ"],
+    re: /\b[ps]k\.eyJ[A-Za-z0-9_-]{10,1024}\.[A-Za-z0-9_-]{10,256}/g,
     replace: redactToken,
   },
+  { name: "mapbox-legacy", keyword: "pk.", re: /\bpk\.[a-z0-9]{60}\.[a-z0-9]{22}\b/gi, replace: redactToken },
   { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
   { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
   {
@@ -253,7 +255,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   {
     name: "planetscale",
     keyword: "pscale_",
-    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}/g,
+    re: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}/g,
     replace: redactToken,
   },
   { name: "atlassian", keyword: "ATATT3", re: /\bATATT3[A-Za-z0-9_=-]{150,300}/g, replace: redactToken },

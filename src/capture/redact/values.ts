@@ -61,7 +61,32 @@ export function distinctCount(text: string): number {
 export const isStandIn = (value: string) =>
   isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 
-export const redactToken = (match: string) => (isPlaceholder(match) ? match : REDACTED)
+/**
+ * For a vendor's own format (a prefix, a length, an alphabet): only a telling stand-in (x's, `example`,
+ * `your_`, `<…>`, an ellipsis) or a body mostly of x or of one character keeps it. Test keys are often written as runs of
+ * letters or the alphabet in order (`tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`), and nothing but a token
+ * has that prefix and shape: redacting such a stand-in costs the judge nothing.
+ */
+export function isTokenStandIn(value: string): boolean {
+  if (PLACEHOLDER_RE.test(value)) return true
+  let xs = 0
+  let run = 1
+  let longest = 0
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if ((code | 32) === 120 || code === 42) xs++
+    run = code === value.charCodeAt(i - 1) ? run + 1 : 1
+    longest = Math.max(longest, run)
+  }
+  // Mostly x, or mostly one character (`sk_live_AAAA…`): a body, not a part of one, made of nothing.
+  if (value.length >= 4 && (xs * 2 >= value.length || longest * 5 >= value.length * 3)) return true
+  // A cycle of two or three characters at the end (`GR1348941231231…`); a run of one is a part, as in
+  // `tskey-api-AAAA…-BBBB…`, and counted above.
+  const tail = value.length >= 12 ? distinctCount(value.slice(-16)) : 0
+  return tail === 2 || tail === 3
+}
+
+export const redactToken = (match: string) => (isTokenStandIn(match) ? match : REDACTED)
 
 /** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
 export const redactAfter = (match: string, lead = "") =>
@@ -134,7 +159,7 @@ export const REFERENCE_RE =
 export const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
-export const SECRET_WORDS = ["pass", "pwd", "secret", "token", "key", "cred", "auth"] as const
+export const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
 export const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
@@ -190,7 +215,8 @@ export function isNeverSecret(raw: string): boolean {
   const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
   if (value.length < 4 || value.includes(REDACTED) || /\s/.test(value)) return true
   if ((value.length <= 14 && NOT_SECRET_VALUES.has(value.toLowerCase())) || isStandIn(value)) return true
-  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value)
+  // Random letters may hold a secret word by chance (`…fPwk…`): only a wordy run is a name.
+  if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value) && !isRandomLetters(value)
   const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
   if (group?.[1].some((shape) => shape.test(value))) return true
   if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true

@@ -1,0 +1,95 @@
+// Further vendor token formats: the services the public scanners' rule sets list beyond the big platforms.
+import { isTokenStandIn, REDACTED, redactIfKeyLike, redactIfMixed, redactToken, type SecretRule } from "./values.ts"
+
+/** `<prefix><body>` with a word boundary at both ends: most formats here are just that. */
+const prefixed = (name: string, keyword: string | readonly string[], re: RegExp): SecretRule => ({
+  name,
+  keyword,
+  re,
+  replace: redactToken,
+})
+
+/**
+ * Formats written from what each vendor documents (prefix, separators, length, alphabet), each standing
+ * alone. Like TOKEN_RULES, every regex starts with a literal, has no nested quantifier, and bounds every run.
+ */
+export const VENDOR_RULES: readonly SecretRule[] = [
+  prefixed("adobe", "p8e-", /\bp8e-[A-Za-z0-9]{32}\b/g),
+  prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
+  prefixed("alibaba", "LTAI", /\bLTAI[A-Za-z0-9]{20}\b/g),
+  prefixed("artifactory", ["AKCp", "cmVmdGtu"], /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g),
+  {
+    // Service client keys: `sc_<id>.<key id>.acc_<account>.<secret>` (also `ext_`, `scauth_`, `authress_`).
+    name: "authress",
+    keyword: [".acc_", ".acc-"],
+    re: /\b(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}/gi,
+    replace: redactToken,
+  },
+  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{20,4096}/g),
+  prefixed("clickhouse", "4b1d", /\b4b1d[A-Za-z0-9]{38}\b/g),
+  prefixed("clojars", "CLOJARS_", /\bCLOJARS_[a-z0-9]{60}\b/gi),
+  prefixed("cloudflare-origin-ca", "v1.0-", /\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/g),
+  { name: "codecov", keyword: "cc_", re: /\bcc_[A-Za-z0-9]{40,64}\b/g, replace: redactIfKeyLike },
+  prefixed("defined-networking", "dnkey-", /\bdnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}/gi),
+  prefixed("duffel", "duffel_", /\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}/g),
+  prefixed("dynatrace", "dt0c01.", /\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b/g),
+  prefixed("easypost", ["EZAK", "EZTK"], /\bEZ[AT]K[A-Za-z0-9]{54}\b/g),
+  prefixed("flutterwave", ["FLWSECK", "FLWPUBK"], /\bFLW(?:SECK|PUBK)_TEST-[a-h0-9]{12,32}(?:-X)?\b/gi),
+  // Bare macaroons, without the `FlyV1 ` header the token rule knows.
+  prefixed("fly-macaroon", ["fm1", "fm2"], /\bfm[12][ar]?_[A-Za-z0-9+/]{100,4096}={0,3}/g),
+  prefixed("frameio", "fio-u-", /\bfio-u-[A-Za-z0-9_=-]{64}/g),
+  { name: "gocardless", keyword: "live_", re: /\blive_[A-Za-z0-9_=-]{40}(?![\w=-])/g, replace: redactIfKeyLike },
+  prefixed("harness", ["pat.", "sat."], /\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}\b/g),
+  {
+    // Matched from the character before: `video_box.ico-<hash>.png` is a file name, not a token.
+    name: "infracost",
+    keyword: "ico-",
+    re: /(^|[^\w.-])ico-[A-Za-z0-9]{32}\b/g,
+    replace: (match, lead = "") => (isTokenStandIn(match.slice(lead.length)) ? match : `${lead}${REDACTED}`),
+  },
+  prefixed("intra42", "s-s4t2", /\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b/g),
+  prefixed("kraken", "kraken", /\bkraken_[A-Za-z0-9/=_+-]{80,90}/g),
+  prefixed("mailchimp", "-us", /\b[0-9a-f]{32}-us\d{1,2}\b/g),
+  prefixed("maxmind", "_mmk", /\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b/g),
+  prefixed("netlify", ["nfp_", "nfc_"], /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g),
+  prefixed("newrelic-keys", ["NRJS-", "NRII-", "NRAA-", "NRRA-"], /\bNR(?:JS|II|AA|RA)-[A-Za-z0-9]{19,42}\b/g),
+  {
+    // Ingest license keys end in `NRAL`; the rest is hex.
+    name: "newrelic-license",
+    keyword: "NRAL",
+    re: /\b[a-f0-9]{36}NRAL\b/g,
+    replace: redactToken,
+  },
+  { name: "octopus-deploy", keyword: "API-", re: /\bAPI-[A-Z0-9]{26}\b/g, replace: redactIfKeyLike },
+  prefixed("openshift", "sha256~", /\bsha256~[A-Za-z0-9_-]{43}(?![\w-])/g),
+  prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
+  prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
+  prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
+  prefixed("rubygems", "rubygems_", /\brubygems_[a-f0-9]{48}\b/g),
+  prefixed("scalingo", "tk-us-", /\btk-us-[A-Za-z0-9_-]{48}(?![\w-])/g),
+  prefixed("sendinblue", "xkeysib-", /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g),
+  prefixed("settlemint", ["sm_aat_", "sm_pat_", "sm_sat_"], /\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b/g),
+  prefixed("shippo", "shippo_", /\bshippo_(?:live|test)_[a-f0-9]{40}\b/g),
+  prefixed("slack-config", ["xoxe.xox", "xoxe-"], /\bxoxe(?:\.xox[bp]-\d-[A-Z0-9]{160,170}|-\d-[A-Z0-9]{140,150})\b/gi),
+  {
+    name: "square-access",
+    keyword: "EAAA",
+    re: /\bEAAA[A-Za-z0-9_-]{22,60}(?![\w-])/g,
+    replace: redactIfMixed,
+  },
+  prefixed("typeform", "tfp_", /\btfp_[A-Za-z0-9_.=-]{59}/g),
+  prefixed("zendesk-sell", "zdt_", /\bzdt_[A-Za-z0-9]{40,64}\b/g),
+  {
+    // Incoming webhooks of Microsoft Teams: tenant and group ids, `IncomingWebhook`, a key, an owner id.
+    name: "teams-webhook",
+    keyword: "/IncomingWebhook/",
+    re: /\b[a-z0-9-]{36}@[a-z0-9-]{36}\/IncomingWebhook\/[a-z0-9]{32}\/[a-z0-9-]{36}/gi,
+    replace: redactToken,
+  },
+  {
+    name: "sendgrid-long",
+    keyword: "SG.",
+    re: /\bSG\.[A-Za-z0-9_=.-]{60,80}/g,
+    replace: redactIfKeyLike,
+  },
+]
