@@ -27,7 +27,11 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { isCheckable, splitClaims } from "../src/claims/split.ts"
+import { notAClaim } from "../src/claims/checkable.ts"
+import { splitClaims } from "../src/claims/split.ts"
+
+/** A sentence the plugin would judge. */
+const isCheckable = (sentence: string) => notAClaim(sentence) === undefined
 
 type Case = { text: string; expected: string[] }
 

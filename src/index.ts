@@ -3235,14 +3235,82 @@ const CODE_SPAN_RE = /`([^`]+)`/g
 
 // ── End src/claims/prose.ts ────────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
+
+const MIN_CLAIM_CHARS = 10
+
+/** Why a sentence of a reply is not judged; `/ragfaith` lists the reason beside each. */
+type NotAClaim = "a question" | "too short" | "a greeting or sign-off" | "an offer or advice" | "a lead-in"
+
+/** A word that opens a sentence without saying anything: what follows it decides. */
+const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright)[,!.]\s+/i
+
+/** Greetings, thanks and sign-offs, English and German. */
+const GREETING_RE =
+  /^(?:hi|hello|hey|hallo|moin|servus|thanks|thank you|danke|vielen dank|you['’]re welcome|gern geschehen|got it|sounds good|all set|(?:i )?hope (?:this|that|it) helps|glad (?:i|to) (?:could )?help|happy (?:coding|hacking)|cheers|good luck|viel erfolg|viel spaß|ich hoffe,? (?:das|es) hilft|beste grüße|viele grüße)\b/i
+
+/**
+ * Offers and plans: what the agent could do or will do next, not what is. "I'll run the tests" is a plan;
+ * "I ran the tests" is a claim, and stays one.
+ */
+const OFFER_RE =
+  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|want me to|shall i|should i|i can also|i could also|i can help|happy to|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern|dir)|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes))/i
+
+/** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
+const ADVICE_RE =
+  /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
+
+/** A clause that gives a reason or a fact: advice that says why ("…, which the docs recommend") still claims. */
+const REASON_CLAUSE_RE =
+  /\b(?:because|since|which|as (?:the|its) \w+ (?:says|states|recommends)|weil|denn|da (?:die|der|das))\b|\d/i
+
+/**
+ * Words in a lead-in that make it say something checkable: a number, a count, code, a quote, a path or a
+ * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
+ */
+const LEAD_IN_CONTENT_RE =
+  /\d|`|["“„‘]|(?:^|\s)'|\/|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|all|only|every|none|both|ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|alle|nur|beide|keine)\b/i
+
+/** How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"). */
+const LEAD_IN_OPENER_RE =
+  /^(?:here(?:['’]s| is| are)|the following|following|below|for example|for instance|in short|in summary|to sum up|in detail|other|further|more on|some|a few|to \p{L}+|hier (?:ist|sind)|folgende|im folgenden|zum beispiel|kurz gesagt|zusammengefasst|zu den|zur|zum|weitere|andere|um )/iu
+
+/** A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with. */
+const LEAD_IN_MAX_WORDS = 3
+
+/**
+ * A sentence that only introduces the list or block after it. One that says something itself stays a claim:
+ * "I changed the client:" reports the agent's work, "The config has three options:" a count.
+ */
+function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
+  if (!closesParagraph || !text.endsWith(":") || LEAD_IN_CONTENT_RE.test(text)) return false
+  return words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)
+}
+
+/**
+ * Why `sentence` is no claim, or undefined when it is one. `closesParagraph` says that a list, a block or a
+ * new paragraph follows it, as after a lead-in that ends in a colon.
+ */
+function notAClaim(sentence: string, closesParagraph = false): NotAClaim | undefined {
+  const text = sentence.trim()
+  const words = text.split(/\s+/)
+  if (text.length < MIN_CLAIM_CHARS || !/\p{L}{2}/u.test(text) || words.length < 2) return "too short"
+  if (/\?["'”’)\]]*$/.test(text)) return "a question"
+  const plain = text.replace(INTERJECTION_RE, "")
+  if (GREETING_RE.test(plain)) return "a greeting or sign-off"
+  if (OFFER_RE.test(plain) || (ADVICE_RE.test(plain) && !REASON_CLAUSE_RE.test(plain))) return "an offer or advice"
+  if (isLeadIn(text, words.length, closesParagraph)) return "a lead-in"
+  return undefined
+}
+
+// ── End src/claims/checkable.ts ────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/claims/split.ts ──────────────────────────────────────────────────────────────────────────────
 
 const BEFORE_CHARS = 300
 
 /** Shorter claims say too little for a verbatim match with a source to prove anything. */
 const VERBATIM_MIN_CHARS = 24
-
-const MIN_CLAIM_CHARS = 10
 
 interface Claim {
   text: string
@@ -3324,10 +3392,6 @@ const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
 
 /** "[...]" marks words left out of a quotation, never the end of a sentence. */
 const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
-
-/** Sentences that assert nothing a source could confirm: offers, plans, greetings, sign-offs. */
-const NON_CLAIM_RE =
-  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you['’]re welcome|got it|sounds good|all set|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 function normalizeForMatch(text: string): string {
@@ -3452,39 +3516,39 @@ function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   return merged.map(({ pieces }) => pieces.join(" "))
 }
 
-function isCheckable(sentence: string): boolean {
-  if (sentence.length < MIN_CLAIM_CHARS) return false
-  if (!/\p{L}{2}/u.test(sentence)) return false
-  if (/\?\s*$/.test(sentence)) return false
-  if (sentence.split(/\s+/).length < 2) return false
-  return !NON_CLAIM_RE.test(sentence.replace(/^(?:sure|great|okay|ok),\s*/i, ""))
+/** A sentence of the reply that states nothing a source could confirm, and why. */
+interface NotJudged {
+  text: string
+  why: NotAClaim
 }
 
 /**
- * The checkable sentences of a reply, each once, at most `max` of them. Reuse one segmenter: building
+ * The checkable sentences of a reply, each once, at most `max` of them; the others with the reason. Reuse one segmenter: building
  * an ICU segmenter costs far more than segmenting a reply.
  */
 function splitClaims(
   reply: string,
   max: number,
   segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" }),
-): { claims: Claim[]; skipped: number; notClaims: number } {
+): { claims: Claim[]; skipped: number; notClaims: NotJudged[] } {
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
-  let notClaims = 0
+  const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
   for (const paragraph of proseParagraphs(reply)) {
-    for (const withCode of sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)) {
+    const found = sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)
+    for (const [at, withCode] of found.entries()) {
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      if (!isCheckable(sentence)) {
-        notClaims++
+      const why = notAClaim(sentence, at === found.length - 1)
+      if (why) {
+        notClaims.push({ text: sentence, why })
         continue
       }
       const key = normalizeForMatch(sentence)
@@ -5316,12 +5380,17 @@ const NOTE_CLAIM_CHARS = 220
 
 const NOTE_QUOTE_CHARS = 200
 
+/** Text of the reply as an output shows it: secrets redacted, the judge key hidden, clipped. */
+function sanitized(text: string, max: number, apiKey: string | undefined): string {
+  return clip(hideKey(redactSecrets(text), apiKey), max)
+}
+
 /**
  * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
  * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
  */
 function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
-  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
+  const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
     verdict: result.verdict,
@@ -5457,8 +5526,8 @@ interface ReplyReport {
   model: string | undefined
   /** Every statement judged, sanitised once like a note's. */
   items: FlaggedClaim[]
-  /** Sentences that assert nothing a source could confirm (questions, offers, greetings). */
-  notClaims: number
+  /** Sentences that assert nothing a source could confirm (questions, offers, greetings, lead-ins), and why. */
+  notClaims: NotJudged[]
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
@@ -5642,7 +5711,10 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
       at: deps.now(),
       model,
       items,
-      notClaims,
+      notClaims: notClaims.map(({ text, why }) => ({
+        text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
+        why,
+      })),
       overCap: skipped,
       unjudged: claims.length - results.length,
       outcome: "silent",
@@ -6009,6 +6081,9 @@ const REPORT_WIDTH = 72
 
 const REPORT_ITEMS = 20
 
+/** How many of a reply's sentences that claim nothing the report names. */
+const NOT_CLAIMS_SHOWN = 6
+
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item: FlaggedClaim): string[] {
   const mark = item.verdict === "faithful" ? "✓" : item.verdict === "unfaithful" ? "✗" : "?"
@@ -6042,6 +6117,18 @@ const OUTCOMES: Record<ReplyReport["outcome"], string> = {
   deleted: "The session was deleted before the verdicts came.",
 }
 
+/** The sentences no request was spent on, each with why it states nothing a source could confirm. */
+function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+  if (notClaims.length === 0) return []
+  const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
+  const more = notClaims.length - shown.length
+  return [
+    "Not judged, as they state nothing to check:",
+    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, REPORT_WIDTH)),
+    ...(more > 0 ? [`- and ${more} more`] : []),
+  ]
+}
+
 /** One judged reply of the report: its statements, then what was left unjudged and why. */
 function reportReply(report: ReplyReport, title: string): string[] {
   const by = report.model ? ` by ${report.model}` : ""
@@ -6052,11 +6139,11 @@ function reportReply(report: ReplyReport, title: string): string[] {
   for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
   const left = [
     report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
-    report.notClaims ? `${report.notClaims} sentence(s) that claim nothing (questions, offers, greetings)` : "",
     report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
     report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
   ].filter(Boolean)
   if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
+  lines.push(...notClaimLines(report.notClaims))
   return lines
 }
 

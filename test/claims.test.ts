@@ -1,22 +1,27 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import type { Premise } from "../src/capture/evidence.ts"
+import { notAClaim } from "../src/claims/checkable.ts"
 import { proseParagraphs, stripInlineMarkdown } from "../src/claims/prose.ts"
 import {
   type Claim,
-  isCheckable,
   isVerbatimInSources,
   normalizeForMatch,
   normalizeSources,
   splitClaims,
 } from "../src/claims/split.ts"
+import { CHATTER } from "./support/chatter.ts"
+import { FACTS as FACTS_FILE } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
-import { judgeEnv, startJudge } from "./support/judge.ts"
+import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
 
 /** Each paragraph and list item of a reply as one line of plain text: what the splitter starts from. */
 const proseBlocks = (markdown: string) =>
   proseParagraphs(markdown)
     .map((lines) => stripInlineMarkdown(lines.join(" ")))
     .filter(Boolean)
+
+/** Whether a sentence is judged at all. */
+const isCheckable = (sentence: string) => notAClaim(sentence) === undefined
 
 const claimsOf = (reply: string, max = 50) => splitClaims(reply, max).claims.map((claim) => claim.text)
 
@@ -504,7 +509,6 @@ describe("realistic replies: the exact claims", () => {
         "3. Replace `db.query()` with `db.sql()`; the old name is removed in v. 4.",
       ].join("\n"),
       [
-        "To upgrade:",
         "Bump tinyorm to 3.2.0 in package.json.",
         "Run npm ci.",
         "The lockfile changes in 4 places.",
@@ -823,4 +827,73 @@ describe("through the host", () => {
     expect(host.plugin.counters.gateHits).toBe(2)
     expect(host.plugin.counters.requests).toBe(0)
   })
+})
+
+describe("sentences that state nothing to check cost no request", () => {
+  test.each([
+    ["a lead-in that opens with here's", "Here's what matters:", "a lead-in"],
+    ["a two-word heading in prose", "Other settings:", "a lead-in"],
+    ["an English to-lead-in", "To upgrade:", "a lead-in"],
+    ["a German lead-in", "Zu den übrigen Optionen:", "a lead-in"],
+    ["a German summary lead-in", "Kurz gesagt:", "a lead-in"],
+    ["a greeting", "Hi there, good to see you.", "a greeting or sign-off"],
+    ["a sign-off", "Hope that helps!", "a greeting or sign-off"],
+    ["a sign-off after an interjection", "Great, happy coding!", "a greeting or sign-off"],
+    ["a German sign-off", "Ich hoffe, das hilft!", "a greeting or sign-off"],
+    ["an offer", "I can help with the migration too.", "an offer or advice"],
+    ["advice", "You could also consider moving the secrets into a separate file.", "an offer or advice"],
+    ["advice as a next step", "As a next step, you might want to add a readiness probe.", "an offer or advice"],
+    ["German advice", "Du könntest auch die Logstufe auf debug setzen.", "an offer or advice"],
+  ])("%s is not judged: %s", (_name, sentence, why) => {
+    expect(notAClaim(sentence, true)).toBe(why as ReturnType<typeof notAClaim>)
+  })
+
+  test.each([
+    ["a lead-in with a count", "The config has two problems:"],
+    ["a lead-in about the agent's work", "I changed the retry helper:"],
+    ["a German lead-in about the agent's work", "Ich habe retry.ts angepasst:"],
+    ["a lead-in naming code", "The handler is registered in `server.ts`:"],
+    ["a colon inside a paragraph, not before a list", "Here's the catch: the cache is never cleared."],
+    ["advice that gives a reason", "You could also set retries to 5, which the docs recommend."],
+    ["advice with a number", "You might want to raise the limit to 50 requests."],
+    ["a statement after an interjection", "Great, the build passes on Linux."],
+  ])("%s stays a claim: %s", (_name, sentence) => {
+    expect(notAClaim(sentence, true)).toBeUndefined()
+  })
+
+  test("a colon sentence inside a paragraph is no lead-in: only one that closes its paragraph introduces a list", () => {
+    expect(notAClaim("Other settings:", false)).toBeUndefined()
+    expect(claimsOf("Other settings: the cache is cold on start.")).toEqual([
+      "Other settings: the cache is cold on start.",
+    ])
+  })
+
+  test.each(CHATTER.map((entry) => [entry.name, entry] as const))(
+    "%s: every fabricated statement is judged and noted, and no request goes to what claims nothing",
+    async (_name, entry) => {
+      const { claims, notClaims } = splitClaims(entry.reply, 50)
+      expect(notClaims.length).toBeGreaterThan(0)
+      const wrong = new Set(entry.fabricated)
+      await withJudge(
+        ({ claim }) =>
+          wrong.has(claim)
+            ? { verdict: "unfaithful", source: "S1", quote: "Freedonia's national animal" }
+            : { verdict: "faithful", source: "S1" },
+        async (judge) => {
+          const host = createHost({ env: judgeEnv(judge.url, { RFE_SECOND_OPINION: "0" }), correct: () => undefined })
+          const session = await host.createSession()
+          await host.readTurn(session, "What did you find?", FACTS_FILE, entry.reply)
+          await host.settle()
+          const asked = judge.requests.map((request) => request.claim)
+          for (const skipped of notClaims) expect(asked).not.toContain(skipped.text)
+          // what the judge was asked about were claims, and every fabricated one among them
+          const texts = claims.map((claim) => claim.text)
+          for (const question of asked) expect(texts).toContain(question)
+          for (const fabricated of entry.fabricated) expect(asked).toContain(fabricated)
+          const note = host.prompts[0]?.text ?? ""
+          for (const fabricated of entry.fabricated) expect(note).toContain(fabricated)
+        },
+      )
+    },
+  )
 })

@@ -129,9 +129,9 @@ describe("/ragfaith", () => {
     )
     await host.command(session, "ragfaith")
     const report = host.reports[0]?.parts[0]?.text ?? ""
-    expect(report.replace(/\n/g, " ")).toContain(
-      "Not judged: 1 sentence(s) that claim nothing (questions, offers, greetings); 2 statement(s) the judge did not answer for.",
-    )
+    expect(report.replace(/\n/g, " ")).toContain("Not judged: 2 statement(s) the judge did not answer for.")
+    // the sentence no request was spent on is named, with why
+    expect(report).toContain('Not judged, as they state nothing to check:\n- a question: "Would you like more detail?"')
     expect(report).toContain("Last failure at")
     expect(report).toContain("judge answered HTTP 503")
   })

@@ -1,14 +1,13 @@
 // Claims: a reply's prose split into sentences a judge can check, each with the sentences before it.
 import { clipStart } from "../base/text.ts"
 import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
+import { MIN_CLAIM_CHARS, type NotAClaim, notAClaim } from "./checkable.ts"
 import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
 
 export const BEFORE_CHARS = 300
 
 /** Shorter claims say too little for a verbatim match with a source to prove anything. */
 export const VERBATIM_MIN_CHARS = 24
-
-export const MIN_CLAIM_CHARS = 10
 
 export interface Claim {
   text: string
@@ -90,10 +89,6 @@ export const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
 
 /** "[...]" marks words left out of a quotation, never the end of a sentence. */
 export const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
-
-/** Sentences that assert nothing a source could confirm: offers, plans, greetings, sign-offs. */
-export const NON_CLAIM_RE =
-  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|shall i|should i|i can also|i could also|happy to|hope this helps|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|sure[,!.]|great[,!.]|thanks|thank you|you['’]re welcome|got it|sounds good|all set|okay[,!.]|ok[,!.]|hi\b|hello\b|hey\b|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern)|gern geschehen|danke|hallo|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes)|viel erfolg)/i
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 export function normalizeForMatch(text: string): string {
@@ -218,39 +213,39 @@ export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   return merged.map(({ pieces }) => pieces.join(" "))
 }
 
-export function isCheckable(sentence: string): boolean {
-  if (sentence.length < MIN_CLAIM_CHARS) return false
-  if (!/\p{L}{2}/u.test(sentence)) return false
-  if (/\?\s*$/.test(sentence)) return false
-  if (sentence.split(/\s+/).length < 2) return false
-  return !NON_CLAIM_RE.test(sentence.replace(/^(?:sure|great|okay|ok),\s*/i, ""))
+/** A sentence of the reply that states nothing a source could confirm, and why. */
+export interface NotJudged {
+  text: string
+  why: NotAClaim
 }
 
 /**
- * The checkable sentences of a reply, each once, at most `max` of them. Reuse one segmenter: building
+ * The checkable sentences of a reply, each once, at most `max` of them; the others with the reason. Reuse one segmenter: building
  * an ICU segmenter costs far more than segmenting a reply.
  */
 export function splitClaims(
   reply: string,
   max: number,
   segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" }),
-): { claims: Claim[]; skipped: number; notClaims: number } {
+): { claims: Claim[]; skipped: number; notClaims: NotJudged[] } {
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
-  let notClaims = 0
+  const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
   for (const paragraph of proseParagraphs(reply)) {
-    for (const withCode of sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)) {
+    const found = sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)
+    for (const [at, withCode] of found.entries()) {
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      if (!isCheckable(sentence)) {
-        notClaims++
+      const why = notAClaim(sentence, at === found.length - 1)
+      if (why) {
+        notClaims.push({ text: sentence, why })
         continue
       }
       const key = normalizeForMatch(sentence)

@@ -418,12 +418,17 @@ export const NOTE_CLAIM_CHARS = 220
 
 export const NOTE_QUOTE_CHARS = 200
 
+/** Text of the reply as an output shows it: secrets redacted, the judge key hidden, clipped. */
+export function sanitized(text: string, max: number, apiKey: string | undefined): string {
+  return clip(hideKey(redactSecrets(text), apiKey), max)
+}
+
 /**
  * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
  * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
  */
 export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
-  const sanitize = (text: string, max: number) => clip(hideKey(redactSecrets(text), apiKey), max)
+  const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
     verdict: result.verdict,

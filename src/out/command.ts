@@ -11,6 +11,9 @@ export const REPORT_WIDTH = 72
 
 export const REPORT_ITEMS = 20
 
+/** How many of a reply's sentences that claim nothing the report names. */
+export const NOT_CLAIMS_SHOWN = 6
+
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 export function reportItem(item: FlaggedClaim): string[] {
   const mark = item.verdict === "faithful" ? "✓" : item.verdict === "unfaithful" ? "✗" : "?"
@@ -44,6 +47,18 @@ export const OUTCOMES: Record<ReplyReport["outcome"], string> = {
   deleted: "The session was deleted before the verdicts came.",
 }
 
+/** The sentences no request was spent on, each with why it states nothing a source could confirm. */
+export function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+  if (notClaims.length === 0) return []
+  const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
+  const more = notClaims.length - shown.length
+  return [
+    "Not judged, as they state nothing to check:",
+    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, REPORT_WIDTH)),
+    ...(more > 0 ? [`- and ${more} more`] : []),
+  ]
+}
+
 /** One judged reply of the report: its statements, then what was left unjudged and why. */
 export function reportReply(report: ReplyReport, title: string): string[] {
   const by = report.model ? ` by ${report.model}` : ""
@@ -54,11 +69,11 @@ export function reportReply(report: ReplyReport, title: string): string[] {
   for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
   const left = [
     report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
-    report.notClaims ? `${report.notClaims} sentence(s) that claim nothing (questions, offers, greetings)` : "",
     report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
     report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
   ].filter(Boolean)
   if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
+  lines.push(...notClaimLines(report.notClaims))
   return lines
 }
 

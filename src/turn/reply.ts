@@ -3,7 +3,7 @@ import { tallyInto } from "../base/counters.ts"
 import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
 import type { HostClient } from "../config/effects.ts"
-import { type ClaimJudge, toFlaggedItems } from "../judge/claim.ts"
+import { type ClaimJudge, NOTE_CLAIM_CHARS, sanitized, toFlaggedItems } from "../judge/claim.ts"
 import { describeError, scrubError } from "../judge/client.ts"
 import type { ClaimResult, FlaggedClaim } from "../judge/verdict.ts"
 import type { NoteSender } from "../out/note.ts"
@@ -103,7 +103,10 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
       at: deps.now(),
       model,
       items,
-      notClaims,
+      notClaims: notClaims.map(({ text, why }) => ({
+        text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
+        why,
+      })),
       overCap: skipped,
       unjudged: claims.length - results.length,
       outcome: "silent",

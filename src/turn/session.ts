@@ -4,6 +4,7 @@ import { type Counters, newCounters } from "../base/counters.ts"
 import { asRecord } from "../base/unknown.ts"
 import type { PremiseBuffer } from "../capture/evidence.ts"
 import type { ToolRecord } from "../capture/provenance.ts"
+import type { NotJudged } from "../claims/split.ts"
 import type { Config } from "../config/config.ts"
 import type { Deps } from "../config/effects.ts"
 import type { FlaggedClaim } from "../judge/verdict.ts"
@@ -73,8 +74,8 @@ export interface ReplyReport {
   model: string | undefined
   /** Every statement judged, sanitised once like a note's. */
   items: FlaggedClaim[]
-  /** Sentences that assert nothing a source could confirm (questions, offers, greetings). */
-  notClaims: number
+  /** Sentences that assert nothing a source could confirm (questions, offers, greetings, lead-ins), and why. */
+  notClaims: NotJudged[]
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
