@@ -9,7 +9,7 @@
  *   bun bench/run.ts              all sections
  *   bun bench/run.ts --only=2,5   some sections (1 judge latency, 2 capture, 3 streaming, 4 doc-pull,
  *                                 5 throughput, 6 cache, 7 cost, 8 adversarial scaling, 9 noisy judge,
- *                                 10 judge route in the real opencode)
+ *                                 10 judge route in the real opencode, 11 batched judging)
  */
 
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
@@ -27,6 +27,7 @@ import { buildJudgeBody, JUDGE_PROMPTS, pickPrompt, renderContext } from "../src
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { judgeEnv } from "../test/support/judge.ts"
+import { benchBatch } from "./batch.ts"
 import { CORPUS, type CorpusEntry } from "./corpus.ts"
 import {
   approxTokens,
@@ -59,7 +60,7 @@ type LooseHook = (...args: unknown[]) => Promise<void>
 const hookOf = (host: Host, name: keyof Host["plugin"]["hooks"]) => host.plugin.hooks[name] as unknown as LooseHook
 
 const only = new Set(
-  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10")
+  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10,11")
     .split(",")
     .map((part) => Number(part.trim())),
 )
@@ -999,6 +1000,7 @@ const sections: Array<[number, () => Promise<void>]> = [
   [8, benchScaling],
   [9, async () => void targets.push(...(await benchNoisyJudge(print)))],
   [10, async () => void (await benchRoute(print))],
+  [11, async () => void targets.push(...(await benchBatch(print)))],
 ]
 for (const [number, run] of sections) {
   if (!only.has(number)) continue

@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { JUDGE_PROMPTS } from "../src/judge/prompt.ts"
+import { JUDGE_BATCH_PROMPTS, JUDGE_PROMPTS } from "../src/judge/prompt.ts"
 import { rankJudgeModels } from "../src/judge/route.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
@@ -224,5 +224,23 @@ describe("the opencode judge route", () => {
     })
     expect(requests).toEqual([])
     expect(host.stderr.join("")).toContain("nothing was judged")
+  })
+})
+
+describe("batched judging on the route", () => {
+  test("RFE_JUDGE_BATCH=8: the reply's claims share one judge session, the batch prompt as its system, room to answer", async () => {
+    const { host, requests } = await routeTurn(bridges, { env: { RFE_JUDGE_BATCH: "8" } })
+    expect(host.prompts).toHaveLength(1)
+    expect(host.prompts[0]?.text).toContain('"It has 7 bridges."')
+    const first = requests.filter((request) => request.model === "title")
+    expect(first).toHaveLength(1)
+    expect(first[0]?.batch.map((item) => item.claim)).toEqual([
+      "Fredville is the capital city of Freedonia.",
+      "It has 7 bridges.",
+    ])
+    expect(Object.values(JUDGE_BATCH_PROMPTS)).toContain(first[0]?.body.messages[0]?.content ?? "")
+    // the second opinion: one claim, one session, as without a batch
+    const second = requests.filter((request) => request.model !== "title")
+    expect(second.map((request) => [request.batch.length, request.claim])).toEqual([[0, "It has 7 bridges."]])
   })
 })
