@@ -4455,6 +4455,40 @@ function logVerdicts(notifier, sessionID, messageID, claims, results) {
   counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
   notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
 }
+/** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
+function replyReport(at, model, items, split, judged, config) {
+  return {
+    at,
+    model,
+    items,
+    notClaims: split.notClaims.map(({ text, why }) => ({
+      text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
+      why,
+    })),
+    overCap: split.skipped,
+    unjudged: split.claims.length - judged,
+    outcome: "silent",
+  }
+}
+/**
+ * Verdicts nobody wants any more: the session was deleted, or the user sent a new message before they came
+ * (generation moved on). They are dropped, and the report says so.
+ */
+function isOutdated(state, generation, report, results, { config, notifier, counters }) {
+  if (state.deleted) {
+    report.outcome = "deleted"
+    notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
+    return true
+  }
+  if (state.generation === generation) return false
+  tallyInto(counters, state.counters)("staleDrops")
+  report.outcome = "dropped"
+  notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
+    sessionID: state.id,
+    flagged: results.filter((r) => config.flagVerdicts.has(r.verdict)).length,
+  })
+  return true
+}
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
 function createReplyJudge(ctx, judgeClaims, notes) {
   const { config, deps, notifier, counters } = ctx
@@ -4473,34 +4507,10 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     if (claims.length === 0) return
     const { results, model } = await judgeClaims(state, claims)
     const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = {
-      at: deps.now(),
-      model,
-      items,
-      notClaims: notClaims.map(({ text, why }) => ({
-        text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
-        why,
-      })),
-      overCap: skipped,
-      unjudged: claims.length - results.length,
-      outcome: "silent",
-    }
+    const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    if (state.deleted) {
-      report.outcome = "deleted"
-      notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
-      return
-    }
-    if (state.generation !== generation) {
-      tallyInto(counters, state.counters)("staleDrops")
-      report.outcome = "dropped"
-      notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
-        sessionID: state.id,
-        flagged: results.filter((r) => config.flagVerdicts.has(r.verdict)).length,
-      })
-      return
-    }
+    if (isOutdated(state, generation, report, results, ctx)) return
     logVerdicts(notifier, state.id, reply.id, claims.length, results)
     const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
     if (flagged.length === 0) return
