@@ -10,7 +10,7 @@ import { createHash } from "node:crypto"
 import { bridgesJudge, FACTS } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, startJudge } from "../test/support/judge.ts"
-import { CORPUS, type CorpusEntry } from "./corpus.ts"
+import { CORPUS, type CorpusEntry, playTurn } from "./corpus.ts"
 import { approxTokens, table } from "./lib.ts"
 
 const SIZES = [1, 4, 8] as const
@@ -68,16 +68,7 @@ async function runTurns(
     const env = judgeEnv(judge.url, { RFE_JUDGE_BATCH: String(batch), RFE_EVIDENCE_SCOPE: "all" })
     const host = createHost({ env, correct: () => undefined })
     for (const turn of turns) {
-      const session = await host.createSession()
-      const userID = await host.userMessage(session, turn.prompt)
-      for (const source of turn.sources) {
-        await host.toolCall(session, userID, source.tool, source.args, {
-          output: source.output,
-          ...(source.title ? { title: source.title } : {}),
-          ...(source.metadata ? { metadata: source.metadata } : {}),
-        })
-      }
-      await host.reply(session, userID, turn.reply)
+      const session = await playTurn(host, turn)
       await host.settle()
       const items = host.plugin.sessions.get(session)?.report?.items ?? []
       verdicts.push(...items.map((item) => `${item.claim} → ${item.verdict}`))

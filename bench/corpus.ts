@@ -5,6 +5,7 @@
  */
 
 import { readOutput } from "../test/support/fixtures.ts"
+import type { createHost } from "../test/support/host.ts"
 
 export interface CorpusSource {
   tool: "read" | "webfetch" | "bash"
@@ -706,3 +707,21 @@ export const CORPUS: readonly CorpusEntry[] = [
   deApiClient,
   dePayflux,
 ]
+
+/** One corpus turn on the fake host: the user's prompt, each source as the tool call that pulled it, the reply. */
+export async function playTurn(
+  host: ReturnType<typeof createHost>,
+  turn: Pick<CorpusEntry, "prompt" | "sources" | "reply">,
+): Promise<string> {
+  const session = await host.createSession()
+  const userID = await host.userMessage(session, turn.prompt)
+  for (const source of turn.sources) {
+    await host.toolCall(session, userID, source.tool, source.args, {
+      output: source.output,
+      ...(source.title ? { title: source.title } : {}),
+      ...(source.metadata ? { metadata: source.metadata } : {}),
+    })
+  }
+  await host.reply(session, userID, turn.reply)
+  return session
+}

@@ -28,7 +28,7 @@ import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { judgeEnv } from "../test/support/judge.ts"
 import { benchBatch } from "./batch.ts"
-import { CORPUS, type CorpusEntry } from "./corpus.ts"
+import { CORPUS, type CorpusEntry, playTurn } from "./corpus.ts"
 import {
   approxTokens,
   breathe,
@@ -713,17 +713,8 @@ interface CostRow {
 }
 
 async function runCorpusTurn(host: Host, entry: CorpusEntry, judge: ReturnType<typeof startLatencyJudge>) {
-  const session = await host.createSession()
-  const userID = await host.userMessage(session, entry.prompt)
-  for (const source of entry.sources) {
-    await host.toolCall(session, userID, source.tool, source.args, {
-      output: source.output,
-      ...(source.title ? { title: source.title } : {}),
-      ...(source.metadata ? { metadata: source.metadata } : {}),
-    })
-  }
   const before = judge.requests.length
-  await host.reply(session, userID, entry.reply)
+  const session = await playTurn(host, entry)
   await drain(host)
   return { session, requests: judge.requests.slice(before) }
 }
