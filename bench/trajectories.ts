@@ -41,7 +41,8 @@ export interface Trajectory {
   steps: Step[]
 }
 
-const BASH_BLOCK_RE = /```(?:bash|sh)?\n([\s\S]*?)\n```/
+/** The one command of a step: mini-swe-agent asks for exactly one bash block; other fences are prose. */
+const BASH_BLOCK_RE = /```(?:bash|sh)\n([\s\S]*?)\n```/
 const RETURN_CODE_RE = /<returncode>(-?\d+)<\/returncode>/
 
 type Message = { role?: string; content?: unknown }
