@@ -823,4 +823,37 @@ describe("through the host", () => {
     expect(host.plugin.counters.gateHits).toBe(2)
     expect(host.plugin.counters.requests).toBe(0)
   })
+
+  test.each([
+    [
+      "`Promise<void>`",
+      "The handler now returns `Promise<void>` instead of a value.",
+      "The handler now returns Promise<void> instead of a value.",
+    ],
+    [
+      "`Map<string, number>`",
+      "The cache is a `Map<string, number>` keyed by path.",
+      "The cache is a Map<string, number> keyed by path.",
+    ],
+    [
+      "generics outside backticks",
+      "The cache is a Map<string, number> keyed by path.",
+      "The cache is a Map<string, number> keyed by path.",
+    ],
+    ["a tag in code", "Each line ends in `<br>` in the export.", "Each line ends in <br> in the export."],
+    ["real HTML outside code", "Press <kbd>Ctrl</kbd> to copy the path.<br>", "Press Ctrl to copy the path."],
+    ["German", "Die Methode liefert jetzt `Result<T, E>` zurück.", "Die Methode liefert jetzt Result<T, E> zurück."],
+    [
+      "underscores in a file name",
+      "The package exports it from __init__.py now.",
+      "The package exports it from __init__.py now.",
+    ],
+  ])("code reaches the judge as written: %s", async (_name, reply, claim) => {
+    const host = createHost({ env: judgeEnv(judge.url) })
+    const before = judge.requests.length
+    const session = await host.createSession()
+    await host.readTurn(session, "What changed?", FACTS, reply)
+    await host.settle()
+    expect(requestsSince(before)).toEqual([claim])
+  })
 })
