@@ -39,6 +39,7 @@ export const MODULES = [
   "src/capture/redact/names.ts",
   "src/capture/redact/assignments.ts",
   "src/capture/redact/redact.ts",
+  "src/capture/shell.ts",
   "src/capture/provenance.ts",
   "src/capture/evidence.ts",
   "src/capture/docpull.ts",

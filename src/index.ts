@@ -2244,6 +2244,276 @@ function cleanEvidence(raw: string, cap: number): string {
 
 // ── End src/capture/redact/redact.ts ───────────────────────────────────────────────────────────────────────
 
+// ── Begin src/capture/shell.ts ─────────────────────────────────────────────────────────────────────────────
+
+/** One simple command of a command line: its words, where its output goes, and the operator after it. */
+interface SimpleCommand {
+  words: string[]
+  /** Targets of `>`, `>>` and `&>`: files the command writes. */
+  writes: string[]
+  /** `|` joins it to the next command of a pipeline; `&&`, `||`, `;`, `&` and a line end start a new one. */
+  next: "|" | "&&" | "||" | ";" | "&" | undefined
+}
+
+/** Words that stand before the program they run: `timeout 60 pytest`, `env CI=1 npm test`, `FOO=1 make test`. */
+const PREFIX_WORD_RE =
+  /^(?:[A-Za-z_]\w*=.*|timeout|time|env|sudo|nice|xvfb-run|command|exec|nohup|stdbuf|-\S+|\d+[smh]?)$/
+
+/** Programs that only look: they neither run project code nor write files (unless redirected). */
+const LOOK_ONLY_PROGRAMS = new Set([
+  ...["ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "find", "wc", "nl", "less", "more", "tree"],
+  ...["stat", "file", "which", "type", "whereis", "pwd", "cd", "echo", "printf", "true", "false", "diff", "cmp"],
+  ...["sort", "uniq", "cut", "tr", "column", "basename", "dirname", "realpath", "readlink", "date", "whoami", "env"],
+  ...["printenv", "uname", "hostname", "id", "du", "df", "md5sum", "sha256sum", "xxd", "od", "hexdump", "jq", "clear"],
+])
+
+/** git subcommands that change no file of the work tree. */
+const GIT_LOOK_ONLY_RE =
+  /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
+
+/** Test runners, read from a simple command's program and its first arguments. */
+const TEST_RUNNER_RE =
+  /^(?:(?:npm|pnpm|yarn|bun)(?: run)? test(?:[:\w-]*)|bun test|(?:npx|bunx|pnpm exec|yarn) (?:jest|vitest|mocha|ava|tap|playwright test|cypress run)|(?:jest|vitest|mocha|ava|pytest|py\.test|tox|nox|rspec|phpunit|ctest|nextest)|python[\d.]* -m (?:pytest|unittest|tox|nox)|go test|cargo (?:test|nextest)|make (?:test|check)\S*|mvn\S* (?:\S+ )*?(?:test|verify)|\S*gradlew? (?:\S+ )*?(?:test|check)|dotnet test|deno test|swift test|mix test|bundle exec (?:rspec|rake test)|rake test|(?:\S*\/)?runtests(?:\.py)?|(?:\S*\/)?run_tests(?:\.py|\.sh)?)\b/
+
+/** Build and type-check commands. */
+const BUILD_RUNNER_RE =
+  /^(?:(?:npm|pnpm|yarn|bun)(?: run)? build\S*|(?:npx |bunx )?(?:tsc|vite build|next build|nuxt build|astro build|webpack)|bun build|cargo (?:build|check)|go (?:build|vet)|make(?: (?:all|build))?$|mvn\S* (?:\S+ )*?(?:package|compile|install)|\S*gradlew? (?:\S+ )*?(?:build|assemble)|dotnet build|python[\d.]* -m (?:build|compileall)|python[\d.]* setup\.py (?:build|build_ext))\b/
+
+/** Quotes, escapes and `$(...)` kept inside a word; heredoc bodies skipped; `#` comments dropped. */
+function splitCommand(command: string): SimpleCommand[] {
+  const commands: SimpleCommand[] = []
+  let current: SimpleCommand = { words: [], writes: [], next: undefined }
+  let word = ""
+  let inWord = false
+  let redirect = false
+  const heredocs: string[] = []
+  const endWord = () => {
+    if (!inWord) return
+    if (redirect) current.writes.push(word)
+    else current.words.push(word)
+    word = ""
+    inWord = false
+    redirect = false
+  }
+  const endCommand = (next: SimpleCommand["next"]) => {
+    endWord()
+    if (current.words.length || current.writes.length) commands.push({ ...current, next })
+    current = { words: [], writes: [], next: undefined }
+  }
+  for (let at = 0; at < command.length; at++) {
+    const char = command[at] as string
+    if (char === "\n") {
+      endCommand(";")
+      // A heredoc's body starts on the next line and ends at a line that is its delimiter alone.
+      for (const delimiter of heredocs.splice(0)) {
+        const end = command.slice(at + 1).search(new RegExp(`^\\s*${delimiter.replace(/\W/g, "\\$&")}\\s*$`, "m"))
+        if (end < 0) at = command.length
+        else at = command.indexOf("\n", at + 1 + end) < 0 ? command.length : command.indexOf("\n", at + 1 + end)
+      }
+      continue
+    }
+    if (/\s/.test(char)) {
+      endWord()
+      continue
+    }
+    if (char === "#" && !inWord) {
+      const end = command.indexOf("\n", at)
+      at = (end < 0 ? command.length : end) - 1
+      continue
+    }
+    const two = command.slice(at, at + 2)
+    if (two === "<<") {
+      endWord()
+      const match = /^<<-?\s*(['"]?)([\w.-]+)\1/.exec(command.slice(at, at + 200))
+      if (match) {
+        heredocs.push(match[2] as string)
+        at += match[0].length - 1
+        continue
+      }
+    }
+    if (two === "&&" || two === "||") {
+      endCommand(two)
+      at++
+      continue
+    }
+    if (char === ";" || char === "|" || (char === "&" && command[at + 1] !== ">" && command[at - 1] !== ">")) {
+      endCommand(char === "|" ? "|" : char === "&" ? "&" : ";")
+      if (command[at + 1] === "&" && char === "|") at++
+      continue
+    }
+    if (char === ">" || (char === "&" && command[at + 1] === ">")) {
+      // `2>&1` and `>&2` name no file; `>`, `>>`, `&>` and `2>` name the one that follows.
+      const rest = command.slice(at).match(/^&?>>?(&\d)?/)?.[0] ?? ">"
+      const fd = rest.endsWith("1") || rest.endsWith("2")
+      if (inWord && /^\d$/.test(word)) {
+        word = ""
+        inWord = false
+      } else endWord()
+      at += rest.length - 1
+      redirect = !fd
+      continue
+    }
+    if (char === "<") {
+      endWord()
+      continue
+    }
+    inWord = true
+    if (char === "\\") {
+      word += command[at + 1] ?? ""
+      at++
+    } else if (char === "'" || char === '"') {
+      const end = command.indexOf(char, at + 1)
+      word += command.slice(at + 1, end < 0 ? command.length : end)
+      at = end < 0 ? command.length : end
+    } else if (char === "$" && command[at + 1] === "(") {
+      let depth = 0
+      let end = at + 1
+      for (; end < command.length; end++) {
+        if (command[end] === "(") depth++
+        else if (command[end] === ")" && --depth === 0) break
+      }
+      word += command.slice(at, end + 1)
+      at = end
+    } else word += char
+  }
+  endCommand(undefined)
+  return commands
+}
+
+/** The words from the program on: `timeout 60 env CI=1 npm test` is `npm test`. */
+function programWords(simple: SimpleCommand): string[] {
+  const words = simple.words
+  let at = 0
+  while (at < words.length - 1 && PREFIX_WORD_RE.test(words[at] as string)) at++
+  return words.slice(at)
+}
+
+const programLine = (simple: SimpleCommand) => programWords(simple).join(" ")
+
+/** What a simple command runs: a test suite, a build, or neither. */
+function runnerOf(simple: SimpleCommand): "tests" | "build" | undefined {
+  const line = programLine(simple)
+  if (TEST_RUNNER_RE.test(line)) return "tests"
+  if (BUILD_RUNNER_RE.test(line)) return "build"
+  return undefined
+}
+
+/** Whether a simple command only looks, running no project code and writing no file. */
+function looksOnly(simple: SimpleCommand): boolean {
+  if (simple.writes.some((target) => target !== "/dev/null")) return false
+  const [program = "", sub = "", ...rest] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (name === "git") return GIT_LOOK_ONLY_RE.test(sub)
+  if (name === "sed" || name === "perl") return ![sub, ...rest].some((word) => /^-\w*i/.test(word))
+  if (name === "find") return ![sub, ...rest].some((word) => /^-(?:exec|execdir|delete|ok|fprint)/.test(word))
+  return LOOK_ONLY_PROGRAMS.has(name)
+}
+
+/**
+ * The outcome the exit code of a whole command line gives the simple command at `index`: it is that command's
+ * own only when nothing after it could set it. A pipeline exits with its last command unless `pipefail` is on
+ * (`pytest | tail` exits with tail's 0); after `&&` a 0 means every command passed, a failure could be any.
+ */
+function ownOutcome(
+  commands: readonly SimpleCommand[],
+  index: number,
+  exit: number | undefined,
+): "passed" | "failed" | undefined {
+  if (exit === undefined) return undefined
+  const pipefail = commands.slice(0, index).some((c) => /\bpipefail\b/.test(c.words.join(" ")))
+  // The command may not have run at all after `||`, or may have run in the background.
+  if (commands[index - 1]?.next === "||" || commands[index]?.next === "&") return undefined
+  let end = index
+  while (commands[end]?.next === "|") end++
+  if (end > index && !pipefail) return undefined
+  if (end === commands.length - 1) return exit === 0 ? "passed" : "failed"
+  // `pytest && echo done`: a 0 means every command after `&&` ran, so the runner passed.
+  const chained = commands.slice(end, -1).every((c) => c.next === "&&" || c.next === "|")
+  return chained && commands[end]?.next === "&&" && exit === 0 ? "passed" : undefined
+}
+
+/** Summary lines of test runners: [a line's pattern, whether it reports a pass]. Checked line by line. */
+const TEST_SUMMARY_LINES: ReadonlyArray<readonly [RegExp, boolean]> = [
+  // pytest: "===== 3 failed, 12 passed in 0.52s =====", "12 passed in 0.1s", "no tests ran"
+  [/^=*\s*(?:\d+ (?:passed|skipped|deselected|xfailed|xpassed|warnings?)(?:, )?)+ in [\d.]+s/, true],
+  [/^=*\s*(?:\d+ \w+, )*\d+ (?:failed|errors?)\b.* in [\d.]+s/, false],
+  // Jest: "Tests:       1 failed, 5 passed, 6 total"; Vitest: "Tests  5 passed (5)", "Tests  1 failed | 4 passed (5)"
+  [/^Tests:?\s+(?:\d+ (?:passed|skipped|todo)[, |]*)+(?:\d+ total|\(\d+\))/, true],
+  [/^Tests:?\s+(?:\d+ \w+[, |]*)*\d+ failed/, false],
+  // Mocha: "  12 passing (30ms)", "  1 failing"; bun test: " 12 pass", " 0 fail"
+  [/^\d+ failing\b/, false],
+  [/^[1-9]\d* fail$/, false],
+  [/^[1-9]\d* pass$/, true],
+  [/^\d+ passing \(/, true],
+  // go test: "ok  	example.com/pkg	0.01s", "FAIL	example.com/pkg	0.02s", "--- FAIL: TestX"
+  [/^ok\s+\S+\s+(?:[\d.]+s|\(cached\))/, true],
+  [/^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: )/, false],
+  // cargo test: "test result: ok. 5 passed; 0 failed", "test result: FAILED."
+  [/^test result: ok\./, true],
+  [/^test result: FAILED\./, false],
+  // Maven Surefire and Gradle
+  [/^\[INFO\] Tests run: \d+, Failures: 0, Errors: 0\b/, true],
+  [
+    /^\[(?:ERROR|WARNING)\] Tests run: \d+, Failures: [1-9]|^\[(?:ERROR|WARNING)\] Tests run: \d+, Failures: \d+, Errors: [1-9]/,
+    false,
+  ],
+  [/^BUILD FAIL(?:URE|ED)\b/, false],
+  // dotnet test: "Passed!  - Failed:     0, Passed:    12", "Failed!  - Failed:     1"
+  [/^Passed!\s+- Failed:\s+0\b/, true],
+  [/^Failed!\s+- Failed:\s+\d+/, false],
+  // tox and nox
+  [/^(?:\s*congratulations :\)|nox > Session \S+ was successful)/, true],
+  [/^(?:ERROR:\s+\S+: commands failed|nox > Session \S+ failed)/, false],
+  // any runner: "12 passed, 0 failed" alone on a line, perhaps after one word and a colon
+  [/^(?:\w+:\s*)?\d+ passed, 0 failed(?:, \d+ skipped)?$/, true],
+  [/^(?:\w+:\s*)?\d+ passed, [1-9]\d* failed(?:, \d+ skipped)?$/, false],
+]
+
+/** unittest and Django end with "Ran N tests in Xs", then "OK", "OK (skipped=2)" or "FAILED (failures=1)". */
+const UNITTEST_RAN_RE = /^Ran \d+ tests? in [\d.]+s$/
+
+const UNITTEST_RESULT_RE = /^(?:(OK)(?: \([^)]*\))?|FAILED \((?:failures|errors)=\d+.*\))$/
+
+/**
+ * What the test summary lines of a command's output say: failed if any says so, passed if one passes. An "OK"
+ * counts only after unittest's "Ran N tests" line: many programs print OK.
+ */
+function testSummary(output: string): "passed" | "failed" | undefined {
+  let found: "passed" | undefined
+  let ranUnittest = false
+  for (const raw of output.split("\n")) {
+    const line = raw.trim()
+    if (line.length < 2 || line.length > 200) continue
+    if (UNITTEST_RAN_RE.test(line)) {
+      ranUnittest = true
+      continue
+    }
+    const unittest = ranUnittest ? UNITTEST_RESULT_RE.exec(line) : null
+    if (unittest) {
+      if (!unittest[1]) return "failed"
+      found = "passed"
+      continue
+    }
+    for (const [pattern, passed] of TEST_SUMMARY_LINES) {
+      if (!pattern.test(line)) continue
+      if (!passed) return "failed"
+      found = "passed"
+    }
+  }
+  return found
+}
+
+/** The file-like words of a command line: arguments and redirect targets with a path separator or an extension. */
+function namedFiles(commands: readonly SimpleCommand[]): string[] {
+  return commands.flatMap((simple) =>
+    [...simple.words.slice(1), ...simple.writes].filter(
+      (word) => !word.startsWith("-") && !/\s/.test(word) && /(?:\/|\.\w{1,8}$)/.test(word),
+    ),
+  )
+}
+
+// ── End src/capture/shell.ts ───────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/capture/provenance.ts ────────────────────────────────────────────────────────────────────────
 
 const PROCESS_RECORD_CHARS = 200
@@ -2416,9 +2686,20 @@ interface ToolRecord {
   exit: number | undefined
   /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
   line: string
+  /** What a test runner's summary line in a command's output says. */
+  tests?: "passed" | "failed"
+  /** Files a listing (glob) showed: the session saw a file there. */
+  listed?: string[]
 }
 
-function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
+/** How many listed files a record keeps: enough to tell a file name from code, bounded per call. */
+const LISTED_FILES = 200
+
+/**
+ * A tool call as the records check reads it. A command's output is read for a test runner's summary line
+ * (its verdict joins the line the judge sees), a listing's for the files it showed.
+ */
+function toolRecord(call: ToolCall, line: string, directory: string, output?: string): ToolRecord {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
@@ -2429,7 +2710,25 @@ function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  return { kind, paths, command, exit, line }
+  const tests = kind === "run" && output ? testSummary(output.slice(-DOC_PULL_SCAN_CHARS)) : undefined
+  const listed =
+    output && FILE_LISTING_TOOL_RE.test(call.tool) && call.tool !== "grep"
+      ? output
+          .split("\n", LISTED_FILES)
+          .map((entry) => entry.trim())
+          .filter((entry) => entry && !/\s/.test(entry))
+          .map((entry) => resolvePath(entry, directory))
+      : undefined
+  return {
+    kind,
+    paths,
+    command,
+    exit,
+    // The summary joins the line only where the exit code does not say the same (`pytest | tail` exits 0).
+    line: tests && (exit === 0) !== (tests === "passed") ? `${line} (test summary: ${tests})` : line,
+    ...(tests ? { tests } : {}),
+    ...(listed?.length ? { listed } : {}),
+  }
 }
 
 // ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
@@ -2809,8 +3108,8 @@ interface FailedToolPart {
 
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 function createCapture({ config, directory, store }: PartContext) {
-  const record = (state: SessionState, call: ToolCall, line: string) => {
-    const entry = toolRecord(call, line, directory)
+  const record = (state: SessionState, call: ToolCall, line: string, output?: string) => {
+    const entry = toolRecord(call, line, directory, output)
     state.records.push(entry)
     trimOldest(state.records, LIMITS.toolRecords)
     return entry
@@ -2821,7 +3120,9 @@ function createCapture({ config, directory, store }: PartContext) {
       const call = readToolCall(input, output)
       // Once per call: both scan every word of a long command or patch.
       const sensitive = touchesSensitivePath(call.tool, call.args)
-      const entry = record(state, call, describeToolCall(call, directory, sensitive))
+      const raw = asRecord(output).output
+      const text = typeof raw === "string" && !sensitive ? raw : undefined
+      const entry = record(state, call, describeToolCall(call, directory, sensitive), text)
       const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
       if (stale.size) {
         Object.assign(
@@ -2829,11 +3130,9 @@ function createCapture({ config, directory, store }: PartContext) {
           retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
         )
       }
-      if (!config.premiseTools.test(call.tool) || sensitive) return
-      const raw = asRecord(output).output
-      if (typeof raw !== "string" || !raw.trim()) return
-      const text = evidenceOf(call, raw, config.premiseCap)
-      if (!text.trim()) return
+      if (!config.premiseTools.test(call.tool) || !text?.trim()) return
+      const evidence = evidenceOf(call, text, config.premiseCap)
+      if (!evidence.trim()) return
       const { ref, path } = describeSource(call, directory)
       state.nextSource++
       const premise: Premise = {
@@ -2842,7 +3141,7 @@ function createCapture({ config, directory, store }: PartContext) {
         origin: originOf(call.tool, call.args),
         ref,
         path,
-        text,
+        text: evidence,
       }
       Object.assign(state, addPremise(state, premise, config.premiseCap))
       if (premise.origin === "web") {
@@ -3395,14 +3694,6 @@ function joinLines(lines: readonly string[]): string {
 
 // ── Begin src/claims/process.ts ────────────────────────────────────────────────────────────────────────────
 
-/** Commands that run a test suite, in the ecosystems an agent meets most. */
-const TEST_COMMAND_RE =
-  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|bun\s+test\b|npx\s+(?:jest|vitest|mocha|playwright\s+test)\b|(?:jest|vitest|mocha|pytest|py\.test|tox|nox|rspec|phpunit|ctest)\b|python3?\s+-m\s+(?:pytest|unittest)\b|go\s+test\b|cargo\s+(?:test|nextest)\b|make\s+(?:test|check)\b|mvn\s+(?:test|verify)\b|(?:\.\/)?gradlew?\s+test\b|dotnet\s+test\b|deno\s+test\b|swift\s+test\b|mix\s+test\b)/i
-
-/** Commands that build or type-check a project. */
-const BUILD_COMMAND_RE =
-  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b|(?:npx\s+)?tsc\b|cargo\s+(?:build|check)\b|go\s+(?:build|vet)\b|make(?:\s+(?:all|build))?\s*(?:$|[;&|])|mvn\s+(?:package|compile|install)\b|(?:\.\/)?gradlew?\s+(?:build|assemble)\b|dotnet\s+build\b|(?:npx\s+)?(?:vite|next|nuxt|astro)\s+build\b|bun\s+build\b|(?:npx\s+)?webpack\b)/i
-
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
@@ -3419,6 +3710,25 @@ const RAN_IT_RE =
 
 const FIRST_PERSON_RAN_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
+
+/**
+ * "I ran the tests", "we re-ran the unit tests", "Ich habe die Tests ausgeführt": a run of the suite claimed
+ * without naming its command. What follows may say how it went ("… and they pass").
+ */
+const RAN_SUITE_RE =
+  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+|now\s+)?(?:ran|re-?ran|run|executed)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|our\s+|both\s+)?(?:(?:unit|integration|e2e|relevant|existing|full|whole|affected|new|updated|related)\s+)*(?:test\s+suite|tests?|specs?)\b|\b(?:ich|wir)\s+habe?n?\s+(?:\p{L}+\s+){0,3}?(?:die|alle)\s+(?:\p{L}+\s+)?tests?\s+(?:\p{L}+\s+)?(?:ausgeführt|laufen\s+lassen)(?!\p{L})/iu
+
+/** How the run of the suite went, said after the run: "… and they (all) pass", "…, und sie laufen durch". */
+const SUITE_OUTCOME_PATTERNS: ReadonlyArray<readonly [boolean, RegExp]> = [
+  [
+    true,
+    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|all|both|everything|each|all\s+of\s+them|sie|alle)\s+(?:all\s+|alle\s+|now\s+|jetzt\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:all\s+)?(?:passing|green)|laufen\s+(?:\p{L}+\s+)?durch|sind\s+(?:\p{L}+\s+)?grün|bestehen|bestanden)\b\W*$/iu,
+  ],
+  [
+    false,
+    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
+  ],
+]
 
 /** A command in backticks that starts with a program an agent runs. */
 const BACKTICK_COMMAND_RE =
@@ -3499,8 +3809,9 @@ const READ_CLAIM_RE = new RegExp(
 
 /** A claim about the agent's own work that its tool calls can settle. */
 type ProcessClaim =
-  | { kind: "outcome"; subject: "tests" | "build"; passed: boolean; ranIt: boolean }
-  | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean }
+  /** `passed` is undefined for a run claimed with no outcome ("I ran the tests."). */
+  | { kind: "outcome"; subject: "tests" | "build"; passed: boolean | undefined; ranIt: boolean; more?: boolean }
+  | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean; more?: boolean }
   | FileClaim
 
 interface FileClaim {
@@ -3534,15 +3845,22 @@ function readProcessClaim(text: string): ProcessClaim | undefined {
           : undefined
     if (outcome && outcome !== "ran") return { kind: "command", command, outcome, ranIt }
     // "I ran `npm test` and all tests pass": the outcome is the claim that matters. Any other second clause
-    // ("… and updated the docs") says more than the run, so the records alone cannot settle the sentence.
+    // ("… and updated the docs") says more than the run: the records can still show the run never happened.
     if (outcome === "ran" && !outcomeClaim) {
       const after = plain.slice(plain.indexOf(command) + command.length + 1)
-      return MORE_CLAUSES_RE.test(after) ? undefined : { kind: "command", command, outcome, ranIt }
+      return { kind: "command", command, outcome, ranIt, more: MORE_CLAUSES_RE.test(after) }
     }
   }
   if (outcomeClaim) {
     const [subject, passed] = outcomeClaim
     return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain) }
+  }
+  const suite = RAN_SUITE_RE.exec(plain)
+  if (suite && !command) {
+    const after = plain.slice(suite.index + suite[0].length)
+    const said = SUITE_OUTCOME_PATTERNS.find(([, re]) => re.test(after))
+    const more = !said && MORE_CLAUSES_RE.test(after)
+    return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
   }
   const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
   if (paths.length === 0) return undefined
@@ -3566,68 +3884,165 @@ interface RecordDecision {
   quote: string
 }
 
+/** What the records cannot show by themselves: whether a file exists, and whether older records were dropped. */
+interface RecordContext {
+  /** Whether a path named in a claim is a file in the work tree. */
+  exists?: (path: string) => boolean
+  /** Older records were dropped (a long session): that something never happened cannot be told. */
+  truncated?: boolean
+}
+
+/** A shell record read once: its simple commands, and whether it could be a run of tests or a build. */
+interface ShellRun {
+  record: ToolRecord
+  commands: SimpleCommand[]
+}
+
+const shellRuns = (records: readonly ToolRecord[]): ShellRun[] =>
+  records.flatMap((record) =>
+    record.kind === "run" && record.command !== undefined ? [{ record, commands: splitCommand(record.command) }] : [],
+  )
+
 /**
  * The verdict the session's own records give a process claim: confirmed, contradicted (with the record as
- * the quote), or undefined when they cannot tell. A subagent's work is invisible here, so any delegation
- * leaves "it never happened" undecided.
+ * the quote), or undefined when they cannot tell, so the judge reads the claim with the records as evidence.
+ * They decide only what they show unambiguously: that no command which could be the claimed one ran, or the
+ * claimed run itself, recognised, finished, with its own exit code or its runner's summary line. A subagent's
+ * work is invisible here, so any delegation leaves "it never happened" undecided.
  */
-function decideProcessClaim(claim: ProcessClaim, records: readonly ToolRecord[]): RecordDecision | undefined {
-  const delegated = records.some((action) => action.kind === "delegate")
+function decideProcessClaim(
+  claim: ProcessClaim,
+  records: readonly ToolRecord[],
+  context: RecordContext = {},
+): RecordDecision | undefined {
+  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
   switch (claim.kind) {
     case "file":
-      return decideFileClaim(claim, records, delegated)
-    case "outcome": {
-      const pattern = claim.subject === "tests" ? TEST_COMMAND_RE : BUILD_COMMAND_RE
-      const last = records.findLast((action) => action.kind === "run" && pattern.test(action.command ?? ""))
-      if (!last) {
-        if (!claim.ranIt || delegated) return undefined
-        return {
-          verdict: "unfaithful",
-          quote: `no ${claim.subject === "tests" ? "test" : "build"} command ran in this session`,
-        }
-      }
-      return outcomeOf(last, claim.passed)
-    }
+      return decideFileClaim(claim, records, absent, context.exists)
+    case "outcome":
+      return decideOutcome(claim, shellRuns(records), absent)
     case "command": {
       const wanted = normalizeCommand(claim.command)
       const last = records.findLast((action) => normalizeCommand(action.command ?? "").includes(wanted))
       if (!last) {
-        if (!claim.ranIt || delegated) return undefined
+        if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
       }
-      return claim.outcome === "ran"
-        ? { verdict: "faithful", quote: last.line }
-        : outcomeOf(last, claim.outcome === "passed")
+      if (claim.more) return undefined
+      if (claim.outcome === "ran") return { verdict: "faithful", quote: last.line }
+      return outcomeOf(last, commandOutcome(last, claim.command), claim.outcome === "passed")
     }
   }
 }
 
-/** A command's exit code against a claimed outcome; undefined when the exit code is unknown. */
-function outcomeOf(action: ToolRecord, passed: boolean): RecordDecision | undefined {
-  if (action.exit === undefined) return undefined
-  return { verdict: (action.exit === 0) === passed ? "faithful" : "unfaithful", quote: action.line }
+/** A claimed outcome of the tests or the build, against the last run that is recognisably one. */
+function decideOutcome(
+  claim: Extract<ProcessClaim, { kind: "outcome" }>,
+  runs: readonly ShellRun[],
+  absent: boolean,
+): RecordDecision | undefined {
+  const subject = claim.subject
+  const recognised = (run: ShellRun) =>
+    run.commands.some((simple) => runnerOf(simple) === subject) ||
+    (subject === "tests" && run.record.tests !== undefined)
+  const could = (run: ShellRun) => !run.commands.every(looksOnly)
+  const lastAt = runs.findLastIndex(recognised)
+  if (lastAt < 0) {
+    if (!claim.ranIt || !absent || runs.some(could)) return undefined
+    const what = subject === "tests" ? "tests" : "a build"
+    return { verdict: "unfaithful", quote: `no command that could run ${what} ran in this session` }
+  }
+  // A later command may be the run the claim means (the agent's own test script, `python -c` with unittest).
+  if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
+  const last = runs[lastAt] as ShellRun
+  if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
+  const outcome =
+    (subject === "tests" ? last.record.tests : undefined) ??
+    (first < 0 ? undefined : ownOutcome(last.commands, first, last.record.exit))
+  return outcomeOf(last.record, outcome, claim.passed)
 }
 
+/** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
+function commandOutcome(record: ToolRecord, command: string): "passed" | "failed" | undefined {
+  if (normalizeCommand(record.command ?? "") === normalizeCommand(command)) {
+    return record.exit === undefined ? undefined : record.exit === 0 ? "passed" : "failed"
+  }
+  const commands = splitCommand(record.command ?? "")
+  const wanted = normalizeCommand(
+    programWords(splitCommand(command)[0] ?? { words: [], writes: [], next: undefined }).join(" "),
+  )
+  const at = commands.findIndex((simple) => normalizeCommand(programWords(simple).join(" ")).startsWith(wanted))
+  return at < 0 ? undefined : ownOutcome(commands, at, record.exit)
+}
+
+/** A known outcome against a claimed one; undefined when the outcome is not known. */
+function outcomeOf(
+  action: ToolRecord,
+  outcome: "passed" | "failed" | undefined,
+  passed: boolean,
+): RecordDecision | undefined {
+  if (outcome === undefined) return undefined
+  return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
+}
+
+/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
+const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
+
+/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
+function writesFile(simple: SimpleCommand, named: string): boolean {
+  if (simple.writes.some((target) => namesPath(target, named))) return true
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (!WRITING_PROGRAM_RE.test(name)) return false
+  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
+  return args.some((word) => namesPath(word, named))
+}
+
+/** Commands that neither read nor write files they do not name: a run of only these could not have. */
+const NO_FILE_PROGRAMS = new Set(["cd", "pwd", "echo", "printf", "true", "false", "which", "date", "whoami", "ls"])
+
+/**
+ * A claim that the agent changed or read files, against the records. A name counts as a file only where the
+ * session saw one (read, listed, edited, written, named as a command's file) or the work tree has one: code in
+ * backticks (`django.db`, `logger.exception()`) is no file. A file the records never touched is flagged only
+ * when no command ran that could have touched it unnamed (a script, a heredoc, `grep -r`).
+ */
 function decideFileClaim(
   claim: FileClaim,
   records: readonly ToolRecord[],
-  delegated: boolean,
+  absent: boolean,
+  exists: ((path: string) => boolean) | undefined,
 ): RecordDecision | undefined {
+  const runs = shellRuns(records)
   const kinds: ToolRecord["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
-  const touching = (named: string) => {
-    const base = normalizePath(named).split("/").at(-1) ?? named
-    return records.filter(
-      (action) =>
-        (kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named))) ||
-        (action.kind === "run" && normalizePath(action.command ?? "").includes(base)),
+  const seen = (named: string) =>
+    records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
+    runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
+    exists?.(named) === true
+  const files = claim.paths.filter(seen)
+  if (files.length === 0) return undefined
+  const touching = (named: string) =>
+    records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
+  const byShell = (named: string) =>
+    runs.filter(({ commands }) =>
+      claim.action === "change"
+        ? commands.some((simple) => writesFile(simple, named))
+        : namedFiles(commands).some((word) => namesPath(word, named)),
     )
-  }
-  const missing = claim.paths.filter((named) => touching(named).length === 0)
+  const evidence = (named: string) => [...touching(named), ...byShell(named).map((run) => run.record)]
+  const missing = files.filter((named) => evidence(named).length === 0)
   if (missing.length === 0) {
-    const evidence = touching(claim.paths[0] ?? "").at(-1)
-    return evidence ? { verdict: "faithful", quote: evidence.line } : undefined
+    const quote = evidence(files[0] ?? "").at(-1)?.line
+    return quote ? { verdict: "faithful", quote } : undefined
   }
-  if (delegated) return undefined
+  // A script or a `grep -r` may have changed or read the file without naming it: only the judge can tell.
+  // Test runs and builds are taken not to write sources.
+  const unnamed = (run: ShellRun) =>
+    claim.action === "change"
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      : !run.commands.every((simple) => NO_FILE_PROGRAMS.has(programWords(simple)[0] ?? ""))
+  if (!absent || runs.some(unnamed)) return undefined
   const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
   const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
@@ -4687,9 +5102,16 @@ interface Evidence {
   /** Source id → its text as quotes are checked against it. */
   texts: ReadonlyMap<string, string>
   records: readonly ToolRecord[]
+  /** What the records alone cannot show: files of the work tree, and whether older records were dropped. */
+  recordContext: RecordContext
 }
 
-function gatherEvidence(state: SessionState, config: Config, judge: JudgeSettings): Evidence {
+function gatherEvidence(
+  state: SessionState,
+  config: Config,
+  judge: JudgeSettings,
+  exists?: (path: string) => boolean,
+): Evidence {
   const premises = [...state.premises]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
@@ -4709,6 +5131,7 @@ function gatherEvidence(state: SessionState, config: Config, judge: JudgeSetting
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
+    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords },
   }
 }
 
@@ -4890,7 +5313,7 @@ async function settleClaim(
     }
   }
   const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  const decided = asserted && decideProcessClaim(asserted, evidence.records, evidence.recordContext)
   if (decided) {
     ask.count("recordDecisions")
     const reason = "the session's tool calls decide it"
@@ -4907,7 +5330,7 @@ async function settleClaim(
  * source and a second judge model agrees.
  */
 function createClaimJudge(
-  { config, deps, notifier, counters, health }: PartContext,
+  { config, deps, notifier, counters, health, directory }: PartContext,
   cache: VerdictCache,
   route: OpencodeRoute,
 ) {
@@ -4936,7 +5359,7 @@ function createClaimJudge(
   return async (state: SessionState, claims: readonly Claim[]) => {
     const judge = await settle(state)
     if (!judge) return { results: [] as ClaimResult[], model: undefined }
-    const evidence = gatherEvidence(state, config, judge)
+    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }

@@ -1,10 +1,10 @@
 // Judging one claim: records, cache, judge and second opinion, and when a flag is earned.
-import { mapConcurrent } from "../base/bounds.ts"
+import { LIMITS, mapConcurrent } from "../base/bounds.ts"
 import { type Tally, tallyInto } from "../base/counters.ts"
 import { clip, clockTime } from "../base/text.ts"
-import type { ToolRecord } from "../capture/provenance.ts"
+import { resolvePath, type ToolRecord } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
-import { decideProcessClaim, readProcessClaim } from "../claims/process.ts"
+import { decideProcessClaim, type RecordContext, readProcessClaim } from "../claims/process.ts"
 import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/split.ts"
 import type { Config, JudgeSettings } from "../config/config.ts"
 import type { Notifier } from "../out/notifier.ts"
@@ -55,9 +55,16 @@ export interface Evidence {
   /** Source id → its text as quotes are checked against it. */
   texts: ReadonlyMap<string, string>
   records: readonly ToolRecord[]
+  /** What the records alone cannot show: files of the work tree, and whether older records were dropped. */
+  recordContext: RecordContext
 }
 
-export function gatherEvidence(state: SessionState, config: Config, judge: JudgeSettings): Evidence {
+export function gatherEvidence(
+  state: SessionState,
+  config: Config,
+  judge: JudgeSettings,
+  exists?: (path: string) => boolean,
+): Evidence {
   const premises = [...state.premises]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
@@ -77,6 +84,7 @@ export function gatherEvidence(state: SessionState, config: Config, judge: Judge
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
+    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords },
   }
 }
 
@@ -258,7 +266,7 @@ export async function settleClaim(
     }
   }
   const asserted = ask.config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  const decided = asserted && decideProcessClaim(asserted, evidence.records, evidence.recordContext)
   if (decided) {
     ask.count("recordDecisions")
     const reason = "the session's tool calls decide it"
@@ -275,7 +283,7 @@ export async function settleClaim(
  * source and a second judge model agrees.
  */
 export function createClaimJudge(
-  { config, deps, notifier, counters, health }: PartContext,
+  { config, deps, notifier, counters, health, directory }: PartContext,
   cache: VerdictCache,
   route: OpencodeRoute,
 ) {
@@ -304,7 +312,7 @@ export function createClaimJudge(
   return async (state: SessionState, claims: readonly Claim[]) => {
     const judge = await settle(state)
     if (!judge) return { results: [] as ClaimResult[], model: undefined }
-    const evidence = gatherEvidence(state, config, judge)
+    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
