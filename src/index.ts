@@ -146,6 +146,8 @@ interface Counters {
   secondOpinions: number
   /** Contradictions the second judge model did not confirm. */
   disagreements: number
+  /** Second opinions asked for that did not come (an error, a timeout, an unreadable answer): the flag stands. */
+  secondSilent: number
   tokensIn: number
   tokensOut: number
 }
@@ -170,6 +172,7 @@ function newCounters(): Counters {
     unanchored: 0,
     secondOpinions: 0,
     disagreements: 0,
+    secondSilent: 0,
     tokensIn: 0,
     tokensOut: 0,
   }
@@ -4197,6 +4200,8 @@ interface ClaimResult extends JudgeVerdict {
   via: Via
   /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
   demoted?: "unanchored" | "disagreed"
+  /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
+  second?: "silent"
 }
 
 /**
@@ -4749,6 +4754,21 @@ interface CallableModel {
   source: string
   /** Input plus output price per million tokens; unknown prices sort last. */
   price: number
+  /**
+   * Whether opencode's listing lets it answer a judge prompt: not deprecated, text out, and room for a verdict
+   * in its output limit. A model that does not is asked for a second opinion only when no other is left.
+   */
+  answers: boolean
+}
+
+/** Whether a model as `config.providers()` lists it can give a verdict: read from its status, output and limit. */
+function answersJudge(model: Record<string, unknown>): boolean {
+  if (model.status === "deprecated") return false
+  const output = asRecord(asRecord(model.capabilities).output)
+  const modalities = asRecord(model.modalities).output
+  if (output.text === false || (Array.isArray(modalities) && !modalities.includes("text"))) return false
+  const limit = asRecord(model.limit).output
+  return typeof limit !== "number" || limit === 0 || limit >= JUDGE_RETRY_MAX_TOKENS
 }
 
 /** The callable models in a `config.providers()` answer, read field by field: its options hold API keys. */
@@ -4766,7 +4786,7 @@ function readCallableModels(payload: unknown): CallableModel[] {
         typeof cost.input === "number" && typeof cost.output === "number"
           ? cost.input + cost.output
           : Number.POSITIVE_INFINITY
-      return { id: `${providerID}/${modelID}`, providerID, source, price }
+      return { id: `${providerID}/${modelID}`, providerID, source, price, answers: answersJudge(asRecord(model)) }
     })
   })
 }
@@ -4814,7 +4834,14 @@ function pickRouteModels(
         "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
     }
   }
-  const fallback = judge.fallbackModel || ranked.find((model) => model !== main) || main
+  // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
+  // a tiny output limit answers nothing, and a silent second judge only costs time.
+  const answering = new Set(models.filter((model) => model.answers).map((model) => model.id))
+  const fallback =
+    judge.fallbackModel ||
+    ranked.find((model) => model !== main && answering.has(model)) ||
+    ranked.find((model) => model !== main) ||
+    main
   return { main, fallback }
 }
 
@@ -5143,6 +5170,8 @@ interface JudgeRun {
   unreadable: number
 }
 
+const newJudgeRun = (): JudgeRun => ({ failure: undefined, unjudged: 0, answered: 0, unreadable: 0 })
+
 /**
  * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
  * The technical detail stays in the log.
@@ -5209,6 +5238,37 @@ interface VerdictSource {
   count: Tally
   cache: VerdictCache
   post: (request: JudgeRequest) => Promise<string>
+  /** How the session's second-opinion models have answered; undefined asks every time. */
+  seconds?: SecondOpinions
+}
+
+/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
+const SECOND_SILENT_LIMIT = 3
+
+/** One session's second-opinion models: which still answer, and the once-told word when one stops being asked. */
+interface SecondOpinions {
+  benched(model: string): boolean
+  answered(model: string, ok: boolean): void
+}
+
+/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
+function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
+  return {
+    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
+    answered(model, ok) {
+      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
+      state.silentSeconds.set(model, silent)
+      if (silent !== SECOND_SILENT_LIMIT) return
+      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
+        sessionID: state.id,
+        model,
+      })
+      notifier.tellOnce(
+        `second-silent:${state.id}:${model}`,
+        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
+      )
+    },
+  }
 }
 
 /** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
@@ -5263,14 +5323,17 @@ async function verdictFrom(
 
 /**
  * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
- * second judge model agrees. A contradiction that fails either is kept as unverifiable.
+ * second judge model does not find the claim faithful or unverifiable. A contradiction that fails either is
+ * kept as unverifiable. A second judge that does not answer (an error, a timeout, no readable verdict) is no
+ * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
+ * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
  */
 async function earnFlag(
   ask: VerdictSource,
   claim: Claim,
   first: RawVerdict,
   evidence: Evidence,
-  run: JudgeRun,
+  second: JudgeRun,
 ): Promise<ClaimResult> {
   const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
@@ -5279,17 +5342,25 @@ async function earnFlag(
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
   const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
-  if (other) {
-    await ask.cache.load(other)
-    ask.count("secondOpinions")
-    const second = await verdictFrom(ask, other, claim, evidence, run)
-    const agrees =
-      second?.verdict === "unfaithful" &&
-      (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
-    if (!agrees) {
-      ask.count("disagreements")
-      return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
-    }
+  if (!other) return { claim, ...first, source: anchored }
+  if (ask.seconds?.benched(other)) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  await ask.cache.load(other)
+  ask.count("secondOpinions")
+  // Each flag asks anew: an earlier failure of the second model in this reply is no answer for this claim.
+  second.failure = undefined
+  const opinion = await verdictFrom(ask, other, claim, evidence, second)
+  const answered = opinion !== undefined && opinion.via !== "parse-fallback"
+  ask.seconds?.answered(other, answered)
+  if (!answered) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  if (opinion.verdict !== "unfaithful") {
+    ask.count("disagreements")
+    return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
   return { claim, ...first, source: anchored }
 }
@@ -5300,6 +5371,7 @@ async function settleClaim(
   claim: Claim,
   evidence: Evidence,
   run: JudgeRun,
+  second: JudgeRun = newJudgeRun(),
 ): Promise<ClaimResult | undefined> {
   if (isVerbatimInSources(claim, evidence.sources)) {
     ask.count("gateHits")
@@ -5321,7 +5393,7 @@ async function settleClaim(
   }
   const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
   if (!first) return undefined
-  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, second) : { claim, ...first }
 }
 
 /**
@@ -5345,7 +5417,7 @@ function createClaimJudge(
       count("tokensOut", line.completion_tokens ?? 0)
     }
     const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
-    return { config, now: deps.now, count, cache, post }
+    return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state: SessionState) => {
@@ -5362,10 +5434,11 @@ function createClaimJudge(
     const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
-    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const run = newJudgeRun()
+    const second = newJudgeRun()
     const ask = askFor(state)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
-      settleClaim(ask, claim, evidence, run),
+      settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
@@ -5396,6 +5469,7 @@ function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefi
     reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
+    ...(result.second ? { second: result.second } : {}),
   }))
 }
 
@@ -5515,6 +5589,8 @@ interface SessionState extends PremiseBuffer {
   flaggedReport: ReplyReport | undefined
   /** This session's judging so far, as `/ragfaith` tells it. */
   counters: Counters
+  /** Second-opinion models by the calls in a row they left unanswered; past a few they are not asked again. */
+  silentSeconds: Map<string, number>
 }
 
 /** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
@@ -5560,6 +5636,7 @@ function newSession(id: string): SessionState {
     report: undefined,
     flaggedReport: undefined,
     counters: newCounters(),
+    silentSeconds: new Map(),
   }
 }
 
@@ -5682,6 +5759,8 @@ function logVerdicts(
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
   counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
   counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
+  // A flag on one judge because the second did not answer: the log says so, apart from any disagreement.
+  counts.secondSilent = results.filter((r) => r.second === "silent").length
   notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
 }
 
@@ -6090,7 +6169,9 @@ function reportItem(item: FlaggedClaim): string[] {
       ? " Not flagged: the judge's quote is in no source."
       : item.demoted === "disagreed"
         ? " Not flagged: a second judge disagreed."
-        : ""
+        : item.second === "silent"
+          ? " The second judge did not answer; the verified quote decides."
+          : ""
   const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),

@@ -96,6 +96,8 @@ export interface JudgeRun {
   unreadable: number
 }
 
+export const newJudgeRun = (): JudgeRun => ({ failure: undefined, unjudged: 0, answered: 0, unreadable: 0 })
+
 /**
  * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
  * The technical detail stays in the log.
@@ -162,6 +164,37 @@ export interface VerdictSource {
   count: Tally
   cache: VerdictCache
   post: (request: JudgeRequest) => Promise<string>
+  /** How the session's second-opinion models have answered; undefined asks every time. */
+  seconds?: SecondOpinions
+}
+
+/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
+export const SECOND_SILENT_LIMIT = 3
+
+/** One session's second-opinion models: which still answer, and the once-told word when one stops being asked. */
+export interface SecondOpinions {
+  benched(model: string): boolean
+  answered(model: string, ok: boolean): void
+}
+
+/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
+export function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
+  return {
+    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
+    answered(model, ok) {
+      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
+      state.silentSeconds.set(model, silent)
+      if (silent !== SECOND_SILENT_LIMIT) return
+      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
+        sessionID: state.id,
+        model,
+      })
+      notifier.tellOnce(
+        `second-silent:${state.id}:${model}`,
+        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
+      )
+    },
+  }
 }
 
 /** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
@@ -216,14 +249,17 @@ export async function verdictFrom(
 
 /**
  * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
- * second judge model agrees. A contradiction that fails either is kept as unverifiable.
+ * second judge model does not find the claim faithful or unverifiable. A contradiction that fails either is
+ * kept as unverifiable. A second judge that does not answer (an error, a timeout, no readable verdict) is no
+ * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
+ * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
  */
 export async function earnFlag(
   ask: VerdictSource,
   claim: Claim,
   first: RawVerdict,
   evidence: Evidence,
-  run: JudgeRun,
+  second: JudgeRun,
 ): Promise<ClaimResult> {
   const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
@@ -232,17 +268,25 @@ export async function earnFlag(
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
   const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
-  if (other) {
-    await ask.cache.load(other)
-    ask.count("secondOpinions")
-    const second = await verdictFrom(ask, other, claim, evidence, run)
-    const agrees =
-      second?.verdict === "unfaithful" &&
-      (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
-    if (!agrees) {
-      ask.count("disagreements")
-      return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
-    }
+  if (!other) return { claim, ...first, source: anchored }
+  if (ask.seconds?.benched(other)) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  await ask.cache.load(other)
+  ask.count("secondOpinions")
+  // Each flag asks anew: an earlier failure of the second model in this reply is no answer for this claim.
+  second.failure = undefined
+  const opinion = await verdictFrom(ask, other, claim, evidence, second)
+  const answered = opinion !== undefined && opinion.via !== "parse-fallback"
+  ask.seconds?.answered(other, answered)
+  if (!answered) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  if (opinion.verdict !== "unfaithful") {
+    ask.count("disagreements")
+    return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
   return { claim, ...first, source: anchored }
 }
@@ -253,6 +297,7 @@ export async function settleClaim(
   claim: Claim,
   evidence: Evidence,
   run: JudgeRun,
+  second: JudgeRun = newJudgeRun(),
 ): Promise<ClaimResult | undefined> {
   if (isVerbatimInSources(claim, evidence.sources)) {
     ask.count("gateHits")
@@ -274,7 +319,7 @@ export async function settleClaim(
   }
   const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
   if (!first) return undefined
-  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, second) : { claim, ...first }
 }
 
 /**
@@ -298,7 +343,7 @@ export function createClaimJudge(
       count("tokensOut", line.completion_tokens ?? 0)
     }
     const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
-    return { config, now: deps.now, count, cache, post }
+    return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state: SessionState) => {
@@ -315,10 +360,11 @@ export function createClaimJudge(
     const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
-    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0 }
+    const run = newJudgeRun()
+    const second = newJudgeRun()
     const ask = askFor(state)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
-      settleClaim(ask, claim, evidence, run),
+      settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
@@ -349,5 +395,6 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
     reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
+    ...(result.second ? { second: result.second } : {}),
   }))
 }
