@@ -45,6 +45,7 @@ export const MODULES = [
   "src/capture/docpull.ts",
   "src/capture/capture.ts",
   "src/claims/prose.ts",
+  "src/claims/words.ts",
   "src/claims/split.ts",
   "src/claims/process.ts",
   "src/judge/prompt.ts",

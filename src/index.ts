@@ -3371,33 +3371,7 @@ const CODE_SPAN_RE = /`([^`]+)`/g
 
 // ── End src/claims/prose.ts ────────────────────────────────────────────────────────────────────────────────
 
-// ── Begin src/claims/split.ts ──────────────────────────────────────────────────────────────────────────────
-
-const BEFORE_CHARS = 300
-
-/** Shorter claims say too little for a verbatim match with a source to prove anything. */
-const VERBATIM_MIN_CHARS = 24
-
-const MIN_CLAIM_CHARS = 10
-
-interface Claim {
-  text: string
-  /** Normalised form: the dedupe key within a reply and across a turn. */
-  key: string
-  /** The sentences just before it in the reply: what "it" or "this function" refers to. */
-  before?: string
-  /** The sentence as written, inline code still in backticks: commands and paths are read from it. */
-  raw?: string
-}
-
-/** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
-const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
-
-/**
- * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
- * The tail is cut to a few dozen characters, so this never scans a whole sentence.
- */
-const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
+// ── Begin src/claims/words.ts ──────────────────────────────────────────────────────────────────────────────
 
 /** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
 const FIXED_ABBREVIATIONS = new Set([
@@ -3406,6 +3380,9 @@ const FIXED_ABBREVIATIONS = new Set([
   ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
   ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
   ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
+  // Titles before a name, singular and plural ("Sen. Kennedy", "Drs. Ali and Khan"), and "PS." before a note.
+  ...["sen", "sens", "rep", "reps", "gov", "gen", "col", "maj", "adm", "pres", "supt", "atty", "drs", "profs"],
+  ...["cpl", "pvt", "brig", "ps", "abg"],
 ])
 
 /** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
@@ -3420,6 +3397,17 @@ const NUMBER_ABBREVIATIONS = new Set([
 const FINAL_ABBREVIATIONS = new Set([
   ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
   ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
+  // Eras: "in 476 A.D. Rome was sacked" ends after the era, "until 14 A.D. and" goes on.
+  ...["a.d", "b.c", "b.c.e", "c.e"],
+])
+
+/**
+ * Units after a number: "984 ft. It was" ends there, but "3 Std. Anfahrt" goes on, so the sentence ends
+ * only before a usual sentence opener (like an acronym). "ft" without a number before it is Fort.
+ */
+const UNIT_ABBREVIATIONS = new Set([
+  ...["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt", "hr", "hrs", "min", "mins", "sec", "secs", "mo", "mos"],
+  ...["wk", "wks", "yr", "yrs", "sq", "cu", "std", "sek", "mio", "mrd", "tsd", "stk", "kt"],
 ])
 
 /**
@@ -3455,6 +3443,47 @@ const MONTH_START_RE =
 const ORDINAL_NOUN_START_RE =
   /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
 
+/** Articles and prepositions before a German ordinal: "auf der 35. Kommandeurstagung" names a counted thing. */
+const BEFORE_ORDINAL_RE =
+  /(?:^|\s)(?:der|die|das|dem|den|des|ein|eine|einer|einem|einen|am|im|zum|zur|vom|beim|ins|ans|seit|ab|bis|für|nach|vor|seine[mnrs]?|ihre[mnrs]?|unsere[mnrs]?|jede[mnrs]?|diese[mnrs]?)\s*$/i
+
+/** Words only German text has this often: a paragraph with several of them is read as German. */
+const GERMAN_WORD_RE =
+  /(?<!\p{L})(?:der|die|das|und|ist|nicht|mit|ein|eine|auf|sich|dem|den|wird|sind|auch|bei|zum|zur|für|oder|wenn)(?!\p{L})/giu
+
+// ── End src/claims/words.ts ────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/claims/split.ts ──────────────────────────────────────────────────────────────────────────────
+
+const BEFORE_CHARS = 300
+
+/** Shorter claims say too little for a verbatim match with a source to prove anything. */
+const VERBATIM_MIN_CHARS = 24
+
+const MIN_CLAIM_CHARS = 10
+
+interface Claim {
+  text: string
+  /** Normalised form: the dedupe key within a reply and across a turn. */
+  key: string
+  /** The sentences just before it in the reply: what "it" or "this function" refers to. */
+  before?: string
+  /** The sentence as written, inline code still in backticks: commands and paths are read from it. */
+  raw?: string
+}
+
+/** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
+const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
+
+/**
+ * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
+ * The tail is cut to a few dozen characters, so this never scans a whole sentence.
+ */
+const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
+
+/** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
+const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
+
 /** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
 const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
 
@@ -3475,7 +3504,7 @@ function normalizeForMatch(text: string): string {
     .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
 }
 
-type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym"
+type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
 function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
@@ -3484,14 +3513,21 @@ function periodEnding(tail: string): { kind: PeriodEnding; before: string } | un
   const token = match[1] ?? ""
   const lower = token.toLowerCase()
   const before = tail.slice(0, match.index + match[0].length - token.length - 1)
+  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
+  if (/\p{L}['’]$/u.test(before)) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // A unit after a number: "984 ft." is feet, not Fort.
+  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
   if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
+  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
   // German street names carry the abbreviation inside the word: "Hafenstr. 12".
   if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
   // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
   if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
-  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
+  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
+  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
   if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
   return undefined
 }
@@ -3514,9 +3550,18 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
     case "number":
       return lower || digit
     case "ordinal":
-      return lower || digit || MONTH_START_RE.test(piece) || ORDINAL_NOUN_START_RE.test(piece)
+      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
+      return (
+        lower ||
+        digit ||
+        MONTH_START_RE.test(piece) ||
+        ORDINAL_NOUN_START_RE.test(piece) ||
+        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
+      )
     case "acronym":
-      return lower || startsLikeName(piece)
+    case "unit":
+    case "regnal":
+      return lower || digit || startsLikeName(piece)
     case "initial":
       // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
       if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
@@ -3525,7 +3570,13 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
 }
 
 /** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
-type PendingSentence = { pieces: string[]; length: number; closed: boolean }
+type PendingSentence = {
+  pieces: string[]
+  length: number
+  closed: boolean
+  /** A quotation opened in the sentence is still open. */
+  quoted: boolean
+}
 
 /** Too short to judge on its own: what `isCheckable` would drop for its length. */
 function isFragment(text: string): boolean {
@@ -3539,8 +3590,10 @@ function continuesSentence(previous: PendingSentence, piece: string): boolean {
   const last = previous.pieces.at(-1) ?? ""
   const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
-  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence.
-  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
+  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
+  // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
+  if (/[!?]["'”’)\]]*$/.test(tail))
+    return /^\p{Ll}/u.test(piece) || (NAME_EXCLAIMED_RE.test(tail) && startsLikeName(piece))
   const ending = periodEnding(tail)
   if (!ending) return /^\p{Ll}/u.test(piece)
   if (continuesAfterPeriod(ending, piece)) return true
@@ -3565,27 +3618,114 @@ function cutBeforeCode(segment: string): string[] {
   return parts
 }
 
+/** One piece of a block: ICU's segment or a part cut from it. `hard`: a sentence surely starts here. */
+interface Piece {
+  text: string
+  hard: boolean
+  /** The segment ended a line, which `joinLines` put there only where a sentence ends. */
+  lineEnd: boolean
+}
+
+/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
+const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+
 /**
- * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
- * their sentence, and cuts before inline code that opens a sentence.
+ * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
+ * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
+ * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
+ */
+function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
+  const parts: Array<[string, boolean]> = []
+  let from = 0
+  for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
+    const at = match.index
+    // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
+    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
+    parts.push([segment.slice(from, at + 1), from > 0])
+    from = at + match[0].length
+  }
+  parts.push([segment.slice(from), from > 0])
+  return parts
+}
+
+/** ICU's segments of a block, cut before inline code after a stop and before a lowercase sentence start. */
+function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
+  const pieces: Piece[] = []
+  for (const { segment } of segmenter.segment(block)) {
+    for (const [part, hard] of segment.includes(". ") ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
+      for (const [i, text] of (part.includes("`") ? cutBeforeCode(part) : [part]).entries()) {
+        const trimmed = text.trim()
+        if (trimmed) pieces.push({ text: trimmed, hard: hard && i === 0, lineEnd: false })
+      }
+    }
+    const last = pieces.at(-1)
+    if (last && segment.endsWith("\n")) last.lineEnd = true
+  }
+  return pieces
+}
+
+/** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
+function quoteOpenAfter(open: boolean, text: string): boolean {
+  let inside = open
+  for (const char of text) {
+    if (char === '"') inside = !inside
+    else if (char === "„" || (char === "“" && !inside)) inside = true
+    else if (char === "”" || char === "“") inside = false
+  }
+  return inside
+}
+
+/** Where a quotation open before `text` closes in it, or -1. */
+function quoteCloseIn(text: string): number {
+  for (let at = 0; at < text.length; at++) if ('"“”'.includes(text[at] as string)) return at
+  return -1
+}
+
+/** How many pieces ahead a quotation opened in a sentence may close and still be part of it. */
+const QUOTE_LOOKAHEAD = 4
+
+/**
+ * A sentence quoted inside a sentence ("He wrote "Done. All good." in the log"): while a quotation is open,
+ * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
+ * lowercase after it.
+ */
+function insideQuotation(previous: PendingSentence, pieces: readonly Piece[], index: number): boolean {
+  if (!previous.quoted) return false
+  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
+    const piece = pieces[at] as Piece
+    const close = quoteCloseIn(piece.text)
+    if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
+    if (piece.lineEnd) return false
+  }
+  return false
+}
+
+/**
+ * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals, German dates and inside
+ * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
+ * that starts lowercase.
  */
 function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
-  for (const { segment } of segmenter.segment(block)) {
-    for (const part of segment.includes("`") ? cutBeforeCode(segment) : [segment]) {
-      const piece = part.trim()
-      if (!piece) continue
-      const previous = merged.at(-1)
-      if (previous && !previous.closed && continuesSentence(previous, piece)) {
-        previous.pieces.push(piece)
-        previous.length += piece.length + 1
-      } else merged.push({ pieces: [piece], length: piece.length, closed: false })
-    }
+  const pieces = piecesOf(block, segmenter)
+  for (const [index, { text, hard, lineEnd }] of pieces.entries()) {
+    const previous = merged.at(-1)
+    const joins =
+      previous !== undefined &&
+      !previous.closed &&
+      !hard &&
+      (continuesSentence(previous, text) || insideQuotation(previous, pieces, index))
+    if (joins) {
+      previous.pieces.push(text)
+      previous.length += text.length + 1
+      previous.quoted = quoteOpenAfter(previous.quoted, text)
+    } else merged.push({ pieces: [text], length: text.length, closed: false, quoted: quoteOpenAfter(false, text) })
     const last = merged.at(-1)
-    if (last && segment.endsWith("\n")) last.closed = true
+    if (last && lineEnd) last.closed = true
   }
-  return merged.map(({ pieces }) => pieces.join(" "))
+  return merged.map(({ pieces: parts }) => parts.join(" "))
 }
 
 function isCheckable(sentence: string): boolean {
@@ -3676,11 +3816,23 @@ const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-function continuesLine(previous: string, line: string): boolean {
+function continuesLine(previous: string, line: string, german = false): boolean {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
-  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
+  if (/^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)) return true
+  // German capitalises nouns: a wrap after a lowercase word ("… beim Start seine⏎Konfiguration …") lands
+  // before a noun, which no usual sentence opener is.
+  return german && /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start)
+}
+
+/** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
+const ENGLISH_WORD_RE = /\b(?:the|and|is|of|to|that|with|for|it|this|are|was)\b/gi
+
+/** Whether a paragraph reads as German: at least two German function words, and more than English ones. */
+function readsGerman(text: string): boolean {
+  const german = text.match(GERMAN_WORD_RE)?.length ?? 0
+  return german >= 2 && german > (text.match(ENGLISH_WORD_RE)?.length ?? 0)
 }
 
 /**
@@ -3688,8 +3840,10 @@ function continuesLine(previous: string, line: string): boolean {
  * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
  */
 function joinLines(lines: readonly string[]): string {
+  if (lines.length < 2) return lines[0] ?? ""
+  const german = readsGerman(lines.join(" "))
   return lines
-    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line, german) ? " " : "\n"}${line}`))
     .join("")
 }
 

@@ -9,6 +9,7 @@ import {
   normalizeSources,
   splitClaims,
 } from "../src/claims/split.ts"
+import { BOUNDARY_CASES } from "./support/boundaries.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, startJudge } from "./support/judge.ts"
 
@@ -334,6 +335,24 @@ describe("sentences: names, acronyms and abbreviations that end sentences", () =
     ],
   ])("German: %s", (_name, reply, expected) => {
     expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
+describe("sentences: the boundary classes of public text, English and German", () => {
+  test.each(BOUNDARY_CASES.map((entry) => [`${entry.class} (${entry.language})`, entry.text, entry.claims] as const))(
+    "%s: %p",
+    (_name, text, expected) => {
+      expect(claimsOf(text)).toEqual([...expected])
+    },
+  )
+
+  test("every class has a case in English and in German", () => {
+    const covered = new Set(BOUNDARY_CASES.map((entry) => `${entry.class}|${entry.language}`))
+    const classes = [...new Set(BOUNDARY_CASES.map((entry) => entry.class))]
+    const oneLanguage = ["a.m./p.m. before a title", "German ordinal before a noun"]
+    for (const name of classes.filter((c) => !oneLanguage.includes(c))) {
+      expect([covered.has(`${name}|en`), covered.has(`${name}|de`)]).toEqual([true, true])
+    }
   })
 })
 
@@ -856,4 +875,18 @@ describe("through the host", () => {
     await host.settle()
     expect(requestsSince(before)).toEqual([claim])
   })
+
+  test.each([...new Set(BOUNDARY_CASES.map((entry) => entry.class))])(
+    "the judge gets each sentence of the class %p as written, as one claim",
+    async (name) => {
+      for (const entry of BOUNDARY_CASES.filter((c) => c.class === name)) {
+        const host = createHost({ env: judgeEnv(judge.url) })
+        const before = judge.requests.length
+        const session = await host.createSession()
+        await host.readTurn(session, "What happened?", FACTS, entry.text)
+        await host.settle()
+        expect(requestsSince(before)).toEqual([...entry.claims])
+      }
+    },
+  )
 })

@@ -2,6 +2,18 @@
 import { clipStart } from "../base/text.ts"
 import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
 import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
+import {
+  BEFORE_ORDINAL_RE,
+  FINAL_ABBREVIATIONS,
+  FIXED_ABBREVIATIONS,
+  GERMAN_WORD_RE,
+  MONTH_START_RE,
+  NUMBER_ABBREVIATIONS,
+  ORDINAL_NOUN_START_RE,
+  QUESTION_START_RE,
+  SENTENCE_STARTERS,
+  UNIT_ABBREVIATIONS,
+} from "./words.ts"
 
 export const BEFORE_CHARS = 300
 
@@ -29,61 +41,8 @@ export const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
  */
 export const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
 
-/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
-export const FIXED_ABBREVIATIONS = new Set([
-  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
-  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
-  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
-  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
-  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
-])
-
-/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
-export const NUMBER_ABBREVIATIONS = new Set([
-  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
-  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
-  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
-  ...["dec", "dez"],
-])
-
-/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
-export const FINAL_ABBREVIATIONS = new Set([
-  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
-  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
-])
-
-/**
- * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
- * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
- */
-export const SENTENCE_STARTERS = new Set([
-  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
-  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
-  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
-  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
-  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
-  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
-  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
-  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
-  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
-  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
-  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
-  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
-  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
-  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
-  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
-])
-
-/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-export const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
-
-export const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
-
-/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-export const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+/** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
+export const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
 
 /** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
 export const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
@@ -105,7 +64,7 @@ export function normalizeForMatch(text: string): string {
     .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
 }
 
-export type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym"
+export type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
 export function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
@@ -114,14 +73,21 @@ export function periodEnding(tail: string): { kind: PeriodEnding; before: string
   const token = match[1] ?? ""
   const lower = token.toLowerCase()
   const before = tail.slice(0, match.index + match[0].length - token.length - 1)
+  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
+  if (/\p{L}['’]$/u.test(before)) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // A unit after a number: "984 ft." is feet, not Fort.
+  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
   if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
+  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
   // German street names carry the abbreviation inside the word: "Hafenstr. 12".
   if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
   // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
   if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
-  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
+  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
+  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
   if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
   return undefined
 }
@@ -144,9 +110,18 @@ export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: strin
     case "number":
       return lower || digit
     case "ordinal":
-      return lower || digit || MONTH_START_RE.test(piece) || ORDINAL_NOUN_START_RE.test(piece)
+      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
+      return (
+        lower ||
+        digit ||
+        MONTH_START_RE.test(piece) ||
+        ORDINAL_NOUN_START_RE.test(piece) ||
+        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
+      )
     case "acronym":
-      return lower || startsLikeName(piece)
+    case "unit":
+    case "regnal":
+      return lower || digit || startsLikeName(piece)
     case "initial":
       // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
       if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
@@ -155,7 +130,13 @@ export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: strin
 }
 
 /** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
-export type PendingSentence = { pieces: string[]; length: number; closed: boolean }
+export type PendingSentence = {
+  pieces: string[]
+  length: number
+  closed: boolean
+  /** A quotation opened in the sentence is still open. */
+  quoted: boolean
+}
 
 /** Too short to judge on its own: what `isCheckable` would drop for its length. */
 export function isFragment(text: string): boolean {
@@ -169,8 +150,10 @@ export function continuesSentence(previous: PendingSentence, piece: string): boo
   const last = previous.pieces.at(-1) ?? ""
   const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
-  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence.
-  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
+  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
+  // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
+  if (/[!?]["'”’)\]]*$/.test(tail))
+    return /^\p{Ll}/u.test(piece) || (NAME_EXCLAIMED_RE.test(tail) && startsLikeName(piece))
   const ending = periodEnding(tail)
   if (!ending) return /^\p{Ll}/u.test(piece)
   if (continuesAfterPeriod(ending, piece)) return true
@@ -195,27 +178,114 @@ export function cutBeforeCode(segment: string): string[] {
   return parts
 }
 
+/** One piece of a block: ICU's segment or a part cut from it. `hard`: a sentence surely starts here. */
+interface Piece {
+  text: string
+  hard: boolean
+  /** The segment ended a line, which `joinLines` put there only where a sentence ends. */
+  lineEnd: boolean
+}
+
+/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
+export const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+
 /**
- * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
- * their sentence, and cuts before inline code that opens a sentence.
+ * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
+ * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
+ * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
+ */
+export function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
+  const parts: Array<[string, boolean]> = []
+  let from = 0
+  for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
+    const at = match.index
+    // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
+    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
+    parts.push([segment.slice(from, at + 1), from > 0])
+    from = at + match[0].length
+  }
+  parts.push([segment.slice(from), from > 0])
+  return parts
+}
+
+/** ICU's segments of a block, cut before inline code after a stop and before a lowercase sentence start. */
+export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
+  const pieces: Piece[] = []
+  for (const { segment } of segmenter.segment(block)) {
+    for (const [part, hard] of segment.includes(". ") ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
+      for (const [i, text] of (part.includes("`") ? cutBeforeCode(part) : [part]).entries()) {
+        const trimmed = text.trim()
+        if (trimmed) pieces.push({ text: trimmed, hard: hard && i === 0, lineEnd: false })
+      }
+    }
+    const last = pieces.at(-1)
+    if (last && segment.endsWith("\n")) last.lineEnd = true
+  }
+  return pieces
+}
+
+/** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
+export function quoteOpenAfter(open: boolean, text: string): boolean {
+  let inside = open
+  for (const char of text) {
+    if (char === '"') inside = !inside
+    else if (char === "„" || (char === "“" && !inside)) inside = true
+    else if (char === "”" || char === "“") inside = false
+  }
+  return inside
+}
+
+/** Where a quotation open before `text` closes in it, or -1. */
+export function quoteCloseIn(text: string): number {
+  for (let at = 0; at < text.length; at++) if ('"“”'.includes(text[at] as string)) return at
+  return -1
+}
+
+/** How many pieces ahead a quotation opened in a sentence may close and still be part of it. */
+export const QUOTE_LOOKAHEAD = 4
+
+/**
+ * A sentence quoted inside a sentence ("He wrote "Done. All good." in the log"): while a quotation is open,
+ * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
+ * lowercase after it.
+ */
+export function insideQuotation(previous: PendingSentence, pieces: readonly Piece[], index: number): boolean {
+  if (!previous.quoted) return false
+  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
+    const piece = pieces[at] as Piece
+    const close = quoteCloseIn(piece.text)
+    if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
+    if (piece.lineEnd) return false
+  }
+  return false
+}
+
+/**
+ * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals, German dates and inside
+ * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
+ * that starts lowercase.
  */
 export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
-  for (const { segment } of segmenter.segment(block)) {
-    for (const part of segment.includes("`") ? cutBeforeCode(segment) : [segment]) {
-      const piece = part.trim()
-      if (!piece) continue
-      const previous = merged.at(-1)
-      if (previous && !previous.closed && continuesSentence(previous, piece)) {
-        previous.pieces.push(piece)
-        previous.length += piece.length + 1
-      } else merged.push({ pieces: [piece], length: piece.length, closed: false })
-    }
+  const pieces = piecesOf(block, segmenter)
+  for (const [index, { text, hard, lineEnd }] of pieces.entries()) {
+    const previous = merged.at(-1)
+    const joins =
+      previous !== undefined &&
+      !previous.closed &&
+      !hard &&
+      (continuesSentence(previous, text) || insideQuotation(previous, pieces, index))
+    if (joins) {
+      previous.pieces.push(text)
+      previous.length += text.length + 1
+      previous.quoted = quoteOpenAfter(previous.quoted, text)
+    } else merged.push({ pieces: [text], length: text.length, closed: false, quoted: quoteOpenAfter(false, text) })
     const last = merged.at(-1)
-    if (last && segment.endsWith("\n")) last.closed = true
+    if (last && lineEnd) last.closed = true
   }
-  return merged.map(({ pieces }) => pieces.join(" "))
+  return merged.map(({ pieces: parts }) => parts.join(" "))
 }
 
 export function isCheckable(sentence: string): boolean {
@@ -306,11 +376,23 @@ export const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-export function continuesLine(previous: string, line: string): boolean {
+export function continuesLine(previous: string, line: string, german = false): boolean {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
-  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
+  if (/^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)) return true
+  // German capitalises nouns: a wrap after a lowercase word ("… beim Start seine⏎Konfiguration …") lands
+  // before a noun, which no usual sentence opener is.
+  return german && /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start)
+}
+
+/** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
+export const ENGLISH_WORD_RE = /\b(?:the|and|is|of|to|that|with|for|it|this|are|was)\b/gi
+
+/** Whether a paragraph reads as German: at least two German function words, and more than English ones. */
+export function readsGerman(text: string): boolean {
+  const german = text.match(GERMAN_WORD_RE)?.length ?? 0
+  return german >= 2 && german > (text.match(ENGLISH_WORD_RE)?.length ?? 0)
 }
 
 /**
@@ -318,7 +400,9 @@ export function continuesLine(previous: string, line: string): boolean {
  * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
  */
 export function joinLines(lines: readonly string[]): string {
+  if (lines.length < 2) return lines[0] ?? ""
+  const german = readsGerman(lines.join(" "))
   return lines
-    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line, german) ? " " : "\n"}${line}`))
     .join("")
 }
