@@ -2464,6 +2464,12 @@ const TEST_SUMMARY_LINES: ReadonlyArray<readonly [RegExp, boolean]> = [
   // dotnet test: "Passed!  - Failed:     0, Passed:    12", "Failed!  - Failed:     1"
   [/^Passed!\s+- Failed:\s+0\b/, true],
   [/^Failed!\s+- Failed:\s+\d+/, false],
+  // SymPy's bin/test: "==== tests finished: 45 passed, in 0.52 seconds ====", "… 40 passed, 2 failed, in …"
+  [
+    /^=+ tests finished: \d+ passed(?:, \d+ (?:skipped|expected to fail(?:, but passed)?))*, in [\d.]+ seconds =+$/,
+    true,
+  ],
+  [/^=+ tests finished: .*\b\d+ (?:failed|exceptions?)\b/, false],
   // tox and nox
   [/^(?:\s*congratulations :\)|nox > Session \S+ was successful)/, true],
   [/^(?:ERROR:\s+\S+: commands failed|nox > Session \S+ failed)/, false],

@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, test } from "bun:test"
+import { testSummary } from "../src/capture/shell.ts"
 import { decideProcessClaim, readProcessClaim } from "../src/claims/process.ts"
 import { FACTS } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
@@ -486,5 +487,43 @@ describe("through the hooks, as real sessions run", () => {
     expect(requests).toBe(0)
     expect(host.prompts).toHaveLength(0)
     expect(host.plugin.counters.recordDecisions).toBe(1)
+  })
+})
+
+describe("test runners' summary lines", () => {
+  test.each([
+    ["pytest", "tests/test_a.py ....\n============ 12 passed, 1 warning in 0.52s ============", "passed"],
+    ["pytest -q", "....\n12 passed in 0.10s", "passed"],
+    ["pytest, a failure", "FAILED tests/test_a.py::test_x\n===== 1 failed, 11 passed in 0.61s =====", "failed"],
+    ["pytest, an error", "==== 2 passed, 1 error in 0.33s ====", "failed"],
+    [
+      "unittest",
+      "...\n----------------------------------------------------------------------\nRan 3 tests in 0.002s\n\nOK",
+      "passed",
+    ],
+    ["unittest, a failure", "Ran 4 tests in 0.010s\n\nFAILED (failures=1)", "failed"],
+    ["Django", "Ran 120 tests in 4.2s\n\nOK (skipped=3)", "passed"],
+    ["jest", "Tests:       1 failed, 5 passed, 6 total", "failed"],
+    ["jest, green", "Tests:       6 passed, 6 total", "passed"],
+    ["vitest", " Test Files  2 passed (2)\n      Tests  5 passed (5)", "passed"],
+    ["mocha", "  12 passing (30ms)\n  1 failing", "failed"],
+    ["bun test", " 12 pass\n 0 fail\nRan 12 tests across 3 files.", "passed"],
+    ["go test", "ok  \texample.com/pkg\t0.012s", "passed"],
+    ["go test, a failure", "--- FAIL: TestParse (0.00s)\nFAIL\texample.com/pkg\t0.020s", "failed"],
+    ["cargo test", "test result: ok. 5 passed; 0 failed; 0 ignored", "passed"],
+    ["cargo test, a failure", "test result: FAILED. 4 passed; 1 failed", "failed"],
+    ["maven", "[INFO] Tests run: 12, Failures: 0, Errors: 0, Skipped: 0", "passed"],
+    ["maven, a failure", "[ERROR] Tests run: 12, Failures: 1, Errors: 0, Skipped: 0", "failed"],
+    ["gradle", "BUILD FAILED in 3s", "failed"],
+    ["dotnet", "Passed!  - Failed:     0, Passed:    12, Skipped:     0", "passed"],
+    ["tox", "  py311: OK (2.1 seconds)\n  congratulations :)", "passed"],
+    ["nox", "nox > Session tests failed.", "failed"],
+    ["SymPy", "================== tests finished: 45 passed, in 0.52 seconds ==================", "passed"],
+    ["SymPy, a failure", "====== tests finished: 40 passed, 2 failed, in 1.1 seconds ======", "failed"],
+    ["the plain line", "summary: 12 passed, 0 failed", "passed"],
+    ["no summary", "Hello\nOK", undefined],
+    ["an OK without unittest's line", "Everything looks OK\nOK", undefined],
+  ])("%s", (_name, output, expected) => {
+    expect(testSummary(output)).toBe(expected as never)
   })
 })
