@@ -53,6 +53,14 @@ const CONFIGS: Array<[string, Checks]> = [
   ["all checks on (the default)", ALL_ON],
 ]
 
+/**
+ * The work tree of a turn's project: the corpus describes real projects, so a source file a claim names
+ * (`src/server.ts`, `migrations/0006_order_totals.sql`) is taken to exist there, touched or not; a code name
+ * such as `loadConfig` or `cache.get` is no file.
+ */
+export const projectFileExists = (path: string) =>
+  /^\/project\/(?:[\w.-]+\/)+[\w.-]+\.(?:ts|tsx|js|py|sql|md|json|toml|ya?ml)$/.test(path)
+
 /** A deterministic draw in [0, 1) for one model, claim and purpose. */
 function draw(...parts: string[]): number {
   return Number.parseInt(createHash("sha256").update(parts.join("\x00")).digest("hex").slice(0, 8), 16) / 2 ** 32
@@ -180,6 +188,7 @@ async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL): Promis
       env: judgeEnv(judge.url, { RFE_EVIDENCE_SCOPE: "all", RFE_JUDGE_CONCURRENCY: "4" }),
       adjust: (config) => ({ ...config, checks }),
       correct: () => undefined,
+      deps: { fileExists: projectFileExists },
     })
     const outcome: Outcome = {
       flagged: 0,

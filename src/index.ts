@@ -4162,8 +4162,20 @@ function writesFile(simple: SimpleCommand, named: string): boolean {
   return args.some((word) => namesPath(word, named))
 }
 
-/** Commands that neither read nor write files they do not name: a run of only these could not have. */
-const NO_FILE_PROGRAMS = new Set(["cd", "pwd", "echo", "printf", "true", "false", "which", "date", "whoami", "ls"])
+/**
+ * Whether a command may have shown the agent a file it does not name: a search or listing over directories
+ * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
+ * itself (a build, a migration, a script) shows the agent none of them.
+ */
+function showsUnnamed(simple: SimpleCommand): boolean {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
+  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
+  if (name === "git") return args[0] === "grep"
+  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
+  return false
+}
 
 /**
  * A claim that the agent changed or read files, against the records. A name counts as a file only where the
@@ -4199,12 +4211,12 @@ function decideFileClaim(
     const quote = evidence(files[0] ?? "").at(-1)?.line
     return quote ? { verdict: "faithful", quote } : undefined
   }
-  // A script or a `grep -r` may have changed or read the file without naming it: only the judge can tell.
+  // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
   // Test runs and builds are taken not to write sources.
   const unnamed = (run: ShellRun) =>
     claim.action === "change"
       ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
-      : !run.commands.every((simple) => NO_FILE_PROGRAMS.has(programWords(simple)[0] ?? ""))
+      : run.commands.some(showsUnnamed)
   if (!absent || runs.some(unnamed)) return undefined
   const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
@@ -5483,7 +5495,7 @@ async function verdictFrom(
 
 /**
  * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
- * second judge model does not find the claim faithful or unverifiable. A contradiction that fails either is
+ * second judge model agrees, with a quote of its own that stands in a source. A contradiction that fails either is
  * kept as unverifiable. A second judge that does not answer (an error, a timeout, no readable verdict) is no
  * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
  * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
@@ -5518,7 +5530,12 @@ async function earnFlag(
     ask.count("secondSilent")
     return { claim, ...first, source: anchored, second: "silent" }
   }
-  if (opinion.verdict !== "unfaithful") {
+  // An agreement must hold up as the first verdict did: a contradiction whose quote stands in no source is
+  // the second judge's unverifiable, and demotes the flag like any real answer other than unfaithful.
+  const agrees =
+    opinion.verdict === "unfaithful" &&
+    (!checks.quotes || anchorQuote(opinion.quote, opinion.source, evidence.texts) !== undefined)
+  if (!agrees) {
     ask.count("disagreements")
     return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }

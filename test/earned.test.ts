@@ -240,10 +240,10 @@ describe("a second opinion that does not come", () => {
     expect(await reportOf(host)).toContain("Not flagged: a second judge disagreed.")
   })
 
-  test("a second judge that agrees with a quote of its own words still agrees", async () => {
+  test("a second judge's contradiction whose quote stands in no source is no agreement", async () => {
     const { host } = await judgedTurn(secondSays({ verdict: "unfaithful", source: "S1", quote: "three bridges only" }))
-    expect(host.prompts).toHaveLength(1)
-    expect(host.plugin.counters.disagreements).toBe(0)
+    expect(host.prompts).toHaveLength(0)
+    expect(host.plugin.counters).toMatchObject({ disagreements: 1, secondSilent: 0 })
   })
 
   test("after three silences in a row the second model is not asked again in the session, and that is told once", async () => {

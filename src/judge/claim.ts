@@ -249,7 +249,7 @@ export async function verdictFrom(
 
 /**
  * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
- * second judge model does not find the claim faithful or unverifiable. A contradiction that fails either is
+ * second judge model agrees, with a quote of its own that stands in a source. A contradiction that fails either is
  * kept as unverifiable. A second judge that does not answer (an error, a timeout, no readable verdict) is no
  * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
  * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
@@ -284,7 +284,12 @@ export async function earnFlag(
     ask.count("secondSilent")
     return { claim, ...first, source: anchored, second: "silent" }
   }
-  if (opinion.verdict !== "unfaithful") {
+  // An agreement must hold up as the first verdict did: a contradiction whose quote stands in no source is
+  // the second judge's unverifiable, and demotes the flag like any real answer other than unfaithful.
+  const agrees =
+    opinion.verdict === "unfaithful" &&
+    (!checks.quotes || anchorQuote(opinion.quote, opinion.source, evidence.texts) !== undefined)
+  if (!agrees) {
     ask.count("disagreements")
     return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
