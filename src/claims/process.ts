@@ -19,8 +19,19 @@ import {
 export const HEDGE_RE =
   /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
 
-/** A negated claim ("not all tests pass", "der Build läuft nicht durch") is left to the judge. */
-export const NEGATION_RE = /\b(?:not|no longer|never|nothing|none|nicht|nie|kein\w*)\b|n't\b/i
+/**
+ * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
+ * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
+ */
+export const NEGATION_RE =
+  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
+
+/**
+ * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
+ * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
+ */
+export const PART_OF_RUN_RE =
+  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
 
 /** "ran", "executed", "verified" said by the agent of itself. */
 export const RAN_IT_RE =
@@ -129,7 +140,15 @@ export const READ_CLAIM_RE = new RegExp(
 /** A claim about the agent's own work that its tool calls can settle. */
 export type ProcessClaim =
   /** `passed` is undefined for a run claimed with no outcome ("I ran the tests."). */
-  | { kind: "outcome"; subject: "tests" | "build"; passed: boolean | undefined; ranIt: boolean; more?: boolean }
+  | {
+      kind: "outcome"
+      subject: "tests" | "build"
+      passed: boolean | undefined
+      ranIt: boolean
+      more?: boolean
+      /** Only a part of the run is claimed to pass ("the other tests"): a failure elsewhere does not contradict it. */
+      part?: boolean
+    }
   | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean; more?: boolean }
   | FileClaim
 
@@ -154,7 +173,9 @@ export function readProcessClaim(text: string): ProcessClaim | undefined {
   const command = BACKTICK_COMMAND_RE.exec(plain)?.[1]
   const ranIt = FIRST_PERSON_RAN_RE.test(plain)
   const outcomeClaim = OUTCOME_PATTERNS.find(([, , patterns]) => patterns.some((re) => re.test(plain)))
-  if (command) {
+  // A command is the claim's subject only where the agent says it ran it or the sentence opens with it:
+  // "it tried to import `python` and failed" says nothing about a run of `python`.
+  if (command && (ranIt || plain.startsWith(`\`${command}\``))) {
     const outcome = COMMAND_FAILED_RE.test(plain)
       ? "failed"
       : COMMAND_PASSED_RE.test(plain)
@@ -172,7 +193,8 @@ export function readProcessClaim(text: string): ProcessClaim | undefined {
   }
   if (outcomeClaim) {
     const [subject, passed] = outcomeClaim
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain) }
+    const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
+    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
   }
   const suite = RAN_SUITE_RE.exec(plain)
   if (suite && !command) {
@@ -241,8 +263,7 @@ export function decideProcessClaim(
     case "outcome":
       return decideOutcome(claim, shellRuns(records), absent)
     case "command": {
-      const wanted = normalizeCommand(claim.command)
-      const last = records.findLast((action) => normalizeCommand(action.command ?? "").includes(wanted))
+      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
       if (!last) {
         if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
@@ -252,6 +273,21 @@ export function decideProcessClaim(
       return outcomeOf(last, commandOutcome(last, claim.command), claim.outcome === "passed")
     }
   }
+}
+
+/** Whether a recorded command line holds the claimed one; "..." or "…" in the claim stands for words left out. */
+export function ranCommand(recorded: string, claimed: string): boolean {
+  const pieces = normalizeCommand(claimed)
+    .split(/\s*(?:\.\.\.|…)\s*/)
+    .filter(Boolean)
+  let at = 0
+  const line = normalizeCommand(recorded)
+  for (const piece of pieces) {
+    const found = line.indexOf(piece, at)
+    if (found < 0) return false
+    at = found + piece.length
+  }
+  return pieces.length > 0
 }
 
 /** A claimed outcome of the tests or the build, against the last run that is recognisably one. */
@@ -279,6 +315,8 @@ export function decideOutcome(
   const outcome =
     (subject === "tests" ? last.record.tests : undefined) ??
     (first < 0 ? undefined : ownOutcome(last.commands, first, last.record.exit))
+  // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
+  if (claim.part && claim.passed && outcome === "failed") return undefined
   return outcomeOf(last.record, outcome, claim.passed)
 }
 
