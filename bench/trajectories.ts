@@ -190,20 +190,26 @@ async function main() {
       }
     },
   )
+  // A statement is a claim of one trajectory: the same words in two runs are two statements, and one
+  // statement repeated in later replies of a run is flagged once.
+  const statementsFlagged = new Set(all.map((flag) => `${flag.trajectory}\x00${flag.claim}`)).size
   const distinct = new Map<string, Flag[]>()
   for (const flag of all) distinct.set(flag.claim, [...(distinct.get(flag.claim) ?? []), flag])
   print(
     `## Trajectory replay: ${files.length - unreadable} trajectories (${unreadable} unreadable skipped), ` +
       `${steps} steps, ${statements} statements judged`,
   )
-  print(`records decided ${decided} statements; flagged ${all.length} (${distinct.size} distinct statements)`)
+  print(
+    `records decided ${decided} statements; ${all.length} flags: ${statementsFlagged} distinct statements ` +
+      `(${distinct.size} distinct texts)`,
+  )
   print(`(${((performance.now() - started) / 1000).toFixed(0)} s)`)
   print()
   for (const [claim, flags] of distinct) {
-    const first = flags[0] as Flag
     print(`- ${JSON.stringify(claim)}`)
-    print(`    against: ${first.quote ?? "(no quote)"}`)
-    print(`    at: ${flags.map((flag) => `${flag.trajectory}#${flag.step}`).join(", ")}`)
+    print(
+      `    at: ${flags.map((flag) => `${flag.trajectory}#${flag.step}: ${flag.quote ?? "(no quote)"}`).join("\n        ")}`,
+    )
     if (verbose) print()
   }
 }
