@@ -175,11 +175,12 @@ interface Outcome {
   notes: number
 }
 
-async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL): Promise<Outcome> {
+async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL, second?: JudgeReply): Promise<Outcome> {
   let firstContradictions = 0
   const rule = ruleFor(errors)
   const counting = (call: JudgeCall) => {
-    const answer = rule(call)
+    // `second` stands for a second model that answers no verdict at all (an error, prose, a timeout).
+    const answer = second && call.model === "judge-fallback" ? second : rule(call)
     if (call.model === "judge-main" && "verdict" in answer && answer.verdict === "unfaithful") firstContradictions++
     return answer
   }
@@ -254,6 +255,34 @@ async function printSensitivity(print: (text?: string) => void) {
   print()
 }
 
+/**
+ * A second model that never gives a verdict: with every check on, how the flags fare when the second
+ * opinion cannot be had (what a title model on the opencode route did).
+ */
+async function printSilentSecond(print: (text?: string) => void) {
+  const rows: Array<Array<string | number>> = []
+  const answers: Array<[string, JudgeReply]> = [
+    ["answers every time (the default above)", undefined as unknown as JudgeReply],
+    ["answers prose, no JSON", { raw: "The claim looks doubtful to me." }],
+    ["answers HTTP 503 on every retry", { status: 503 }],
+  ]
+  for (const [name, answer] of answers) {
+    const outcome = await measure(ALL_ON, ERROR_MODEL, answer)
+    rows.push([
+      name,
+      outcome.flagged,
+      ratio(outcome.trueFlags, outcome.flagged),
+      ratio(outcome.trueFlags, outcome.unfaithful),
+      `${outcome.wrongNotes}/${outcome.notes}`,
+      outcome.secondOpinions,
+    ])
+  }
+  print("All checks on, with a second judge model that:")
+  print()
+  print(table(["second judge", "flags", "precision", "recall", "notes with a wrong flag", "calls to it"], rows))
+  print()
+}
+
 /** Runs every configuration; prints the table and returns the targets of the issue this answers. */
 export async function benchNoisyJudge(
   print: (text?: string) => void,
@@ -308,6 +337,7 @@ export async function benchNoisyJudge(
   const bare = results.get(CONFIGS[0]?.[0] ?? "") as Outcome
   const all = results.get(CONFIGS.at(-1)?.[0] ?? "") as Outcome
   await printSensitivity(print)
+  await printSilentSecond(print)
   return [
     [
       "9. noisy judge: precision, all checks on",
