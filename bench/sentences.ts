@@ -131,41 +131,24 @@ export function measureSet(cases: readonly SentenceCase[]) {
 
 /**
  * FaithBench (vectara/FaithBench, `data_for_release/batch_*.json`): summaries with annotated hallucinated
- * spans. A span is covered when it lies whole inside one claim that reaches the judge: a span cut by a
- * boundary or left in a dropped piece is one the judge cannot see as written.
+ * spans. A span is covered when it stands whole inside one claim that reaches the judge, both compared
+ * leniently (markup such as `*Wicked*` is stripped from claims): a span cut by a boundary, or left in a
+ * piece that is dropped, is one the judge cannot see as written.
  */
 export function faithBenchCoverage(samples: ReadonlyArray<{ summary: string; spans: Array<[number, number]> }>) {
   let spans = 0
   let covered = 0
   for (const { summary, spans: marked } of samples) {
-    const claims = splitClaims(summary, Number.MAX_SAFE_INTEGER, segmenter).claims
-    const ranges: Array<[number, number]> = []
-    let from = 0
-    for (const claim of claims) {
-      const at = findLoosely(summary, claim.raw ?? claim.text, from)
-      if (!at) continue
-      ranges.push(at)
-      from = at[1]
-    }
+    const claims = splitClaims(summary, Number.MAX_SAFE_INTEGER, segmenter).claims.map(
+      (claim) => ` ${lenient(claim.text)} `,
+    )
     for (const [start, end] of marked) {
       spans++
-      if (ranges.some(([s, e]) => s <= start && end <= e)) covered++
+      const span = ` ${lenient(summary.slice(start, end))} `
+      if (span.trim() && claims.some((claim) => claim.includes(span))) covered++
     }
   }
   return { spans, covered }
-}
-
-/** Where `needle` stands in `text` from `from` on, spacing ignored: [start, end) in `text`. */
-function findLoosely(text: string, needle: string, from: number): [number, number] | undefined {
-  const pattern = needle
-    .trim()
-    .split(/\s+/)
-    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("\\s+")
-  const re = new RegExp(pattern, "g")
-  re.lastIndex = from
-  const match = re.exec(text)
-  return match ? [match.index, match.index + match[0].length] : undefined
 }
 
 function readFaithBench(repo: string) {
