@@ -3215,11 +3215,15 @@ function stripInlineMarkdown(text: string, keepCode = false): string {
   // Code spans are set aside while markup is stripped, so what stands in backticks reaches the judge as
   // written, and emphasis around a span ("**the `x` flag**") still pairs up.
   const spans: string[] = []
-  const masked = text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`)
-  const plain = stripMarkup(masked).replace(CODE_MARK_RE, (mark, index: string) => {
-    const span = spans[Number(index)]
-    return span === undefined ? mark : keepCode ? span : span.slice(1, -1)
-  })
+  const hasCode = text.includes("`")
+  const masked = hasCode ? text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`) : text
+  const stripped = stripMarkup(masked)
+  const plain = spans.length
+    ? stripped.replace(CODE_MARK_RE, (mark, index: string) => {
+        const span = spans[Number(index)]
+        return span === undefined ? mark : keepCode ? span : span.slice(1, -1)
+      })
+    : stripped
   // Line breaks survive only where `joinLines` put them: there a sentence ends.
   if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
   return plain
@@ -3235,10 +3239,10 @@ function stripInlineMarkdown(text: string, keepCode = false): string {
 const HTML_TAG_NAMES =
   "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
 
-const HTML_TAG_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}_])<(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?\\/?>|<\\/(?:${HTML_TAG_NAMES})\\s*>`,
-  "giu",
-)
+const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+
+/** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
+const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
 
 /** Where a code span stood while markup was stripped around it. */
 const CODE_MARK_RE = /\uE000(\d+)\uE001/g
@@ -3248,12 +3252,19 @@ const CODE_MARK_RE = /\uE000(\d+)\uE001/g
  * boundaries, as in CommonMark: `__init__.py` and `snake_case_name` stay as written.
  */
 function stripMarkup(text: string): string {
-  return text
-    .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
-    .replace(/\*\*(.{1,300}?)\*\*/g, "$1")
-    .replace(/(?<![\p{L}\p{N}_])__(?!\s)(.{1,300}?)(?<!\s)__(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/gu, "$1")
-    .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s),;:!?]|\.(?![\p{L}\p{N}])|$)/gu, "$1$3")
-    .replace(HTML_TAG_RE, "")
+  // Each pattern runs only on text that has its marker: most prose has none of them.
+  let out = text.includes("](") ? text.replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1") : text
+  if (out.includes("**")) out = out.replace(/\*\*(.{1,300}?)\*\*/g, "$1")
+  if (out.includes("__")) {
+    out = out.replace(/(^|[^\p{L}\p{N}_])__(?!\s)(.{1,300}?)(?<!\s)__(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/gu, "$1$2")
+  }
+  if (out.includes("*") || out.includes("_")) {
+    out = out.replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s),;:!?]|\.(?!\w)|$)/g, "$1$3")
+  }
+  if (!out.includes("<")) return out
+  return out.replace(HTML_TAG_RE, (tag, closing: string, at: number, whole: string) =>
+    closing || !WORD_CHAR_RE.test(whole[at - 1] ?? "") ? "" : tag,
+  )
 }
 
 /** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */
@@ -3658,11 +3669,19 @@ function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
 /** ICU's segments of a block, cut before inline code after a stop and before a lowercase sentence start. */
 function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
   const pieces: Piece[] = []
+  const push = (text: string, hard: boolean) => {
+    const trimmed = text.trim()
+    if (trimmed) pieces.push({ text: trimmed, hard, lineEnd: false })
+  }
   for (const { segment } of segmenter.segment(block)) {
-    for (const [part, hard] of segment.includes(". ") ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
-      for (const [i, text] of (part.includes("`") ? cutBeforeCode(part) : [part]).entries()) {
-        const trimmed = text.trim()
-        if (trimmed) pieces.push({ text: trimmed, hard: hard && i === 0, lineEnd: false })
+    // Most segments have no full stop but their last and no code: they are one piece as they are.
+    const stop = segment.indexOf(". ")
+    const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
+    if (!innerStop && !segment.includes("`")) push(segment, false)
+    else {
+      for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
+        if (!part.includes("`")) push(part, hard)
+        else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
       }
     }
     const last = pieces.at(-1)
@@ -3673,6 +3692,7 @@ function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
 function quoteOpenAfter(open: boolean, text: string): boolean {
+  if (!QUOTE_CHAR_RE.test(text)) return open
   let inside = open
   for (const char of text) {
     if (char === '"') inside = !inside
@@ -3681,6 +3701,8 @@ function quoteOpenAfter(open: boolean, text: string): boolean {
   }
   return inside
 }
+
+const QUOTE_CHAR_RE = /["“”„]/
 
 /** Where a quotation open before `text` closes in it, or -1. */
 function quoteCloseIn(text: string): number {
@@ -3716,7 +3738,8 @@ function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
   const pieces = piecesOf(block, segmenter)
-  for (const [index, { text, hard, lineEnd }] of pieces.entries()) {
+  for (let index = 0; index < pieces.length; index++) {
+    const { text, hard, lineEnd } = pieces[index] as Piece
     const previous = merged.at(-1)
     const joins =
       previous !== undefined &&
@@ -3822,14 +3845,14 @@ const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-function continuesLine(previous: string, line: string, german = false): boolean {
+function continuesLine(previous: string, line: string, german: () => boolean = () => false): boolean {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
   if (/^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)) return true
   // German capitalises nouns: a wrap after a lowercase word ("… beim Start seine⏎Konfiguration …") lands
   // before a noun, which no usual sentence opener is.
-  return german && /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start)
+  return /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start) && german()
 }
 
 /** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
@@ -3847,7 +3870,12 @@ function readsGerman(text: string): boolean {
  */
 function joinLines(lines: readonly string[]): string {
   if (lines.length < 2) return lines[0] ?? ""
-  const german = readsGerman(lines.join(" "))
+  // Read once, and only where a wrap before a capital leaves the question open.
+  let reads: boolean | undefined
+  const german = () => {
+    reads ??= readsGerman(lines.join(" "))
+    return reads
+  }
   return lines
     .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line, german) ? " " : "\n"}${line}`))
     .join("")

@@ -42,11 +42,15 @@ export function stripInlineMarkdown(text: string, keepCode = false): string {
   // Code spans are set aside while markup is stripped, so what stands in backticks reaches the judge as
   // written, and emphasis around a span ("**the `x` flag**") still pairs up.
   const spans: string[] = []
-  const masked = text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`)
-  const plain = stripMarkup(masked).replace(CODE_MARK_RE, (mark, index: string) => {
-    const span = spans[Number(index)]
-    return span === undefined ? mark : keepCode ? span : span.slice(1, -1)
-  })
+  const hasCode = text.includes("`")
+  const masked = hasCode ? text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`) : text
+  const stripped = stripMarkup(masked)
+  const plain = spans.length
+    ? stripped.replace(CODE_MARK_RE, (mark, index: string) => {
+        const span = spans[Number(index)]
+        return span === undefined ? mark : keepCode ? span : span.slice(1, -1)
+      })
+    : stripped
   // Line breaks survive only where `joinLines` put them: there a sentence ends.
   if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
   return plain
@@ -62,10 +66,10 @@ export function stripInlineMarkdown(text: string, keepCode = false): string {
 export const HTML_TAG_NAMES =
   "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
 
-export const HTML_TAG_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}_])<(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?\\/?>|<\\/(?:${HTML_TAG_NAMES})\\s*>`,
-  "giu",
-)
+export const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+
+/** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
+export const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
 
 /** Where a code span stood while markup was stripped around it. */
 export const CODE_MARK_RE = /\uE000(\d+)\uE001/g
@@ -75,12 +79,19 @@ export const CODE_MARK_RE = /\uE000(\d+)\uE001/g
  * boundaries, as in CommonMark: `__init__.py` and `snake_case_name` stay as written.
  */
 export function stripMarkup(text: string): string {
-  return text
-    .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
-    .replace(/\*\*(.{1,300}?)\*\*/g, "$1")
-    .replace(/(?<![\p{L}\p{N}_])__(?!\s)(.{1,300}?)(?<!\s)__(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/gu, "$1")
-    .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s),;:!?]|\.(?![\p{L}\p{N}])|$)/gu, "$1$3")
-    .replace(HTML_TAG_RE, "")
+  // Each pattern runs only on text that has its marker: most prose has none of them.
+  let out = text.includes("](") ? text.replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1") : text
+  if (out.includes("**")) out = out.replace(/\*\*(.{1,300}?)\*\*/g, "$1")
+  if (out.includes("__")) {
+    out = out.replace(/(^|[^\p{L}\p{N}_])__(?!\s)(.{1,300}?)(?<!\s)__(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/gu, "$1$2")
+  }
+  if (out.includes("*") || out.includes("_")) {
+    out = out.replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s),;:!?]|\.(?!\w)|$)/g, "$1$3")
+  }
+  if (!out.includes("<")) return out
+  return out.replace(HTML_TAG_RE, (tag, closing: string, at: number, whole: string) =>
+    closing || !WORD_CHAR_RE.test(whole[at - 1] ?? "") ? "" : tag,
+  )
 }
 
 /** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */

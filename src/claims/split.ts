@@ -212,11 +212,19 @@ export function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
 /** ICU's segments of a block, cut before inline code after a stop and before a lowercase sentence start. */
 export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
   const pieces: Piece[] = []
+  const push = (text: string, hard: boolean) => {
+    const trimmed = text.trim()
+    if (trimmed) pieces.push({ text: trimmed, hard, lineEnd: false })
+  }
   for (const { segment } of segmenter.segment(block)) {
-    for (const [part, hard] of segment.includes(". ") ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
-      for (const [i, text] of (part.includes("`") ? cutBeforeCode(part) : [part]).entries()) {
-        const trimmed = text.trim()
-        if (trimmed) pieces.push({ text: trimmed, hard: hard && i === 0, lineEnd: false })
+    // Most segments have no full stop but their last and no code: they are one piece as they are.
+    const stop = segment.indexOf(". ")
+    const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
+    if (!innerStop && !segment.includes("`")) push(segment, false)
+    else {
+      for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
+        if (!part.includes("`")) push(part, hard)
+        else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
       }
     }
     const last = pieces.at(-1)
@@ -227,6 +235,7 @@ export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
 export function quoteOpenAfter(open: boolean, text: string): boolean {
+  if (!QUOTE_CHAR_RE.test(text)) return open
   let inside = open
   for (const char of text) {
     if (char === '"') inside = !inside
@@ -235,6 +244,8 @@ export function quoteOpenAfter(open: boolean, text: string): boolean {
   }
   return inside
 }
+
+export const QUOTE_CHAR_RE = /["“”„]/
 
 /** Where a quotation open before `text` closes in it, or -1. */
 export function quoteCloseIn(text: string): number {
@@ -270,7 +281,8 @@ export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
   const pieces = piecesOf(block, segmenter)
-  for (const [index, { text, hard, lineEnd }] of pieces.entries()) {
+  for (let index = 0; index < pieces.length; index++) {
+    const { text, hard, lineEnd } = pieces[index] as Piece
     const previous = merged.at(-1)
     const joins =
       previous !== undefined &&
@@ -376,14 +388,14 @@ export const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-export function continuesLine(previous: string, line: string, german = false): boolean {
+export function continuesLine(previous: string, line: string, german: () => boolean = () => false): boolean {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
   if (/^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)) return true
   // German capitalises nouns: a wrap after a lowercase word ("… beim Start seine⏎Konfiguration …") lands
   // before a noun, which no usual sentence opener is.
-  return german && /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start)
+  return /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start) && german()
 }
 
 /** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
@@ -401,7 +413,12 @@ export function readsGerman(text: string): boolean {
  */
 export function joinLines(lines: readonly string[]): string {
   if (lines.length < 2) return lines[0] ?? ""
-  const german = readsGerman(lines.join(" "))
+  // Read once, and only where a wrap before a capital leaves the question open.
+  let reads: boolean | undefined
+  const german = () => {
+    reads ??= readsGerman(lines.join(" "))
+    return reads
+  }
   return lines
     .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line, german) ? " " : "\n"}${line}`))
     .join("")
