@@ -1,7 +1,7 @@
 /**
  * Public coding-agent trajectories replayed as opencode sessions: which claims the tool records flag.
  *
- *   bun bench/trajectories.ts /path/to/mirror [--limit=N] [--verbose]
+ *   bun bench/trajectories.ts /path/to/mirror [--limit=N] [--verbose] [--confirmed]
  *   RFE_TRAJECTORY_REPO=/path/to/mirror bun bench/trajectories.ts
  *
  * The mirror is a bare git copy (or a checkout) of a repository holding mini-swe-agent trajectories
@@ -119,6 +119,7 @@ export interface Flag {
   step: number
   claim: string
   quote: string | undefined
+  verdict: string
 }
 
 /** One trajectory through the plugin; the flags the records raised. */
@@ -126,6 +127,7 @@ async function replay(trajectory: Trajectory, url: string) {
   const host = createHost({ env: judgeEnv(url, { RFE_SECOND_OPINION: "0" }), directory: DIRECTORY })
   const session = await host.createSession()
   const flags: Flag[] = []
+  const confirmed: Flag[] = []
   let decided = 0
   let userID = await host.userMessage(session, trajectory.task)
   for (const [index, step] of trajectory.steps.entries()) {
@@ -148,13 +150,18 @@ async function replay(trajectory: Trajectory, url: string) {
     for (const item of report?.items ?? []) {
       if (item.via !== "records") continue
       decided++
-      if (item.verdict === "unfaithful") {
-        flags.push({ trajectory: trajectory.name, step: index, claim: item.claim, quote: item.quote })
+      const flag = {
+        trajectory: trajectory.name,
+        step: index,
+        claim: item.claim,
+        quote: item.quote,
+        verdict: item.verdict,
       }
+      ;(item.verdict === "unfaithful" ? flags : confirmed).push(flag)
     }
     if (report) report.items = []
   }
-  return { flags, decided, statements: host.plugin.counters.statements }
+  return { flags, confirmed, decided, statements: host.plugin.counters.statements }
 }
 
 async function main() {
@@ -165,10 +172,13 @@ async function main() {
   }
   const limit = Number(process.argv.find((arg) => arg.startsWith("--limit="))?.slice(8) ?? Infinity)
   const verbose = process.argv.includes("--verbose")
+  // --confirmed lists the statements the records confirmed too, to read them by hand as well.
+  const listConfirmed = process.argv.includes("--confirmed")
   const files = listTrajectories(repo).slice(0, limit)
   const print = (text = "") => process.stdout.write(`${text}\n`)
   const started = performance.now()
   const all: Flag[] = []
+  const confirmed: Flag[] = []
   let decided = 0
   let statements = 0
   let steps = 0
@@ -185,6 +195,7 @@ async function main() {
         steps += trajectory.steps.length
         const result = await replay(trajectory, judge.url)
         all.push(...result.flags)
+        confirmed.push(...result.confirmed)
         decided += result.decided
         statements += result.statements
       }
@@ -212,6 +223,11 @@ async function main() {
     )
     if (verbose) print()
   }
+  if (!listConfirmed) return
+  print()
+  print(`## Confirmed by the records: ${confirmed.length}`)
+  for (const flag of confirmed)
+    print(`- ${flag.trajectory}#${flag.step}: ${JSON.stringify(flag.claim)} ← ${flag.quote}`)
 }
 
 if (import.meta.main) await main()
