@@ -42,8 +42,10 @@ export function stripInlineMarkdown(text: string, keepCode = false): string {
   // Code spans are set aside while markup is stripped, so what stands in backticks reaches the judge as
   // written, and emphasis around a span ("**the `x` flag**") still pairs up.
   const spans: string[] = []
-  const hasCode = text.includes("`")
-  const masked = hasCode ? text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`) : text
+  // Only code that holds a markup character could be changed, so only then is it set aside.
+  const masked = MARKED_CODE_RE.test(text)
+    ? text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`)
+    : text
   const stripped = stripMarkup(masked)
   const plain = spans.length
     ? stripped.replace(CODE_MARK_RE, (mark, index: string) => {
@@ -70,6 +72,9 @@ export const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,2
 
 /** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
 export const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
+
+/** A code span that holds a character some markup pattern reads: `*`, `_`, `<`, `[` or `]`. */
+export const MARKED_CODE_RE = /`[^`]*[*_<[\]][^`]*`/
 
 /** Where a code span stood while markup was stripped around it. */
 export const CODE_MARK_RE = /\uE000(\d+)\uE001/g

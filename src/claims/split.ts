@@ -56,13 +56,22 @@ export const NON_CLAIM_RE =
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 export function normalizeForMatch(text: string): string {
-  return text
+  const spaced = text
     .toLowerCase()
     .replace(/[*_`~]+/g, "")
     .replace(/\s+/g, " ")
     .replace(/^[\s"'“„(]+/, "")
-    .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
+  // The closing run of quotes, brackets and punctuation, walked back from the end: a pattern anchored at the
+  // end would be tried from every position of the sentence.
+  let end = spaced.length
+  while (end > 0 && TRAILING_MARKS.has(spaced[end - 1] as string)) end--
+  return end === spaced.length ? spaced : spaced.slice(0, end)
 }
+
+/** What a claim's comparison form drops at its end: spaces, closing quotes and brackets, punctuation. */
+export const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
+
+export const LETTER_RE = /\p{L}/u
 
 export type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
@@ -74,7 +83,8 @@ export function periodEnding(tail: string): { kind: PeriodEnding; before: string
   const lower = token.toLowerCase()
   const before = tail.slice(0, match.index + match[0].length - token.length - 1)
   // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
-  if (/\p{L}['’]$/u.test(before)) return undefined
+  const mark = before.at(-1)
+  if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
   // A unit after a number: "984 ft." is feet, not Fort.
   if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
@@ -209,24 +219,27 @@ export function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
   return parts
 }
 
-/** ICU's segments of a block, cut before inline code after a stop and before a lowercase sentence start. */
-export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
-  const pieces: Piece[] = []
+/** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
+export function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
   const push = (text: string, hard: boolean) => {
     const trimmed = text.trim()
-    if (trimmed) pieces.push({ text: trimmed, hard, lineEnd: false })
+    if (trimmed) emit(trimmed, hard)
   }
+  // Most segments have no full stop but their last and no code: they are one piece as they are.
+  const stop = segment.indexOf(". ")
+  const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
+  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
+    if (!part.includes("`")) push(part, hard)
+    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+  }
+}
+
+/** Every piece of a block, for the merging that must look ahead (an open quotation). */
+export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
+  const pieces: Piece[] = []
   for (const { segment } of segmenter.segment(block)) {
-    // Most segments have no full stop but their last and no code: they are one piece as they are.
-    const stop = segment.indexOf(". ")
-    const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
-    if (!innerStop && !segment.includes("`")) push(segment, false)
-    else {
-      for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
-        if (!part.includes("`")) push(part, hard)
-        else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
-      }
-    }
+    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
     const last = pieces.at(-1)
     if (last && segment.endsWith("\n")) last.lineEnd = true
   }
@@ -235,23 +248,21 @@ export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
 export function quoteOpenAfter(open: boolean, text: string): boolean {
-  if (!QUOTE_CHAR_RE.test(text)) return open
   let inside = open
-  for (const char of text) {
+  for (const [char] of text.matchAll(QUOTE_CHARS_RE)) {
     if (char === '"') inside = !inside
     else if (char === "„" || (char === "“" && !inside)) inside = true
-    else if (char === "”" || char === "“") inside = false
+    else inside = false
   }
   return inside
 }
 
 export const QUOTE_CHAR_RE = /["“”„]/
 
-/** Where a quotation open before `text` closes in it, or -1. */
-export function quoteCloseIn(text: string): number {
-  for (let at = 0; at < text.length; at++) if ('"“”'.includes(text[at] as string)) return at
-  return -1
-}
+export const QUOTE_CHARS_RE = /["“”„]/g
+
+/** A mark that closes an open quotation. */
+export const QUOTE_CLOSE_RE = /["“”]/
 
 /** How many pieces ahead a quotation opened in a sentence may close and still be part of it. */
 export const QUOTE_LOOKAHEAD = 4
@@ -259,13 +270,18 @@ export const QUOTE_LOOKAHEAD = 4
 /**
  * A sentence quoted inside a sentence ("He wrote "Done. All good." in the log"): while a quotation is open,
  * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
- * lowercase after it.
+ * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
  */
-export function insideQuotation(previous: PendingSentence, pieces: readonly Piece[], index: number): boolean {
+export function insideQuotation(
+  previous: PendingSentence,
+  pieces: readonly Piece[],
+  quoted: readonly boolean[],
+  index: number,
+): boolean {
   if (!previous.quoted) return false
   for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
     const piece = pieces[at] as Piece
-    const close = quoteCloseIn(piece.text)
+    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
     if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
     if (piece.lineEnd) return false
   }
@@ -280,22 +296,34 @@ export function insideQuotation(previous: PendingSentence, pieces: readonly Piec
 export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
-  const pieces = piecesOf(block, segmenter)
-  for (let index = 0; index < pieces.length; index++) {
-    const { text, hard, lineEnd } = pieces[index] as Piece
+  const add = (text: string, hard: boolean, inQuotation: (previous: PendingSentence) => boolean, marks: boolean) => {
     const previous = merged.at(-1)
-    const joins =
-      previous !== undefined &&
-      !previous.closed &&
-      !hard &&
-      (continuesSentence(previous, text) || insideQuotation(previous, pieces, index))
-    if (joins) {
+    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
       previous.pieces.push(text)
       previous.length += text.length + 1
-      previous.quoted = quoteOpenAfter(previous.quoted, text)
-    } else merged.push({ pieces: [text], length: text.length, closed: false, quoted: quoteOpenAfter(false, text) })
+      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
+    } else
+      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
+  }
+  const close = () => {
     const last = merged.at(-1)
-    if (last && lineEnd) last.closed = true
+    if (last) last.closed = true
+  }
+  if (!QUOTE_CHAR_RE.test(block)) {
+    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
+    const never = () => false
+    for (const { segment } of segmenter.segment(block)) {
+      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
+      if (segment.endsWith("\n")) close()
+    }
+  } else {
+    const pieces = piecesOf(block, segmenter)
+    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
+    for (let index = 0; index < pieces.length; index++) {
+      const { text, hard, lineEnd } = pieces[index] as Piece
+      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
+      if (lineEnd) close()
+    }
   }
   return merged.map(({ pieces: parts }) => parts.join(" "))
 }
@@ -304,7 +332,8 @@ export function isCheckable(sentence: string): boolean {
   if (sentence.length < MIN_CLAIM_CHARS) return false
   if (!/\p{L}{2}/u.test(sentence)) return false
   if (/\?\s*$/.test(sentence)) return false
-  if (sentence.split(/\s+/).length < 2) return false
+  // One word (sentences come trimmed): a space anywhere means two.
+  if (!/\s/.test(sentence)) return false
   return !NON_CLAIM_RE.test(sentence.replace(/^(?:sure|great|okay|ok),\s*/i, ""))
 }
 
