@@ -2282,20 +2282,57 @@ const TEST_RUNNER_RE =
 const BUILD_RUNNER_RE =
   /^(?:(?:npm|pnpm|yarn|bun)(?: run)? build\S*|(?:npx |bunx )?(?:tsc|vite build|next build|nuxt build|astro build|webpack)|bun build|cargo (?:build|check)|go (?:build|vet)|make(?: (?:all|build))?$|mvn\S* (?:\S+ )*?(?:package|compile|install)|\S*gradlew? (?:\S+ )*?(?:build|assemble)|dotnet build|python[\d.]* -m (?:build|compileall)|python[\d.]* setup\.py (?:build|build_ext))\b/
 
-/** Quotes, escapes and `$(...)` kept inside a word; heredoc bodies skipped; `#` comments dropped. */
-function splitCommand(command: string): SimpleCommand[] {
+/** How much of a command line is read: a heredoc may carry a whole file. */
+const COMMAND_SCAN_CHARS = 64_000
+
+/** Where the line after `at` that is `delimiter` alone ends: a heredoc's body is skipped to there. */
+function heredocEnd(command: string, at: number, delimiter: string): number {
+  const end = command.slice(at + 1).search(new RegExp(`^\\s*${delimiter.replace(/\W/g, "\\$&")}\\s*$`, "m"))
+  if (end < 0) return command.length
+  const lineEnd = command.indexOf("\n", at + 1 + end)
+  return lineEnd < 0 ? command.length : lineEnd
+}
+
+/** The end of a word part that starts at `at`: a quoted string, `$(...)`, an escape, or one character. */
+function wordPartEnd(command: string, at: number): number {
+  const char = command[at]
+  if (char === "\\") return at + 1
+  if (char === "'" || char === '"') {
+    const end = command.indexOf(char, at + 1)
+    return end < 0 ? command.length : end
+  }
+  if (char !== "$" || command[at + 1] !== "(") return at
+  let depth = 0
+  for (let end = at + 1; end < command.length; end++) {
+    if (command[end] === "(") depth++
+    else if (command[end] === ")" && --depth === 0) return end
+  }
+  return command.length
+}
+
+/** The text a word part adds: quotes and escapes removed, `$(...)` kept whole. */
+const wordPartText = (command: string, at: number, end: number) => {
+  const char = command[at]
+  if (char === "'" || char === '"') return command.slice(at + 1, end)
+  if (char === "\\") return command[end] ?? ""
+  return command.slice(at, end + 1)
+}
+
+/**
+ * The simple commands of a command line. Quotes, escapes and `$(...)` stay inside a word; heredoc bodies
+ * are skipped; `#` comments dropped; `>`, `>>`, `&>` and `2>` make the next word a file written, `2>&1` none.
+ */
+function splitCommand(line: string): SimpleCommand[] {
+  const command = line.slice(0, COMMAND_SCAN_CHARS)
   const commands: SimpleCommand[] = []
   let current: SimpleCommand = { words: [], writes: [], next: undefined }
-  let word = ""
-  let inWord = false
+  let word: string | undefined
   let redirect = false
   const heredocs: string[] = []
   const endWord = () => {
-    if (!inWord) return
-    if (redirect) current.writes.push(word)
-    else current.words.push(word)
-    word = ""
-    inWord = false
+    if (word === undefined) return
+    ;(redirect ? current.writes : current.words).push(word)
+    word = undefined
     redirect = false
   }
   const endCommand = (next: SimpleCommand["next"]) => {
@@ -2305,79 +2342,38 @@ function splitCommand(command: string): SimpleCommand[] {
   }
   for (let at = 0; at < command.length; at++) {
     const char = command[at] as string
+    const two = command.slice(at, at + 2)
+    const heredoc = two === "<<" ? /^<<-?\s*(['"]?)([\w.-]+)\1/.exec(command.slice(at, at + 200)) : null
     if (char === "\n") {
       endCommand(";")
-      // A heredoc's body starts on the next line and ends at a line that is its delimiter alone.
-      for (const delimiter of heredocs.splice(0)) {
-        const end = command.slice(at + 1).search(new RegExp(`^\\s*${delimiter.replace(/\W/g, "\\$&")}\\s*$`, "m"))
-        if (end < 0) at = command.length
-        else at = command.indexOf("\n", at + 1 + end) < 0 ? command.length : command.indexOf("\n", at + 1 + end)
-      }
-      continue
-    }
-    if (/\s/.test(char)) {
-      endWord()
-      continue
-    }
-    if (char === "#" && !inWord) {
+      for (const delimiter of heredocs.splice(0)) at = heredocEnd(command, at, delimiter)
+    } else if (/\s/.test(char)) endWord()
+    else if (char === "#" && word === undefined) {
       const end = command.indexOf("\n", at)
       at = (end < 0 ? command.length : end) - 1
-      continue
-    }
-    const two = command.slice(at, at + 2)
-    if (two === "<<") {
+    } else if (heredoc) {
       endWord()
-      const match = /^<<-?\s*(['"]?)([\w.-]+)\1/.exec(command.slice(at, at + 200))
-      if (match) {
-        heredocs.push(match[2] as string)
-        at += match[0].length - 1
-        continue
-      }
-    }
-    if (two === "&&" || two === "||") {
+      heredocs.push(heredoc[2] as string)
+      at += heredoc[0].length - 1
+    } else if (two === "&&" || two === "||") {
       endCommand(two)
       at++
-      continue
-    }
-    if (char === ";" || char === "|" || (char === "&" && command[at + 1] !== ">" && command[at - 1] !== ">")) {
+    } else if (char === ";" || char === "|" || (char === "&" && command[at + 1] !== ">" && command[at - 1] !== ">")) {
       endCommand(char === "|" ? "|" : char === "&" ? "&" : ";")
-      if (command[at + 1] === "&" && char === "|") at++
-      continue
-    }
-    if (char === ">" || (char === "&" && command[at + 1] === ">")) {
-      // `2>&1` and `>&2` name no file; `>`, `>>`, `&>` and `2>` name the one that follows.
-      const rest = command.slice(at).match(/^&?>>?(&\d)?/)?.[0] ?? ">"
-      const fd = rest.endsWith("1") || rest.endsWith("2")
-      if (inWord && /^\d$/.test(word)) {
-        word = ""
-        inWord = false
-      } else endWord()
-      at += rest.length - 1
-      redirect = !fd
-      continue
-    }
-    if (char === "<") {
-      endWord()
-      continue
-    }
-    inWord = true
-    if (char === "\\") {
-      word += command[at + 1] ?? ""
-      at++
-    } else if (char === "'" || char === '"') {
-      const end = command.indexOf(char, at + 1)
-      word += command.slice(at + 1, end < 0 ? command.length : end)
-      at = end < 0 ? command.length : end
-    } else if (char === "$" && command[at + 1] === "(") {
-      let depth = 0
-      let end = at + 1
-      for (; end < command.length; end++) {
-        if (command[end] === "(") depth++
-        else if (command[end] === ")" && --depth === 0) break
-      }
-      word += command.slice(at, end + 1)
+      if (two === "|&") at++
+    } else if (char === ">" || two === "&>") {
+      const operator = /^&?>>?(?:&\d)?/.exec(command.slice(at, at + 4))?.[0] ?? ">"
+      // A file descriptor before the operator ("2>") is no word of the command.
+      if (word !== undefined && /^\d$/.test(word)) word = undefined
+      else endWord()
+      at += operator.length - 1
+      redirect = !/&\d$/.test(operator)
+    } else if (char === "<") endWord()
+    else {
+      const end = wordPartEnd(command, at)
+      word = (word ?? "") + wordPartText(command, at, end)
       at = end
-    } else word += char
+    }
   }
   endCommand(undefined)
   return commands
@@ -4137,6 +4133,8 @@ interface RecordContext {
   exists?: (path: string) => boolean
   /** Older records were dropped (a long session): that something never happened cannot be told. */
   truncated?: boolean
+  /** The records' commands read once for a reply, not once per claim (a heredoc can hold a whole file). */
+  runs?: readonly ShellRun[]
 }
 
 /** A shell record read once: its simple commands, and whether it could be a run of tests or a build. */
@@ -4163,11 +4161,12 @@ function decideProcessClaim(
   context: RecordContext = {},
 ): RecordDecision | undefined {
   const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const runs = context.runs ?? shellRuns(records)
   switch (claim.kind) {
     case "file":
-      return decideFileClaim(claim, records, absent, context.exists)
+      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
     case "outcome":
-      return decideOutcome(claim, shellRuns(records), absent)
+      return decideOutcome(claim, runs, absent)
     case "command": {
       const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
       if (!last) {
@@ -4286,10 +4285,9 @@ function showsUnnamed(simple: SimpleCommand): boolean {
 function decideFileClaim(
   claim: FileClaim,
   records: readonly ToolRecord[],
-  absent: boolean,
-  exists: ((path: string) => boolean) | undefined,
+  runs: readonly ShellRun[],
+  { absent, exists }: { absent: boolean; exists: ((path: string) => boolean) | undefined },
 ): RecordDecision | undefined {
-  const runs = shellRuns(records)
   const kinds: ToolRecord["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
   const seen = (named: string) =>
     records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
@@ -5430,7 +5428,7 @@ function gatherEvidence(
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
-    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords },
+    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
   }
 }
 

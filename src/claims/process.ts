@@ -231,6 +231,8 @@ export interface RecordContext {
   exists?: (path: string) => boolean
   /** Older records were dropped (a long session): that something never happened cannot be told. */
   truncated?: boolean
+  /** The records' commands read once for a reply, not once per claim (a heredoc can hold a whole file). */
+  runs?: readonly ShellRun[]
 }
 
 /** A shell record read once: its simple commands, and whether it could be a run of tests or a build. */
@@ -257,11 +259,12 @@ export function decideProcessClaim(
   context: RecordContext = {},
 ): RecordDecision | undefined {
   const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const runs = context.runs ?? shellRuns(records)
   switch (claim.kind) {
     case "file":
-      return decideFileClaim(claim, records, absent, context.exists)
+      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
     case "outcome":
-      return decideOutcome(claim, shellRuns(records), absent)
+      return decideOutcome(claim, runs, absent)
     case "command": {
       const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
       if (!last) {
@@ -380,10 +383,9 @@ export function showsUnnamed(simple: SimpleCommand): boolean {
 export function decideFileClaim(
   claim: FileClaim,
   records: readonly ToolRecord[],
-  absent: boolean,
-  exists: ((path: string) => boolean) | undefined,
+  runs: readonly ShellRun[],
+  { absent, exists }: { absent: boolean; exists: ((path: string) => boolean) | undefined },
 ): RecordDecision | undefined {
-  const runs = shellRuns(records)
   const kinds: ToolRecord["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
   const seen = (named: string) =>
     records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||

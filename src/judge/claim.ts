@@ -4,7 +4,7 @@ import { type Tally, tallyInto } from "../base/counters.ts"
 import { clip, clockTime } from "../base/text.ts"
 import { resolvePath, type ToolRecord } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
-import { decideProcessClaim, type RecordContext, readProcessClaim } from "../claims/process.ts"
+import { decideProcessClaim, type RecordContext, readProcessClaim, shellRuns } from "../claims/process.ts"
 import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/split.ts"
 import type { Config, JudgeSettings } from "../config/config.ts"
 import type { Notifier } from "../out/notifier.ts"
@@ -84,7 +84,7 @@ export function gatherEvidence(
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
-    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords },
+    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
   }
 }
 
