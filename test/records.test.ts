@@ -424,29 +424,40 @@ describe("through the hooks, as real sessions run", () => {
   const UNITTEST_OK =
     "...\n----------------------------------------------------------------------\nRan 3 tests in 0.002s\n\nOK"
 
-  test("a later unittest run the records do not know as one: a true 'All tests pass.' draws no note", async () => {
+  const ALL_PASS = [["All tests pass."], ["Alle Tests laufen durch."]]
+
+  test.each(ALL_PASS)("a later unittest run the records do not know as one: a true %p draws no note", async (reply) => {
     const { host, requests } = await session(
       [PYTEST_MISSING, bash('python -c "import unittest, tests.test_models as t; unittest.main(t)"', "ok", 0)],
-      "All tests pass.",
+      reply,
     )
     expect(host.prompts).toHaveLength(0)
     expect(requests).toBeGreaterThan(0)
   })
 
-  test("unittest's summary line makes a `python -c` run a test run", async () => {
+  test.each(ALL_PASS)("unittest's summary line makes a `python -c` run a test run: %p", async (reply) => {
     const { host, requests } = await session(
       [PYTEST_MISSING, bash("python -c \"import unittest; unittest.main(module='tests')\"", UNITTEST_OK, 0)],
-      "All tests pass.",
+      reply,
     )
     expect(host.prompts).toHaveLength(0)
     expect(requests).toBe(0)
   })
 
-  test("`pytest | tail` exits with tail's 0: its summary line, not the pipe, decides", async () => {
-    const failed = "FAILED tests/test_models.py::test_save\n========= 1 failed, 11 passed in 0.41s ========="
-    const { host } = await session([bash("pytest tests/ 2>&1 | tail -2", failed, 0)], "All tests pass.")
-    expect(host.prompts).toHaveLength(1)
-    expect(host.prompts[0]?.text).toContain("(test summary: failed)")
+  test.each(ALL_PASS)(
+    "`pytest | tail` exits with tail's 0: its summary line, not the pipe, decides %p",
+    async (reply) => {
+      const failed = "FAILED tests/test_models.py::test_save\n========= 1 failed, 11 passed in 0.41s ========="
+      const { host } = await session([bash("pytest tests/ 2>&1 | tail -2", failed, 0)], reply)
+      expect(host.prompts).toHaveLength(1)
+      expect(host.prompts[0]?.text).toContain("(test summary: failed)")
+    },
+  )
+
+  test.each(ALL_PASS)("`pytest | tail` with no summary in sight is the judge's: %p", async (reply) => {
+    const { host, requests } = await session([bash("pytest tests/ 2>&1 | tail -1", "warnings summary", 0)], reply)
+    expect(host.prompts).toHaveLength(0)
+    expect(requests).toBeGreaterThan(0)
   })
 
   test.each([["I ran the tests and they pass."], ["Ich habe die Tests ausgeführt und sie laufen durch."]])(
