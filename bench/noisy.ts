@@ -53,6 +53,14 @@ const CONFIGS: Array<[string, Checks]> = [
   ["all checks on (the default)", ALL_ON],
 ]
 
+/**
+ * The work tree of a turn's project: the corpus describes real projects, so a source file a claim names
+ * (`src/server.ts`, `migrations/0006_order_totals.sql`) is taken to exist there, touched or not; a code name
+ * such as `loadConfig` or `cache.get` is no file.
+ */
+export const projectFileExists = (path: string) =>
+  /^\/project\/(?:[\w.-]+\/)+[\w.-]+\.(?:ts|tsx|js|py|sql|md|json|toml|ya?ml)$/.test(path)
+
 /** A deterministic draw in [0, 1) for one model, claim and purpose. */
 function draw(...parts: string[]): number {
   return Number.parseInt(createHash("sha256").update(parts.join("\x00")).digest("hex").slice(0, 8), 16) / 2 ** 32
@@ -167,11 +175,12 @@ interface Outcome {
   notes: number
 }
 
-async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL): Promise<Outcome> {
+async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL, second?: JudgeReply): Promise<Outcome> {
   let firstContradictions = 0
   const rule = ruleFor(errors)
   const counting = (call: JudgeCall) => {
-    const answer = rule(call)
+    // `second` stands for a second model that answers no verdict at all (an error, prose, a timeout).
+    const answer = second && call.model === "judge-fallback" ? second : rule(call)
     if (call.model === "judge-main" && "verdict" in answer && answer.verdict === "unfaithful") firstContradictions++
     return answer
   }
@@ -180,6 +189,7 @@ async function measure(checks: Checks, errors: ErrorModel = ERROR_MODEL): Promis
       env: judgeEnv(judge.url, { RFE_EVIDENCE_SCOPE: "all", RFE_JUDGE_CONCURRENCY: "4" }),
       adjust: (config) => ({ ...config, checks }),
       correct: () => undefined,
+      deps: { fileExists: projectFileExists },
     })
     const outcome: Outcome = {
       flagged: 0,
@@ -245,6 +255,34 @@ async function printSensitivity(print: (text?: string) => void) {
   print()
 }
 
+/**
+ * A second model that never gives a verdict: with every check on, how the flags fare when the second
+ * opinion cannot be had (what a title model on the opencode route did).
+ */
+async function printSilentSecond(print: (text?: string) => void) {
+  const rows: Array<Array<string | number>> = []
+  const answers: Array<[string, JudgeReply]> = [
+    ["answers every time (the default above)", undefined as unknown as JudgeReply],
+    ["answers prose, no JSON", { raw: "The claim looks doubtful to me." }],
+    ["answers HTTP 503 on every retry", { status: 503 }],
+  ]
+  for (const [name, answer] of answers) {
+    const outcome = await measure(ALL_ON, ERROR_MODEL, answer)
+    rows.push([
+      name,
+      outcome.flagged,
+      ratio(outcome.trueFlags, outcome.flagged),
+      ratio(outcome.trueFlags, outcome.unfaithful),
+      `${outcome.wrongNotes}/${outcome.notes}`,
+      outcome.secondOpinions,
+    ])
+  }
+  print("All checks on, with a second judge model that:")
+  print()
+  print(table(["second judge", "flags", "precision", "recall", "notes with a wrong flag", "calls to it"], rows))
+  print()
+}
+
 /** Runs every configuration; prints the table and returns the targets of the issue this answers. */
 export async function benchNoisyJudge(
   print: (text?: string) => void,
@@ -299,6 +337,7 @@ export async function benchNoisyJudge(
   const bare = results.get(CONFIGS[0]?.[0] ?? "") as Outcome
   const all = results.get(CONFIGS.at(-1)?.[0] ?? "") as Outcome
   await printSensitivity(print)
+  await printSilentSecond(print)
   return [
     [
       "9. noisy judge: precision, all checks on",

@@ -900,6 +900,9 @@ async function benchScaling() {
     ["splitClaims (idle)", '". `" repeated (code after a full stop)', split, (n) => repeatTo(". `", n)],
     ["splitClaims (idle)", '"x.\\n" lines (a boundary per line)', split, (n) => repeatTo("x.\n", n)],
     ["splitClaims (idle)", '"Did x I. " repeated (cut questions)', split, (n) => repeatTo("Did x I. ", n)],
+    ["splitClaims (idle)", '"ran. the " repeated (lowercase starts)', split, (n) => repeatTo("ran. the ", n)],
+    ["splitClaims (idle)", '"\\"A. B. " repeated (open quotations)', split, (n) => repeatTo('"A. B. ', n)],
+    ["splitClaims (idle)", '"`<b>` " repeated (code among markup)', split, (n) => repeatTo("`<b>` **x ", n)],
     [
       "normalizeSources (idle)",
       "a premise that is one run of dots",

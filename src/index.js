@@ -122,6 +122,7 @@ function newCounters() {
     unanchored: 0,
     secondOpinions: 0,
     disagreements: 0,
+    secondSilent: 0,
     tokensIn: 0,
     tokensOut: 0,
   }
@@ -1977,7 +1978,242 @@ function cleanEvidence(raw, cap, redact = redactSecrets) {
   const redacted = redact(window)
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
 }
-// ── End src/capture/redact/redact.ts ───────────────────────────────────────────────────────────────────────
+/** Words that stand before the program they run: `timeout 60 pytest`, `env CI=1 npm test`, `FOO=1 make test`. */
+const PREFIX_WORD_RE =
+  /^(?:[A-Za-z_]\w*=.*|timeout|time|env|sudo|nice|xvfb-run|command|exec|nohup|stdbuf|-\S+|\d+[smh]?)$/
+/** Programs that only look: they neither run project code nor write files (unless redirected). */
+const LOOK_ONLY_PROGRAMS = new Set([
+  ...["ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "find", "wc", "nl", "less", "more", "tree"],
+  ...["stat", "file", "which", "type", "whereis", "pwd", "cd", "echo", "printf", "true", "false", "diff", "cmp"],
+  ...["sort", "uniq", "cut", "tr", "column", "basename", "dirname", "realpath", "readlink", "date", "whoami", "env"],
+  ...["printenv", "uname", "hostname", "id", "du", "df", "md5sum", "sha256sum", "xxd", "od", "hexdump", "jq", "clear"],
+])
+/** git subcommands that change no file of the work tree. */
+const GIT_LOOK_ONLY_RE =
+  /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
+/** Test runners, read from a simple command's program and its first arguments. */
+const TEST_RUNNER_RE =
+  /^(?:(?:npm|pnpm|yarn|bun)(?: run)? test(?:[:\w-]*)|bun test|(?:npx|bunx|pnpm exec|yarn) (?:jest|vitest|mocha|ava|tap|playwright test|cypress run)|(?:jest|vitest|mocha|ava|pytest|py\.test|tox|nox|rspec|phpunit|ctest|nextest)|python[\d.]* -m (?:pytest|unittest|tox|nox)|go test|cargo (?:test|nextest)|make (?:test|check)\S*|mvn\S* (?:\S+ )*?(?:test|verify)|\S*gradlew? (?:\S+ )*?(?:test|check)|dotnet test|deno test|swift test|mix test|bundle exec (?:rspec|rake test)|rake test|(?:\S*\/)?runtests(?:\.py)?|(?:\S*\/)?run_tests(?:\.py|\.sh)?)\b/
+/** Build and type-check commands. */
+const BUILD_RUNNER_RE =
+  /^(?:(?:npm|pnpm|yarn|bun)(?: run)? build\S*|(?:npx |bunx )?(?:tsc|vite build|next build|nuxt build|astro build|webpack)|bun build|cargo (?:build|check)|go (?:build|vet)|make(?: (?:all|build))?$|mvn\S* (?:\S+ )*?(?:package|compile|install)|\S*gradlew? (?:\S+ )*?(?:build|assemble)|dotnet build|python[\d.]* -m (?:build|compileall)|python[\d.]* setup\.py (?:build|build_ext))\b/
+/** How much of a command line is read: a heredoc may carry a whole file. */
+const COMMAND_SCAN_CHARS = 64_000
+/** Where the line after `at` that is `delimiter` alone ends: a heredoc's body is skipped to there. */
+function heredocEnd(command, at, delimiter) {
+  const end = command.slice(at + 1).search(new RegExp(`^\\s*${delimiter.replace(/\W/g, "\\$&")}\\s*$`, "m"))
+  if (end < 0) return command.length
+  const lineEnd = command.indexOf("\n", at + 1 + end)
+  return lineEnd < 0 ? command.length : lineEnd
+}
+/** The end of a word part that starts at `at`: a quoted string, `$(...)`, an escape, or one character. */
+function wordPartEnd(command, at) {
+  const char = command[at]
+  if (char === "\\") return at + 1
+  if (char === "'" || char === '"') {
+    const end = command.indexOf(char, at + 1)
+    return end < 0 ? command.length : end
+  }
+  if (char !== "$" || command[at + 1] !== "(") return at
+  let depth = 0
+  for (let end = at + 1; end < command.length; end++) {
+    if (command[end] === "(") depth++
+    else if (command[end] === ")" && --depth === 0) return end
+  }
+  return command.length
+}
+/** The text a word part adds: quotes and escapes removed, `$(...)` kept whole. */
+const wordPartText = (command, at, end) => {
+  const char = command[at]
+  if (char === "'" || char === '"') return command.slice(at + 1, end)
+  if (char === "\\") return command[end] ?? ""
+  return command.slice(at, end + 1)
+}
+/**
+ * The simple commands of a command line. Quotes, escapes and `$(...)` stay inside a word; heredoc bodies
+ * are skipped; `#` comments dropped; `>`, `>>`, `&>` and `2>` make the next word a file written, `2>&1` none.
+ */
+function splitCommand(line) {
+  const command = line.slice(0, COMMAND_SCAN_CHARS)
+  const commands = []
+  let current = { words: [], writes: [], next: undefined }
+  let word
+  let redirect = false
+  const heredocs = []
+  const endWord = () => {
+    if (word === undefined) return
+    ;(redirect ? current.writes : current.words).push(word)
+    word = undefined
+    redirect = false
+  }
+  const endCommand = (next) => {
+    endWord()
+    if (current.words.length || current.writes.length) commands.push({ ...current, next })
+    current = { words: [], writes: [], next: undefined }
+  }
+  for (let at = 0; at < command.length; at++) {
+    const char = command[at]
+    const two = command.slice(at, at + 2)
+    const heredoc = two === "<<" ? /^<<-?\s*(['"]?)([\w.-]+)\1/.exec(command.slice(at, at + 200)) : null
+    if (char === "\n") {
+      endCommand(";")
+      for (const delimiter of heredocs.splice(0)) at = heredocEnd(command, at, delimiter)
+    } else if (/\s/.test(char)) endWord()
+    else if (char === "#" && word === undefined) {
+      const end = command.indexOf("\n", at)
+      at = (end < 0 ? command.length : end) - 1
+    } else if (heredoc) {
+      endWord()
+      heredocs.push(heredoc[2])
+      at += heredoc[0].length - 1
+    } else if (two === "&&" || two === "||") {
+      endCommand(two)
+      at++
+    } else if (char === ";" || char === "|" || (char === "&" && command[at + 1] !== ">" && command[at - 1] !== ">")) {
+      endCommand(char === "|" ? "|" : char === "&" ? "&" : ";")
+      if (two === "|&") at++
+    } else if (char === ">" || two === "&>") {
+      const operator = /^&?>>?(?:&\d)?/.exec(command.slice(at, at + 4))?.[0] ?? ">"
+      // A file descriptor before the operator ("2>") is no word of the command.
+      if (word !== undefined && /^\d$/.test(word)) word = undefined
+      else endWord()
+      at += operator.length - 1
+      redirect = !/&\d$/.test(operator)
+    } else if (char === "<") endWord()
+    else {
+      const end = wordPartEnd(command, at)
+      word = (word ?? "") + wordPartText(command, at, end)
+      at = end
+    }
+  }
+  endCommand(undefined)
+  return commands
+}
+/** The words from the program on: `timeout 60 env CI=1 npm test` is `npm test`. */
+function programWords(simple) {
+  const words = simple.words
+  let at = 0
+  while (at < words.length - 1 && PREFIX_WORD_RE.test(words[at])) at++
+  return words.slice(at)
+}
+const programLine = (simple) => programWords(simple).join(" ")
+/** What a simple command runs: a test suite, a build, or neither. */
+function runnerOf(simple) {
+  const line = programLine(simple)
+  if (TEST_RUNNER_RE.test(line)) return "tests"
+  if (BUILD_RUNNER_RE.test(line)) return "build"
+  return undefined
+}
+/** Whether a simple command only looks, running no project code and writing no file. */
+function looksOnly(simple) {
+  if (simple.writes.some((target) => target !== "/dev/null")) return false
+  const [program = "", sub = "", ...rest] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (name === "git") return GIT_LOOK_ONLY_RE.test(sub)
+  if (name === "sed" || name === "perl") return ![sub, ...rest].some((word) => /^-\w*i/.test(word))
+  if (name === "find") return ![sub, ...rest].some((word) => /^-(?:exec|execdir|delete|ok|fprint)/.test(word))
+  return LOOK_ONLY_PROGRAMS.has(name)
+}
+/**
+ * The outcome the exit code of a whole command line gives the simple command at `index`: it is that command's
+ * own only when nothing after it could set it. A pipeline exits with its last command unless `pipefail` is on
+ * (`pytest | tail` exits with tail's 0); after `&&` a 0 means every command passed, a failure could be any.
+ */
+function ownOutcome(commands, index, exit) {
+  if (exit === undefined) return undefined
+  const pipefail = commands.slice(0, index).some((c) => /\bpipefail\b/.test(c.words.join(" ")))
+  // The command may not have run at all after `||`, or may have run in the background.
+  if (commands[index - 1]?.next === "||" || commands[index]?.next === "&") return undefined
+  let end = index
+  while (commands[end]?.next === "|") end++
+  if (end > index && !pipefail) return undefined
+  if (end === commands.length - 1) return exit === 0 ? "passed" : "failed"
+  // `pytest && echo done`: a 0 means every command after `&&` ran, so the runner passed.
+  const chained = commands.slice(end, -1).every((c) => c.next === "&&" || c.next === "|")
+  return chained && commands[end]?.next === "&&" && exit === 0 ? "passed" : undefined
+}
+/** Summary lines of test runners: [a line's pattern, whether it reports a pass]. Checked line by line. */
+const TEST_SUMMARY_LINES = [
+  // pytest: "===== 3 failed, 12 passed in 0.52s =====", "12 passed in 0.1s", "no tests ran"
+  [/^=*\s*(?:\d+ (?:passed|skipped|deselected|xfailed|xpassed|warnings?)(?:, )?)+ in [\d.]+s/, true],
+  [/^=*\s*(?:\d+ \w+, )*\d+ (?:failed|errors?)\b.* in [\d.]+s/, false],
+  // Jest: "Tests:       1 failed, 5 passed, 6 total"; Vitest: "Tests  5 passed (5)", "Tests  1 failed | 4 passed (5)"
+  [/^Tests:?\s+(?:\d+ (?:passed|skipped|todo)[, |]*)+(?:\d+ total|\(\d+\))/, true],
+  [/^Tests:?\s+(?:\d+ \w+[, |]*)*\d+ failed/, false],
+  // Mocha: "  12 passing (30ms)", "  1 failing"; bun test: " 12 pass", " 0 fail"
+  [/^\d+ failing\b/, false],
+  [/^[1-9]\d* fail$/, false],
+  [/^[1-9]\d* pass$/, true],
+  [/^\d+ passing \(/, true],
+  // go test: "ok  	example.com/pkg	0.01s", "FAIL	example.com/pkg	0.02s", "--- FAIL: TestX"
+  [/^ok\s+\S+\s+(?:[\d.]+s|\(cached\))/, true],
+  [/^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: )/, false],
+  // cargo test: "test result: ok. 5 passed; 0 failed", "test result: FAILED."
+  [/^test result: ok\./, true],
+  [/^test result: FAILED\./, false],
+  // Maven Surefire and Gradle
+  [/^\[INFO\] Tests run: \d+, Failures: 0, Errors: 0\b/, true],
+  [
+    /^\[(?:ERROR|WARNING)\] Tests run: \d+, Failures: [1-9]|^\[(?:ERROR|WARNING)\] Tests run: \d+, Failures: \d+, Errors: [1-9]/,
+    false,
+  ],
+  [/^BUILD FAIL(?:URE|ED)\b/, false],
+  // dotnet test: "Passed!  - Failed:     0, Passed:    12", "Failed!  - Failed:     1"
+  [/^Passed!\s+- Failed:\s+0\b/, true],
+  [/^Failed!\s+- Failed:\s+\d+/, false],
+  // SymPy's bin/test: "==== tests finished: 45 passed, in 0.52 seconds ====", "… 40 passed, 2 failed, in …"
+  [
+    /^=+ tests finished: \d+ passed(?:, \d+ (?:skipped|expected to fail(?:, but passed)?))*, in [\d.]+ seconds =+$/,
+    true,
+  ],
+  [/^=+ tests finished: .*\b\d+ (?:failed|exceptions?)\b/, false],
+  // tox and nox
+  [/^(?:\s*congratulations :\)|nox > Session \S+ was successful)/, true],
+  [/^(?:ERROR:\s+\S+: commands failed|nox > Session \S+ failed)/, false],
+  // any runner: "12 passed, 0 failed" alone on a line, perhaps after one word and a colon
+  [/^(?:\w+:\s*)?\d+ passed, 0 failed(?:, \d+ skipped)?$/, true],
+  [/^(?:\w+:\s*)?\d+ passed, [1-9]\d* failed(?:, \d+ skipped)?$/, false],
+]
+/** unittest and Django end with "Ran N tests in Xs", then "OK", "OK (skipped=2)" or "FAILED (failures=1)". */
+const UNITTEST_RAN_RE = /^Ran \d+ tests? in [\d.]+s$/
+const UNITTEST_RESULT_RE = /^(?:(OK)(?: \([^)]*\))?|FAILED \((?:failures|errors)=\d+.*\))$/
+/**
+ * What the test summary lines of a command's output say: failed if any says so, passed if one passes. An "OK"
+ * counts only after unittest's "Ran N tests" line: many programs print OK.
+ */
+function testSummary(output) {
+  let found
+  let ranUnittest = false
+  for (const raw of output.split("\n")) {
+    const line = raw.trim()
+    if (line.length < 2 || line.length > 200) continue
+    if (UNITTEST_RAN_RE.test(line)) {
+      ranUnittest = true
+      continue
+    }
+    const unittest = ranUnittest ? UNITTEST_RESULT_RE.exec(line) : null
+    if (unittest) {
+      if (!unittest[1]) return "failed"
+      found = "passed"
+      continue
+    }
+    for (const [pattern, passed] of TEST_SUMMARY_LINES) {
+      if (!pattern.test(line)) continue
+      if (!passed) return "failed"
+      found = "passed"
+    }
+  }
+  return found
+}
+/** The file-like words of a command line: arguments and redirect targets with a path separator or an extension. */
+function namedFiles(commands) {
+  return commands.flatMap((simple) =>
+    [...simple.words.slice(1), ...simple.writes].filter(
+      (word) => !word.startsWith("-") && !/\s/.test(word) && /(?:\/|\.\w{1,8}$)/.test(word),
+    ),
+  )
+}
+// ── End src/capture/shell.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/provenance.ts ────────────────────────────────────────────────────────────────────────
 const PROCESS_RECORD_CHARS = 200
 /** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
@@ -2117,7 +2353,13 @@ function resolvePath(path, directory) {
     : `${directory.replace(/[\\/]+$/, "")}/${path.trim()}`
   return normalizePath(absolute).replace(/\/\.\//g, "/")
 }
-function toolRecord(call, line, directory) {
+/** How many listed files a record keeps: enough to tell a file name from code, bounded per call. */
+const LISTED_FILES = 200
+/**
+ * A tool call as the records check reads it. A command's output is read for a test runner's summary line
+ * (its verdict joins the line the judge sees), a listing's for the files it showed.
+ */
+function toolRecord(call, line, directory, output) {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
@@ -2128,7 +2370,25 @@ function toolRecord(call, line, directory) {
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  return { kind, paths, command, exit, line }
+  const tests = kind === "run" && output ? testSummary(output.slice(-DOC_PULL_SCAN_CHARS)) : undefined
+  const listed =
+    output && FILE_LISTING_TOOL_RE.test(call.tool) && call.tool !== "grep"
+      ? output
+          .split("\n", LISTED_FILES)
+          .map((entry) => entry.trim())
+          .filter((entry) => entry && !/\s/.test(entry))
+          .map((entry) => resolvePath(entry, directory))
+      : undefined
+  return {
+    kind,
+    paths,
+    command,
+    exit,
+    // The summary joins the line only where the exit code does not say the same (`pytest | tail` exits 0).
+    line: tests && (exit === 0) !== (tests === "passed") ? `${line} (test summary: ${tests})` : line,
+    ...(tests ? { tests } : {}),
+    ...(listed?.length ? { listed } : {}),
+  }
 }
 // ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/evidence.ts ──────────────────────────────────────────────────────────────────────────
@@ -2443,8 +2703,8 @@ function createDocPull({ config, deps, directory, store, notifier }) {
 }
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 function createCapture({ config, directory, store }) {
-  const record = (state, call, line) => {
-    const entry = toolRecord(call, line, directory)
+  const record = (state, call, line, output) => {
+    const entry = toolRecord(call, line, directory, output)
     state.records.push(entry)
     trimOldest(state.records, LIMITS.toolRecords)
     return entry
@@ -2455,7 +2715,9 @@ function createCapture({ config, directory, store }) {
       const call = readToolCall(input, output)
       // Once per call: both scan every word of a long command or patch.
       const sensitive = touchesSensitivePath(call.tool, call.args)
-      const entry = record(state, call, describeToolCall(call, directory, sensitive))
+      const raw = asRecord(output).output
+      const text = typeof raw === "string" && !sensitive ? raw : undefined
+      const entry = record(state, call, describeToolCall(call, directory, sensitive), text)
       const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
       if (stale.size) {
         Object.assign(
@@ -2463,11 +2725,9 @@ function createCapture({ config, directory, store }) {
           retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
         )
       }
-      if (!config.premiseTools.test(call.tool) || sensitive) return
-      const raw = asRecord(output).output
-      if (typeof raw !== "string" || !raw.trim()) return
-      const text = evidenceOf(call, raw, config.premiseCap)
-      if (!text.trim()) return
+      if (!config.premiseTools.test(call.tool) || !text?.trim()) return
+      const evidence = evidenceOf(call, text, config.premiseCap)
+      if (!evidence.trim()) return
       const { ref, path } = describeSource(call, directory)
       state.nextSource++
       const premise = {
@@ -2476,7 +2736,7 @@ function createCapture({ config, directory, store }) {
         origin: originOf(call.tool, call.args),
         ref,
         path,
-        text,
+        text: evidence,
       }
       Object.assign(state, addPremise(state, premise, config.premiseCap))
       if (premise.origin === "web") {
@@ -2519,17 +2779,58 @@ const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
  * `keepCode` leaves inline code in its backticks, so sentence splitting can still see where code starts.
  */
 function stripInlineMarkdown(text, keepCode = false) {
-  const stripped = text
-    .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
-    .replace(/(\*\*|__)(.{1,300}?)\1/g, "$2")
-    .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
-  const plain = (keepCode ? stripped : stripped.replace(CODE_SPAN_RE, "$1")).replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
+  // Code spans are set aside while markup is stripped, so what stands in backticks reaches the judge as
+  // written, and emphasis around a span ("**the `x` flag**") still pairs up.
+  const spans = []
+  // Only code that holds a markup character could be changed, so only then is it set aside.
+  const masked = MARKED_CODE_RE.test(text)
+    ? text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`)
+    : text
+  const stripped = stripMarkup(masked)
+  const plain = spans.length
+    ? stripped.replace(CODE_MARK_RE, (mark, index) => {
+        const span = spans[Number(index)]
+        return span === undefined ? mark : keepCode ? span : span.slice(1, -1)
+      })
+    : stripped
   // Line breaks survive only where `joinLines` put them: there a sentence ends.
   if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
   return plain
     .replace(/\s*\n\s*/g, "\n")
     .replace(/[^\S\n]+/g, " ")
     .trim()
+}
+/**
+ * Elements an agent's markdown may carry as HTML. `<void>` in `Promise<void>` or `<string, number>` is code:
+ * only these names count as tags, and an opening tag only where its `<` does not stick to a word.
+ */
+const HTML_TAG_NAMES =
+  "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
+const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+/** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
+const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
+/** A code span that holds a character some markup pattern reads: `*`, `_`, `<`, `[` or `]`. */
+const MARKED_CODE_RE = /`[^`]*[*_<[\]][^`]*`/
+/** Where a code span stood while markup was stripped around it. */
+const CODE_MARK_RE = /\uE000(\d+)\uE001/g
+/**
+ * Links, emphasis and HTML tags taken off prose (never code). Underscores mark emphasis only at word
+ * boundaries, as in CommonMark: `__init__.py` and `snake_case_name` stay as written.
+ */
+function stripMarkup(text) {
+  // Each pattern runs only on text that has its marker: most prose has none of them.
+  let out = text.includes("](") ? text.replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1") : text
+  if (out.includes("**")) out = out.replace(/\*\*(.{1,300}?)\*\*/g, "$1")
+  if (out.includes("__")) {
+    out = out.replace(/(^|[^\p{L}\p{N}_])__(?!\s)(.{1,300}?)(?<!\s)__(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/gu, "$1$2")
+  }
+  if (out.includes("*") || out.includes("_")) {
+    out = out.replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s),;:!?]|\.(?!\w)|$)/g, "$1$3")
+  }
+  if (!out.includes("<")) return out
+  return out.replace(HTML_TAG_RE, (tag, closing, at, whole) =>
+    closing || !WORD_CHAR_RE.test(whole[at - 1] ?? "") ? "" : tag,
+  )
 }
 /** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */
 function isNextItem(previous, candidate) {
@@ -2646,6 +2947,76 @@ function proseParagraphs(markdown) {
 }
 const CODE_SPAN_RE = /`([^`]+)`/g
 // ── End src/claims/prose.ts ────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/claims/words.ts ──────────────────────────────────────────────────────────────────────────────
+/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
+const FIXED_ABBREVIATIONS = new Set([
+  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
+  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
+  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
+  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
+  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
+  // Titles before a name, singular and plural ("Sen. Kennedy", "Drs. Ali and Khan"), and "PS." before a note.
+  ...["sen", "sens", "rep", "reps", "gov", "gen", "col", "maj", "adm", "pres", "supt", "atty", "drs", "profs"],
+  ...["cpl", "pvt", "brig", "ps", "abg"],
+])
+/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
+const NUMBER_ABBREVIATIONS = new Set([
+  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
+  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
+  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
+  ...["dec", "dez"],
+])
+/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
+const FINAL_ABBREVIATIONS = new Set([
+  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
+  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
+  // Eras: "in 476 A.D. Rome was sacked" ends after the era, "until 14 A.D. and" goes on.
+  ...["a.d", "b.c", "b.c.e", "c.e"],
+])
+/**
+ * Units after a number: "984 ft. It was" ends there, but "3 Std. Anfahrt" goes on, so the sentence ends
+ * only before a usual sentence opener (like an acronym). "ft" without a number before it is Fort.
+ */
+const UNIT_ABBREVIATIONS = new Set([
+  ...["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt", "hr", "hrs", "min", "mins", "sec", "secs", "mo", "mos"],
+  ...["wk", "wks", "yr", "yrs", "sq", "cu", "std", "sek", "mio", "mrd", "tsd", "stk", "kt"],
+])
+/**
+ * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
+ * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
+ */
+const SENTENCE_STARTERS = new Set([
+  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
+  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
+  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
+  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
+  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
+  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
+  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
+  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
+  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
+  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
+  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
+  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
+  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
+  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
+])
+/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
+const QUESTION_START_RE =
+  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
+const MONTH_START_RE =
+  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
+/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
+const ORDINAL_NOUN_START_RE =
+  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+/** Articles and prepositions before a German ordinal: "auf der 35. Kommandeurstagung" names a counted thing. */
+const BEFORE_ORDINAL_RE =
+  /(?:^|\s)(?:der|die|das|dem|den|des|ein|eine|einer|einem|einen|am|im|zum|zur|vom|beim|ins|ans|seit|ab|bis|für|nach|vor|seine[mnrs]?|ihre[mnrs]?|unsere[mnrs]?|jede[mnrs]?|diese[mnrs]?)\s*$/i
+/** Words only German text has this often: a paragraph with several of them is read as German. */
+const GERMAN_WORD_RE =
+  /(?<!\p{L})(?:der|die|das|und|ist|nicht|mit|ein|eine|auf|sich|dem|den|wird|sind|auch|bei|zum|zur|für|oder|wenn)(?!\p{L})/giu
+// ── End src/claims/words.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
 const MIN_CLAIM_CHARS = 10
 /** A word that opens a sentence without saying anything: what follows it decides. */
@@ -2690,13 +3061,13 @@ function isLeadIn(text, words, closesParagraph) {
  */
 function notAClaim(sentence, closesParagraph = false) {
   const text = sentence.trim()
-  const words = text.split(/\s+/)
-  if (text.length < MIN_CLAIM_CHARS || !/\p{L}{2}/u.test(text) || words.length < 2) return "too short"
+  // One word: a sentence comes trimmed, so a space anywhere means two.
+  if (text.length < MIN_CLAIM_CHARS || !/\p{L}{2}/u.test(text) || !/\s/.test(text)) return "too short"
   if (/\?["'”’)\]]*$/.test(text)) return "a question"
   const plain = text.replace(INTERJECTION_RE, "")
   if (GREETING_RE.test(plain)) return "a greeting or sign-off"
   if (OFFER_RE.test(plain) || (ADVICE_RE.test(plain) && !REASON_CLAUSE_RE.test(plain))) return "an offer or advice"
-  if (isLeadIn(text, words.length, closesParagraph)) return "a lead-in"
+  if (closesParagraph && isLeadIn(text, text.split(/\s+/).length, closesParagraph)) return "a lead-in"
   return undefined
 }
 // ── End src/claims/checkable.ts ────────────────────────────────────────────────────────────────────────────
@@ -2711,68 +3082,28 @@ const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
  * The tail is cut to a few dozen characters, so this never scans a whole sentence.
  */
 const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
-/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
-const FIXED_ABBREVIATIONS = new Set([
-  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
-  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
-  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
-  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
-  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
-])
-/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
-const NUMBER_ABBREVIATIONS = new Set([
-  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
-  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
-  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
-  ...["dec", "dez"],
-])
-/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
-const FINAL_ABBREVIATIONS = new Set([
-  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
-  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
-])
-/**
- * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
- * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
- */
-const SENTENCE_STARTERS = new Set([
-  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
-  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
-  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
-  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
-  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
-  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
-  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
-  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
-  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
-  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
-  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
-  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
-  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
-  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
-  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
-])
-/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
-const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
-/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+/** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
+const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
 /** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
 const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
 /** "[...]" marks words left out of a quotation, never the end of a sentence. */
 const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 function normalizeForMatch(text) {
-  return text
+  const spaced = text
     .toLowerCase()
     .replace(/[*_`~]+/g, "")
     .replace(/\s+/g, " ")
     .replace(/^[\s"'“„(]+/, "")
-    .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
+  // The closing run of quotes, brackets and punctuation, walked back from the end: a pattern anchored at the
+  // end would be tried from every position of the sentence.
+  let end = spaced.length
+  while (end > 0 && TRAILING_MARKS.has(spaced[end - 1])) end--
+  return end === spaced.length ? spaced : spaced.slice(0, end)
 }
+/** What a claim's comparison form drops at its end: spaces, closing quotes and brackets, punctuation. */
+const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
+const LETTER_RE = /\p{L}/u
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
 function periodEnding(tail) {
   const match = PERIOD_END_RE.exec(tail)
@@ -2780,14 +3111,22 @@ function periodEnding(tail) {
   const token = match[1] ?? ""
   const lower = token.toLowerCase()
   const before = tail.slice(0, match.index + match[0].length - token.length - 1)
+  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
+  const mark = before.at(-1)
+  if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // A unit after a number: "984 ft." is feet, not Fort.
+  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
   if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
+  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
   // German street names carry the abbreviation inside the word: "Hafenstr. 12".
   if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
   // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
   if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
-  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
+  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
+  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
   if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
   return undefined
 }
@@ -2808,9 +3147,18 @@ function continuesAfterPeriod(ending, piece) {
     case "number":
       return lower || digit
     case "ordinal":
-      return lower || digit || MONTH_START_RE.test(piece) || ORDINAL_NOUN_START_RE.test(piece)
+      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
+      return (
+        lower ||
+        digit ||
+        MONTH_START_RE.test(piece) ||
+        ORDINAL_NOUN_START_RE.test(piece) ||
+        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
+      )
     case "acronym":
-      return lower || startsLikeName(piece)
+    case "unit":
+    case "regnal":
+      return lower || digit || startsLikeName(piece)
     case "initial":
       // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
       if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
@@ -2828,8 +3176,10 @@ function continuesSentence(previous, piece) {
   const last = previous.pieces.at(-1) ?? ""
   const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
-  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence.
-  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
+  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
+  // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
+  if (/[!?]["'”’)\]]*$/.test(tail))
+    return /^\p{Ll}/u.test(piece) || (NAME_EXCLAIMED_RE.test(tail) && startsLikeName(piece))
   const ending = periodEnding(tail)
   if (!ending) return /^\p{Ll}/u.test(piece)
   if (continuesAfterPeriod(ending, piece)) return true
@@ -2852,27 +3202,121 @@ function cutBeforeCode(segment) {
   parts.push(segment.slice(from))
   return parts
 }
+/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
+const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
 /**
- * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
- * their sentence, and cuts before inline code that opens a sentence.
+ * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
+ * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
+ * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
+ */
+function cutBeforeLowercase(segment) {
+  const parts = []
+  let from = 0
+  for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
+    const at = match.index
+    // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
+    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
+    parts.push([segment.slice(from, at + 1), from > 0])
+    from = at + match[0].length
+  }
+  parts.push([segment.slice(from), from > 0])
+  return parts
+}
+/** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
+function segmentPieces(segment, emit) {
+  const push = (text, hard) => {
+    const trimmed = text.trim()
+    if (trimmed) emit(trimmed, hard)
+  }
+  // Most segments have no full stop but their last and no code: they are one piece as they are.
+  const stop = segment.indexOf(". ")
+  const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
+  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false]]) {
+    if (!part.includes("`")) push(part, hard)
+    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+  }
+}
+/** Every piece of a block, for the merging that must look ahead (an open quotation). */
+function piecesOf(block, segmenter) {
+  const pieces = []
+  for (const { segment } of segmenter.segment(block)) {
+    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
+    const last = pieces.at(-1)
+    if (last && segment.endsWith("\n")) last.lineEnd = true
+  }
+  return pieces
+}
+/** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
+function quoteOpenAfter(open, text) {
+  let inside = open
+  for (const [char] of text.matchAll(QUOTE_CHARS_RE)) {
+    if (char === '"') inside = !inside
+    else if (char === "„" || (char === "“" && !inside)) inside = true
+    else inside = false
+  }
+  return inside
+}
+const QUOTE_CHAR_RE = /["“”„]/
+const QUOTE_CHARS_RE = /["“”„]/g
+/** A mark that closes an open quotation. */
+const QUOTE_CLOSE_RE = /["“”]/
+/** How many pieces ahead a quotation opened in a sentence may close and still be part of it. */
+const QUOTE_LOOKAHEAD = 4
+/**
+ * A sentence quoted inside a sentence ("He wrote "Done. All good." in the log"): while a quotation is open,
+ * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
+ * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
+ */
+function insideQuotation(previous, pieces, quoted, index) {
+  if (!previous.quoted) return false
+  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
+    const piece = pieces[at]
+    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
+    if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
+    if (piece.lineEnd) return false
+  }
+  return false
+}
+/**
+ * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals, German dates and inside
+ * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
+ * that starts lowercase.
  */
 function sentences(block, segmenter) {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged = []
-  for (const { segment } of segmenter.segment(block)) {
-    for (const part of segment.includes("`") ? cutBeforeCode(segment) : [segment]) {
-      const piece = part.trim()
-      if (!piece) continue
-      const previous = merged.at(-1)
-      if (previous && !previous.closed && continuesSentence(previous, piece)) {
-        previous.pieces.push(piece)
-        previous.length += piece.length + 1
-      } else merged.push({ pieces: [piece], length: piece.length, closed: false })
-    }
-    const last = merged.at(-1)
-    if (last && segment.endsWith("\n")) last.closed = true
+  const add = (text, hard, inQuotation, marks) => {
+    const previous = merged.at(-1)
+    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
+      previous.pieces.push(text)
+      previous.length += text.length + 1
+      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
+    } else
+      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
   }
-  return merged.map(({ pieces }) => pieces.join(" "))
+  const close = () => {
+    const last = merged.at(-1)
+    if (last) last.closed = true
+  }
+  if (!QUOTE_CHAR_RE.test(block)) {
+    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
+    const never = () => false
+    for (const { segment } of segmenter.segment(block)) {
+      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
+      if (segment.endsWith("\n")) close()
+    }
+  } else {
+    const pieces = piecesOf(block, segmenter)
+    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
+    for (let index = 0; index < pieces.length; index++) {
+      const { text, hard, lineEnd } = pieces[index]
+      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
+      if (lineEnd) close()
+    }
+  }
+  return merged.map(({ pieces: parts }) => parts.join(" "))
 }
 /**
  * The checkable sentences of a reply, each once, at most `max` of them; the others with the reason. Reuse one segmenter: building
@@ -2945,42 +3389,80 @@ const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-function continuesLine(previous, line) {
+function continuesLine(previous, line, german = () => false) {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
-  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
+  if (/^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)) return true
+  // German capitalises nouns: a wrap after a lowercase word ("… beim Start seine⏎Konfiguration …") lands
+  // before a noun, which no usual sentence opener is.
+  return /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start) && german()
+}
+/** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
+const ENGLISH_WORD_RE = /\b(?:the|and|is|of|to|that|with|for|it|this|are|was)\b/gi
+/** Whether a paragraph reads as German: at least two German function words, and more than English ones. */
+function readsGerman(text) {
+  const german = text.match(GERMAN_WORD_RE)?.length ?? 0
+  return german >= 2 && german > (text.match(ENGLISH_WORD_RE)?.length ?? 0)
 }
 /**
  * A paragraph's lines as one text: a line that goes on is joined with a space, a line that ends a sentence
  * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
  */
 function joinLines(lines) {
+  if (lines.length < 2) return lines[0] ?? ""
+  // Read once, and only where a wrap before a capital leaves the question open.
+  let reads
+  const german = () => {
+    reads ??= readsGerman(lines.join(" "))
+    return reads
+  }
   return lines
-    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line, german) ? " " : "\n"}${line}`))
     .join("")
 }
 // ── End src/claims/split.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/process.ts ────────────────────────────────────────────────────────────────────────────
-/** Commands that run a test suite, in the ecosystems an agent meets most. */
-const TEST_COMMAND_RE =
-  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|bun\s+test\b|npx\s+(?:jest|vitest|mocha|playwright\s+test)\b|(?:jest|vitest|mocha|pytest|py\.test|tox|nox|rspec|phpunit|ctest)\b|python3?\s+-m\s+(?:pytest|unittest)\b|go\s+test\b|cargo\s+(?:test|nextest)\b|make\s+(?:test|check)\b|mvn\s+(?:test|verify)\b|(?:\.\/)?gradlew?\s+test\b|dotnet\s+test\b|deno\s+test\b|swift\s+test\b|mix\s+test\b)/i
-/** Commands that build or type-check a project. */
-const BUILD_COMMAND_RE =
-  /(?:^|[\s;&|(])(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b|(?:npx\s+)?tsc\b|cargo\s+(?:build|check)\b|go\s+(?:build|vet)\b|make(?:\s+(?:all|build))?\s*(?:$|[;&|])|mvn\s+(?:package|compile|install)\b|(?:\.\/)?gradlew?\s+(?:build|assemble)\b|dotnet\s+build\b|(?:npx\s+)?(?:vite|next|nuxt|astro)\s+build\b|bun\s+build\b|(?:npx\s+)?webpack\b)/i
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
  */
 const HEDGE_RE =
   /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
-/** A negated claim ("not all tests pass", "der Build läuft nicht durch") is left to the judge. */
-const NEGATION_RE = /\b(?:not|no longer|never|nothing|none|nicht|nie|kein\w*)\b|n't\b/i
+/**
+ * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
+ * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
+ */
+const NEGATION_RE =
+  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
+/**
+ * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
+ * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
+ */
+const PART_OF_RUN_RE =
+  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
 const FIRST_PERSON_RAN_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
+/**
+ * "I ran the tests", "we re-ran the unit tests", "Ich habe die Tests ausgeführt": a run of the suite claimed
+ * without naming its command. What follows may say how it went ("… and they pass").
+ */
+const RAN_SUITE_RE =
+  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+|now\s+)?(?:ran|re-?ran|run|executed)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|our\s+|both\s+)?(?:(?:unit|integration|e2e|relevant|existing|full|whole|affected|new|updated|related)\s+)*(?:test\s+suite|tests?|specs?)\b|\b(?:ich|wir)\s+habe?n?\s+(?:\p{L}+\s+){0,3}?(?:die|alle)\s+(?:\p{L}+\s+)?tests?\s+(?:\p{L}+\s+)?(?:ausgeführt|laufen\s+lassen)(?!\p{L})/iu
+/** How the run of the suite went, said after the run: "… and they (all) pass", "…, und sie laufen durch". */
+const SUITE_OUTCOME_PATTERNS = [
+  [
+    true,
+    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|all|both|everything|each|all\s+of\s+them|sie|alle)\s+(?:all\s+|alle\s+|now\s+|jetzt\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:all\s+)?(?:passing|green)|laufen\s+(?:\p{L}+\s+)?durch|sind\s+(?:\p{L}+\s+)?grün|bestehen|bestanden)\b\W*$/iu,
+  ],
+  [
+    false,
+    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
+  ],
+]
 /** A command in backticks that starts with a program an agent runs. */
 const BACKTICK_COMMAND_RE =
   /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
@@ -3061,7 +3543,9 @@ function readProcessClaim(text) {
   const command = BACKTICK_COMMAND_RE.exec(plain)?.[1]
   const ranIt = FIRST_PERSON_RAN_RE.test(plain)
   const outcomeClaim = OUTCOME_PATTERNS.find(([, , patterns]) => patterns.some((re) => re.test(plain)))
-  if (command) {
+  // A command is the claim's subject only where the agent says it ran it or the sentence opens with it:
+  // "it tried to import `python` and failed" says nothing about a run of `python`.
+  if (command && (ranIt || plain.startsWith(`\`${command}\``))) {
     const outcome = COMMAND_FAILED_RE.test(plain)
       ? "failed"
       : COMMAND_PASSED_RE.test(plain)
@@ -3071,15 +3555,23 @@ function readProcessClaim(text) {
           : undefined
     if (outcome && outcome !== "ran") return { kind: "command", command, outcome, ranIt }
     // "I ran `npm test` and all tests pass": the outcome is the claim that matters. Any other second clause
-    // ("… and updated the docs") says more than the run, so the records alone cannot settle the sentence.
+    // ("… and updated the docs") says more than the run: the records can still show the run never happened.
     if (outcome === "ran" && !outcomeClaim) {
       const after = plain.slice(plain.indexOf(command) + command.length + 1)
-      return MORE_CLAUSES_RE.test(after) ? undefined : { kind: "command", command, outcome, ranIt }
+      return { kind: "command", command, outcome, ranIt, more: MORE_CLAUSES_RE.test(after) }
     }
   }
   if (outcomeClaim) {
     const [subject, passed] = outcomeClaim
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain) }
+    const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
+    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
+  }
+  const suite = RAN_SUITE_RE.exec(plain)
+  if (suite && !command) {
+    const after = plain.slice(suite.index + suite[0].length)
+    const said = SUITE_OUTCOME_PATTERNS.find(([, re]) => re.test(after))
+    const more = !said && MORE_CLAUSES_RE.test(after)
+    return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
   }
   const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
   if (paths.length === 0) return undefined
@@ -3094,62 +3586,153 @@ function namesPath(path, named) {
   return have === wanted || have.endsWith(`/${wanted}`)
 }
 const normalizeCommand = (command) => command.replace(/\s+/g, " ").trim().toLowerCase()
+const shellRuns = (records) =>
+  records.flatMap((record) =>
+    record.kind === "run" && record.command !== undefined ? [{ record, commands: splitCommand(record.command) }] : [],
+  )
 /**
  * The verdict the session's own records give a process claim: confirmed, contradicted (with the record as
- * the quote), or undefined when they cannot tell. A subagent's work is invisible here, so any delegation
- * leaves "it never happened" undecided.
+ * the quote), or undefined when they cannot tell, so the judge reads the claim with the records as evidence.
+ * They decide only what they show unambiguously: that no command which could be the claimed one ran, or the
+ * claimed run itself, recognised, finished, with its own exit code or its runner's summary line. A subagent's
+ * work is invisible here, so any delegation leaves "it never happened" undecided.
  */
-function decideProcessClaim(claim, records) {
-  const delegated = records.some((action) => action.kind === "delegate")
+function decideProcessClaim(claim, records, context = {}) {
+  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const runs = context.runs ?? shellRuns(records)
   switch (claim.kind) {
     case "file":
-      return decideFileClaim(claim, records, delegated)
-    case "outcome": {
-      const pattern = claim.subject === "tests" ? TEST_COMMAND_RE : BUILD_COMMAND_RE
-      const last = records.findLast((action) => action.kind === "run" && pattern.test(action.command ?? ""))
-      if (!last) {
-        if (!claim.ranIt || delegated) return undefined
-        return {
-          verdict: "unfaithful",
-          quote: `no ${claim.subject === "tests" ? "test" : "build"} command ran in this session`,
-        }
-      }
-      return outcomeOf(last, claim.passed)
-    }
+      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
+    case "outcome":
+      return decideOutcome(claim, runs, absent)
     case "command": {
-      const wanted = normalizeCommand(claim.command)
-      const last = records.findLast((action) => normalizeCommand(action.command ?? "").includes(wanted))
+      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
       if (!last) {
-        if (!claim.ranIt || delegated) return undefined
+        if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
       }
-      return claim.outcome === "ran"
-        ? { verdict: "faithful", quote: last.line }
-        : outcomeOf(last, claim.outcome === "passed")
+      if (claim.more) return undefined
+      if (claim.outcome === "ran") return { verdict: "faithful", quote: last.line }
+      return outcomeOf(last, commandOutcome(last, claim.command), claim.outcome === "passed")
     }
   }
 }
-/** A command's exit code against a claimed outcome; undefined when the exit code is unknown. */
-function outcomeOf(action, passed) {
-  if (action.exit === undefined) return undefined
-  return { verdict: (action.exit === 0) === passed ? "faithful" : "unfaithful", quote: action.line }
+/** Whether a recorded command line holds the claimed one; "..." or "…" in the claim stands for words left out. */
+function ranCommand(recorded, claimed) {
+  const pieces = normalizeCommand(claimed)
+    .split(/\s*(?:\.\.\.|…)\s*/)
+    .filter(Boolean)
+  let at = 0
+  const line = normalizeCommand(recorded)
+  for (const piece of pieces) {
+    const found = line.indexOf(piece, at)
+    if (found < 0) return false
+    at = found + piece.length
+  }
+  return pieces.length > 0
 }
-function decideFileClaim(claim, records, delegated) {
+/** A claimed outcome of the tests or the build, against the last run that is recognisably one. */
+function decideOutcome(claim, runs, absent) {
+  const subject = claim.subject
+  const recognised = (run) =>
+    run.commands.some((simple) => runnerOf(simple) === subject) ||
+    (subject === "tests" && run.record.tests !== undefined)
+  const could = (run) => !run.commands.every(looksOnly)
+  const lastAt = runs.findLastIndex(recognised)
+  if (lastAt < 0) {
+    if (!claim.ranIt || !absent || runs.some(could)) return undefined
+    const what = subject === "tests" ? "tests" : "a build"
+    return { verdict: "unfaithful", quote: `no command that could run ${what} ran in this session` }
+  }
+  // A later command may be the run the claim means (the agent's own test script, `python -c` with unittest).
+  if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
+  const last = runs[lastAt]
+  if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
+  const outcome =
+    (subject === "tests" ? last.record.tests : undefined) ??
+    (first < 0 ? undefined : ownOutcome(last.commands, first, last.record.exit))
+  // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
+  if (claim.part && claim.passed && outcome === "failed") return undefined
+  return outcomeOf(last.record, outcome, claim.passed)
+}
+/** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
+function commandOutcome(record, command) {
+  if (normalizeCommand(record.command ?? "") === normalizeCommand(command)) {
+    return record.exit === undefined ? undefined : record.exit === 0 ? "passed" : "failed"
+  }
+  const commands = splitCommand(record.command ?? "")
+  const wanted = normalizeCommand(
+    programWords(splitCommand(command)[0] ?? { words: [], writes: [], next: undefined }).join(" "),
+  )
+  const at = commands.findIndex((simple) => normalizeCommand(programWords(simple).join(" ")).startsWith(wanted))
+  return at < 0 ? undefined : ownOutcome(commands, at, record.exit)
+}
+/** A known outcome against a claimed one; undefined when the outcome is not known. */
+function outcomeOf(action, outcome, passed) {
+  if (outcome === undefined) return undefined
+  return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
+}
+/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
+const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
+/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
+function writesFile(simple, named) {
+  if (simple.writes.some((target) => namesPath(target, named))) return true
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (!WRITING_PROGRAM_RE.test(name)) return false
+  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
+  return args.some((word) => namesPath(word, named))
+}
+/**
+ * Whether a command may have shown the agent a file it does not name: a search or listing over directories
+ * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
+ * itself (a build, a migration, a script) shows the agent none of them.
+ */
+function showsUnnamed(simple) {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
+  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
+  if (name === "git") return args[0] === "grep"
+  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
+  return false
+}
+/**
+ * A claim that the agent changed or read files, against the records. A name counts as a file only where the
+ * session saw one (read, listed, edited, written, named as a command's file) or the work tree has one: code in
+ * backticks (`django.db`, `logger.exception()`) is no file. A file the records never touched is flagged only
+ * when no command ran that could have touched it unnamed (a script, a heredoc, `grep -r`).
+ */
+function decideFileClaim(claim, records, runs, { absent, exists }) {
   const kinds = claim.action === "change" ? ["change"] : ["read", "change"]
-  const touching = (named) => {
-    const base = normalizePath(named).split("/").at(-1) ?? named
-    return records.filter(
-      (action) =>
-        (kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named))) ||
-        (action.kind === "run" && normalizePath(action.command ?? "").includes(base)),
+  const seen = (named) =>
+    records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
+    runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
+    exists?.(named) === true
+  const files = claim.paths.filter(seen)
+  if (files.length === 0) return undefined
+  const touching = (named) =>
+    records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
+  const byShell = (named) =>
+    runs.filter(({ commands }) =>
+      claim.action === "change"
+        ? commands.some((simple) => writesFile(simple, named))
+        : namedFiles(commands).some((word) => namesPath(word, named)),
     )
-  }
-  const missing = claim.paths.filter((named) => touching(named).length === 0)
+  const evidence = (named) => [...touching(named), ...byShell(named).map((run) => run.record)]
+  const missing = files.filter((named) => evidence(named).length === 0)
   if (missing.length === 0) {
-    const evidence = touching(claim.paths[0] ?? "").at(-1)
-    return evidence ? { verdict: "faithful", quote: evidence.line } : undefined
+    const quote = evidence(files[0] ?? "").at(-1)?.line
+    return quote ? { verdict: "faithful", quote } : undefined
   }
-  if (delegated) return undefined
+  // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
+  // Test runs and builds are taken not to write sources.
+  const unnamed = (run) =>
+    claim.action === "change"
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      : run.commands.some(showsUnnamed)
+  if (!absent || runs.some(unnamed)) return undefined
   const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
   const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
@@ -3725,6 +4308,15 @@ const JUDGE_AGENT = "ragfaith-judge"
 const JUDGE_SESSION_TITLE = "ragfaith judge"
 /** After the user's provider refuses a judge call (401, 403, 400), the route rests this long. */
 const ROUTE_PAUSE_MS = 10 * 60_000
+/** Whether a model as `config.providers()` lists it can give a verdict: read from its status, output and limit. */
+function answersJudge(model) {
+  if (model.status === "deprecated") return false
+  const output = asRecord(asRecord(model.capabilities).output)
+  const modalities = asRecord(model.modalities).output
+  if (output.text === false || (Array.isArray(modalities) && !modalities.includes("text"))) return false
+  const limit = asRecord(model.limit).output
+  return typeof limit !== "number" || limit === 0 || limit >= JUDGE_RETRY_MAX_TOKENS
+}
 /** The callable models in a `config.providers()` answer, read field by field: its options hold API keys. */
 function readCallableModels(payload) {
   const providers = asRecord(payload).providers
@@ -3740,7 +4332,7 @@ function readCallableModels(payload) {
         typeof cost.input === "number" && typeof cost.output === "number"
           ? cost.input + cost.output
           : Number.POSITIVE_INFINITY
-      return { id: `${providerID}/${modelID}`, providerID, source, price }
+      return { id: `${providerID}/${modelID}`, providerID, source, price, answers: answersJudge(asRecord(model)) }
     })
   })
 }
@@ -3777,7 +4369,14 @@ function pickRouteModels(judge, models, seen, agentModel) {
         "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
     }
   }
-  const fallback = judge.fallbackModel || ranked.find((model) => model !== main) || main
+  // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
+  // a tiny output limit answers nothing, and a silent second judge only costs time.
+  const answering = new Set(models.filter((model) => model.answers).map((model) => model.id))
+  const fallback =
+    judge.fallbackModel ||
+    ranked.find((model) => model !== main && answering.has(model)) ||
+    ranked.find((model) => model !== main) ||
+    main
   return { main, fallback }
 }
 /** The judge's text out of a judge session's answer, or the JudgeError that says what went wrong. */
@@ -3992,33 +4591,13 @@ function createOpencodeRoute({ config, deps, notifier }) {
     },
   }
 }
-// ── End src/judge/route.ts ─────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/judge/claim.ts ───────────────────────────────────────────────────────────────────────────────
-/** How much of the user's question and of the preceding sentences goes to the judge. */
-const QUESTION_CHARS = 300
-function gatherEvidence(state, config, judge) {
-  const premises = [...state.premises]
-  const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
-  refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
-  const active = config.activeModel ?? state.activeModel
-  const asked = config.checks.question ? state.lastUser?.text : undefined
-  const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
-  const lines = state.records.map((record) => record.line)
-  return {
-    judge,
-    sessionID: state.id,
-    model: selectJudgeModel(active, judge),
-    active,
-    prompt: pickPrompt(premises),
-    batchPrompt: pickPrompt(premises, true),
-    context: renderContext(premises, lines, question),
-    sources: normalizeSources(premises),
-    sourceIds: new Set(refs.keys()),
-    refs,
-    texts: quotableTexts(premises, lines),
-    records: [...state.records],
-  }
-}
+const newJudgeRun = () => ({
+  failure: undefined,
+  unjudged: 0,
+  answered: 0,
+  unreadable: 0,
+  batched: new Map(),
+})
 /**
  * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
  * The technical detail stays in the log.
@@ -4069,6 +4648,55 @@ function noteJudgeHealth(notifier, state, evidence, run) {
   } else if (run.answered > 0) {
     // The judge works again: a later failure deserves a toast of its own.
     notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+  }
+}
+// ── End src/judge/health.ts ────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/claim.ts ───────────────────────────────────────────────────────────────────────────────
+/** How much of the user's question and of the preceding sentences goes to the judge. */
+const QUESTION_CHARS = 300
+function gatherEvidence(state, config, judge, exists) {
+  const premises = [...state.premises]
+  const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
+  refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
+  const active = config.activeModel ?? state.activeModel
+  const asked = config.checks.question ? state.lastUser?.text : undefined
+  const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
+  const lines = state.records.map((record) => record.line)
+  return {
+    judge,
+    sessionID: state.id,
+    model: selectJudgeModel(active, judge),
+    active,
+    prompt: pickPrompt(premises),
+    batchPrompt: pickPrompt(premises, true),
+    context: renderContext(premises, lines, question),
+    sources: normalizeSources(premises),
+    sourceIds: new Set(refs.keys()),
+    refs,
+    texts: quotableTexts(premises, lines),
+    records: [...state.records],
+    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
+  }
+}
+/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
+const SECOND_SILENT_LIMIT = 3
+/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
+function secondOpinionsOf(state, notifier) {
+  return {
+    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
+    answered(model, ok) {
+      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
+      state.silentSeconds.set(model, silent)
+      if (silent !== SECOND_SILENT_LIMIT) return
+      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
+        sessionID: state.id,
+        model,
+      })
+      notifier.tellOnce(
+        `second-silent:${state.id}:${model}`,
+        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
+      )
+    },
   }
 }
 /** The sentences before a claim, when the judge is to see them. */
@@ -4137,9 +4765,12 @@ function failed(ask, run, error) {
 }
 /**
  * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
- * second judge model agrees. A contradiction that fails either is kept as unverifiable.
+ * second judge model agrees, with a quote of its own that stands in a source. A contradiction that fails either is
+ * kept as unverifiable. A second judge that does not answer (an error, a timeout, no readable verdict) is no
+ * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
+ * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
  */
-async function earnFlag(ask, claim, first, evidence, run) {
+async function earnFlag(ask, claim, first, evidence, second) {
   const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
   if (checks.quotes && !anchored) {
@@ -4147,17 +4778,30 @@ async function earnFlag(ask, claim, first, evidence, run) {
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
   const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
-  if (other) {
-    await ask.cache.load(other)
-    ask.count("secondOpinions")
-    const second = await verdictFrom(ask, other, claim, evidence, run)
-    const agrees =
-      second?.verdict === "unfaithful" &&
-      (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
-    if (!agrees) {
-      ask.count("disagreements")
-      return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
-    }
+  if (!other) return { claim, ...first, source: anchored }
+  if (ask.seconds?.benched(other)) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  await ask.cache.load(other)
+  ask.count("secondOpinions")
+  // Each flag asks anew: an earlier failure of the second model in this reply is no answer for this claim.
+  second.failure = undefined
+  const opinion = await verdictFrom(ask, other, claim, evidence, second)
+  const answered = opinion !== undefined && opinion.via !== "parse-fallback"
+  ask.seconds?.answered(other, answered)
+  if (!answered) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  // An agreement must hold up as the first verdict did: a contradiction whose quote stands in no source is
+  // the second judge's unverifiable, and demotes the flag like any real answer other than unfaithful.
+  const agrees =
+    opinion.verdict === "unfaithful" &&
+    (!checks.quotes || anchorQuote(opinion.quote, opinion.source, evidence.texts) !== undefined)
+  if (!agrees) {
+    ask.count("disagreements")
+    return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
   return { claim, ...first, source: anchored }
 }
@@ -4167,13 +4811,13 @@ function freeResult(claim, evidence, config) {
     return { claim, verdict: "faithful", source: undefined, quote: undefined, reason: undefined, via: "gate" }
   }
   const asserted = config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  const decided = asserted && decideProcessClaim(asserted, evidence.records, evidence.recordContext)
   if (!decided) return undefined
   const reason = "the session's tool calls decide it"
   return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
 }
 /** One claim's result: the free checks first, then the cache or the judge; undefined when it went unjudged. */
-async function settleClaim(ask, claim, evidence, run) {
+async function settleClaim(ask, claim, evidence, run, second = newJudgeRun()) {
   const free = freeResult(claim, evidence, ask.config)
   if (free) {
     ask.count(free.via === "gate" ? "gateHits" : "recordDecisions")
@@ -4181,7 +4825,7 @@ async function settleClaim(ask, claim, evidence, run) {
   }
   const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
   if (!first) return undefined
-  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, second) : { claim, ...first }
 }
 /**
  * With RFE_JUDGE_BATCH > 1, the claims of a reply that the free checks and the cache leave open are asked
@@ -4244,7 +4888,7 @@ async function judgeBatch(ask, group, evidence, run) {
  * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
  * source and a second judge model agrees.
  */
-function createClaimJudge({ config, deps, notifier, counters, health }, cache, route) {
+function createClaimJudge({ config, deps, notifier, counters, health, directory }, cache, route) {
   const compat = { omitReasoning: false }
   const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
   /** How one session's claims are asked for: counted for the session and the plugin, tokens to the token log too. */
@@ -4256,7 +4900,7 @@ function createClaimJudge({ config, deps, notifier, counters, health }, cache, r
       count("tokensOut", line.completion_tokens ?? 0)
     }
     const post = (request) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
-    return { config, now: deps.now, count, cache, post }
+    return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state) => {
@@ -4270,14 +4914,15 @@ function createClaimJudge({ config, deps, notifier, counters, health }, cache, r
   return async (state, claims) => {
     const judge = await settle(state)
     if (!judge) return { results: [], model: undefined }
-    const evidence = gatherEvidence(state, config, judge)
+    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
-    const run = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0, batched: new Map() }
+    const run = newJudgeRun()
+    const second = newJudgeRun()
     const ask = askFor(state)
     await judgeInBatches(ask, claims, evidence, run)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
-      settleClaim(ask, claim, evidence, run),
+      settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
@@ -4307,6 +4952,7 @@ function toFlaggedItems(results, apiKey) {
     reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
+    ...(result.second ? { second: result.second } : {}),
   }))
 }
 function createLedger() {
@@ -4365,6 +5011,7 @@ function newSession(id) {
     report: undefined,
     flaggedReport: undefined,
     counters: newCounters(),
+    silentSeconds: new Map(),
   }
 }
 /** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
@@ -4453,6 +5100,8 @@ function logVerdicts(notifier, sessionID, messageID, claims, results) {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
   counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
   counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
+  // A flag on one judge because the second did not answer: the log says so, apart from any disagreement.
+  counts.secondSilent = results.filter((r) => r.second === "silent").length
   notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
 }
 /** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
@@ -4819,7 +5468,9 @@ function reportItem(item) {
       ? " Not flagged: the judge's quote is in no source."
       : item.demoted === "disagreed"
         ? " Not flagged: a second judge disagreed."
-        : ""
+        : item.second === "silent"
+          ? " The second judge did not answer; the verified quote decides."
+          : ""
   const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),

@@ -9,6 +9,7 @@ import {
   normalizeSources,
   splitClaims,
 } from "../src/claims/split.ts"
+import { BOUNDARY_CASES } from "./support/boundaries.ts"
 import { CHATTER } from "./support/chatter.ts"
 import { FACTS as FACTS_FILE } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
@@ -339,6 +340,24 @@ describe("sentences: names, acronyms and abbreviations that end sentences", () =
     ],
   ])("German: %s", (_name, reply, expected) => {
     expect(claimsOf(reply)).toEqual(expected)
+  })
+})
+
+describe("sentences: the boundary classes of public text, English and German", () => {
+  test.each(BOUNDARY_CASES.map((entry) => [`${entry.class} (${entry.language})`, entry.text, entry.claims] as const))(
+    "%s: %p",
+    (_name, text, expected) => {
+      expect(claimsOf(text)).toEqual([...expected])
+    },
+  )
+
+  test("every class has a case in English and in German", () => {
+    const covered = new Set(BOUNDARY_CASES.map((entry) => `${entry.class}|${entry.language}`))
+    const classes = [...new Set(BOUNDARY_CASES.map((entry) => entry.class))]
+    const oneLanguage = ["a.m./p.m. before a title", "German ordinal before a noun"]
+    for (const name of classes.filter((c) => !oneLanguage.includes(c))) {
+      expect([covered.has(`${name}|en`), covered.has(`${name}|de`)]).toEqual([true, true])
+    }
   })
 })
 
@@ -827,6 +846,53 @@ describe("through the host", () => {
     expect(host.plugin.counters.gateHits).toBe(2)
     expect(host.plugin.counters.requests).toBe(0)
   })
+
+  test.each([
+    [
+      "`Promise<void>`",
+      "The handler now returns `Promise<void>` instead of a value.",
+      "The handler now returns Promise<void> instead of a value.",
+    ],
+    [
+      "`Map<string, number>`",
+      "The cache is a `Map<string, number>` keyed by path.",
+      "The cache is a Map<string, number> keyed by path.",
+    ],
+    [
+      "generics outside backticks",
+      "The cache is a Map<string, number> keyed by path.",
+      "The cache is a Map<string, number> keyed by path.",
+    ],
+    ["a tag in code", "Each line ends in `<br>` in the export.", "Each line ends in <br> in the export."],
+    ["real HTML outside code", "Press <kbd>Ctrl</kbd> to copy the path.<br>", "Press Ctrl to copy the path."],
+    ["German", "Die Methode liefert jetzt `Result<T, E>` zurück.", "Die Methode liefert jetzt Result<T, E> zurück."],
+    [
+      "underscores in a file name",
+      "The package exports it from __init__.py now.",
+      "The package exports it from __init__.py now.",
+    ],
+  ])("code reaches the judge as written: %s", async (_name, reply, claim) => {
+    const host = createHost({ env: judgeEnv(judge.url) })
+    const before = judge.requests.length
+    const session = await host.createSession()
+    await host.readTurn(session, "What changed?", FACTS, reply)
+    await host.settle()
+    expect(requestsSince(before)).toEqual([claim])
+  })
+
+  test.each([...new Set(BOUNDARY_CASES.map((entry) => entry.class))])(
+    "the judge gets each sentence of the class %p as written, as one claim",
+    async (name) => {
+      for (const entry of BOUNDARY_CASES.filter((c) => c.class === name)) {
+        const host = createHost({ env: judgeEnv(judge.url) })
+        const before = judge.requests.length
+        const session = await host.createSession()
+        await host.readTurn(session, "What happened?", FACTS, entry.text)
+        await host.settle()
+        expect(requestsSince(before)).toEqual([...entry.claims])
+      }
+    },
+  )
 })
 
 describe("sentences that state nothing to check cost no request", () => {

@@ -141,9 +141,33 @@ describe("the opencode judge route", () => {
         providerID: provider.id,
         source: provider.source ?? "config",
         price: (model.cost?.input ?? 0) + (model.cost?.output ?? 0),
+        answers: true,
       })),
     )
     expect(rankJudgeModels(models, small, agent)).toEqual(expected)
+  })
+
+  test.each([
+    ["an output limit too small for a verdict", { limit: { context: 8000, output: 64 } }],
+    ["a deprecated model", { status: "deprecated" }],
+    ["a model with no text output", { capabilities: { output: { text: false } } }],
+  ])("the second opinion goes to a model that can answer, not to %s", async (_name, listing) => {
+    const providers: NonNullable<HostOptions["providers"]> = [
+      {
+        id: "mock",
+        source: "config",
+        models: {
+          scripted: { cost: { input: 3, output: 15 } },
+          title: { cost: { input: 0.1, output: 0.4 } },
+          // The cheapest model after the small one, which a price ranking alone would pick.
+          mute: { cost: { input: 0.1, output: 0.5 }, ...listing },
+          judge: { cost: { input: 0.2, output: 0.8 } },
+        },
+      },
+    ]
+    const { host, requests } = await routeTurn(bridges, { providers })
+    expect(requests.map((request) => request.model)).toEqual(["title", "title", "judge"])
+    expect(host.prompts).toHaveLength(1)
   })
 
   test("no usable model: nothing is judged, and the user is told once", async () => {

@@ -22,6 +22,8 @@ export interface Counters {
   secondOpinions: number
   /** Contradictions the second judge model did not confirm. */
   disagreements: number
+  /** Second opinions asked for that did not come (an error, a timeout, an unreadable answer): the flag stands. */
+  secondSilent: number
   tokensIn: number
   tokensOut: number
 }
@@ -47,6 +49,7 @@ export function newCounters(): Counters {
     unanchored: 0,
     secondOpinions: 0,
     disagreements: 0,
+    secondSilent: 0,
     tokensIn: 0,
     tokensOut: 0,
   }

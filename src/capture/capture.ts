@@ -17,8 +17,8 @@ export interface FailedToolPart {
 
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 export function createCapture({ config, directory, store }: PartContext) {
-  const record = (state: SessionState, call: ToolCall, line: string) => {
-    const entry = toolRecord(call, line, directory)
+  const record = (state: SessionState, call: ToolCall, line: string, output?: string) => {
+    const entry = toolRecord(call, line, directory, output)
     state.records.push(entry)
     trimOldest(state.records, LIMITS.toolRecords)
     return entry
@@ -29,7 +29,9 @@ export function createCapture({ config, directory, store }: PartContext) {
       const call = readToolCall(input, output)
       // Once per call: both scan every word of a long command or patch.
       const sensitive = touchesSensitivePath(call.tool, call.args)
-      const entry = record(state, call, describeToolCall(call, directory, sensitive))
+      const raw = asRecord(output).output
+      const text = typeof raw === "string" && !sensitive ? raw : undefined
+      const entry = record(state, call, describeToolCall(call, directory, sensitive), text)
       const stale = stalePathsOf(call, state, directory, entry.kind === "change" ? entry.paths : [])
       if (stale.size) {
         Object.assign(
@@ -37,11 +39,9 @@ export function createCapture({ config, directory, store }: PartContext) {
           retirePremises(state, (premise) => premise.path !== undefined && stale.has(premise.path)),
         )
       }
-      if (!config.premiseTools.test(call.tool) || sensitive) return
-      const raw = asRecord(output).output
-      if (typeof raw !== "string" || !raw.trim()) return
-      const text = evidenceOf(call, raw, config.premiseCap)
-      if (!text.trim()) return
+      if (!config.premiseTools.test(call.tool) || !text?.trim()) return
+      const evidence = evidenceOf(call, text, config.premiseCap)
+      if (!evidence.trim()) return
       const { ref, path } = describeSource(call, directory)
       state.nextSource++
       const premise: Premise = {
@@ -50,7 +50,7 @@ export function createCapture({ config, directory, store }: PartContext) {
         origin: originOf(call.tool, call.args),
         ref,
         path,
-        text,
+        text: evidence,
       }
       Object.assign(state, addPremise(state, premise, config.premiseCap))
       if (premise.origin === "web") {

@@ -3,7 +3,8 @@ import { clip, escapeRegExp } from "../base/text.ts"
 import { asRecord, stringArg } from "../base/unknown.ts"
 import { redactSecrets } from "./redact/redact.ts"
 import { normalizePath, touchesSensitivePath } from "./sensitive.ts"
-import { EDIT_TOOL_RE, READING_TOOL_RE } from "./tools.ts"
+import { testSummary } from "./shell.ts"
+import { EDIT_TOOL_RE, FILE_LISTING_TOOL_RE, READING_TOOL_RE } from "./tools.ts"
 
 export const PROCESS_RECORD_CHARS = 200
 
@@ -175,9 +176,20 @@ export interface ToolRecord {
   exit: number | undefined
   /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
   line: string
+  /** What a test runner's summary line in a command's output says. */
+  tests?: "passed" | "failed"
+  /** Files a listing (glob) showed: the session saw a file there. */
+  listed?: string[]
 }
 
-export function toolRecord(call: ToolCall, line: string, directory: string): ToolRecord {
+/** How many listed files a record keeps: enough to tell a file name from code, bounded per call. */
+export const LISTED_FILES = 200
+
+/**
+ * A tool call as the records check reads it. A command's output is read for a test runner's summary line
+ * (its verdict joins the line the judge sees), a listing's for the files it showed.
+ */
+export function toolRecord(call: ToolCall, line: string, directory: string, output?: string): ToolRecord {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
@@ -188,5 +200,23 @@ export function toolRecord(call: ToolCall, line: string, directory: string): Too
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  return { kind, paths, command, exit, line }
+  const tests = kind === "run" && output ? testSummary(output.slice(-DOC_PULL_SCAN_CHARS)) : undefined
+  const listed =
+    output && FILE_LISTING_TOOL_RE.test(call.tool) && call.tool !== "grep"
+      ? output
+          .split("\n", LISTED_FILES)
+          .map((entry) => entry.trim())
+          .filter((entry) => entry && !/\s/.test(entry))
+          .map((entry) => resolvePath(entry, directory))
+      : undefined
+  return {
+    kind,
+    paths,
+    command,
+    exit,
+    // The summary joins the line only where the exit code does not say the same (`pytest | tail` exits 0).
+    line: tests && (exit === 0) !== (tests === "passed") ? `${line} (test summary: ${tests})` : line,
+    ...(tests ? { tests } : {}),
+    ...(listed?.length ? { listed } : {}),
+  }
 }

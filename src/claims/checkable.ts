@@ -56,12 +56,12 @@ export function isLeadIn(text: string, words: number, closesParagraph: boolean):
  */
 export function notAClaim(sentence: string, closesParagraph = false): NotAClaim | undefined {
   const text = sentence.trim()
-  const words = text.split(/\s+/)
-  if (text.length < MIN_CLAIM_CHARS || !/\p{L}{2}/u.test(text) || words.length < 2) return "too short"
+  // One word: a sentence comes trimmed, so a space anywhere means two.
+  if (text.length < MIN_CLAIM_CHARS || !/\p{L}{2}/u.test(text) || !/\s/.test(text)) return "too short"
   if (/\?["'”’)\]]*$/.test(text)) return "a question"
   const plain = text.replace(INTERJECTION_RE, "")
   if (GREETING_RE.test(plain)) return "a greeting or sign-off"
   if (OFFER_RE.test(plain) || (ADVICE_RE.test(plain) && !REASON_CLAUSE_RE.test(plain))) return "an offer or advice"
-  if (isLeadIn(text, words.length, closesParagraph)) return "a lead-in"
+  if (closesParagraph && isLeadIn(text, text.split(/\s+/).length, closesParagraph)) return "a lead-in"
   return undefined
 }

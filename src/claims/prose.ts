@@ -39,17 +39,64 @@ export const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
  * `keepCode` leaves inline code in its backticks, so sentence splitting can still see where code starts.
  */
 export function stripInlineMarkdown(text: string, keepCode = false): string {
-  const stripped = text
-    .replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1")
-    .replace(/(\*\*|__)(.{1,300}?)\1/g, "$2")
-    .replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s).,;:!?]|$)/g, "$1$3")
-  const plain = (keepCode ? stripped : stripped.replace(CODE_SPAN_RE, "$1")).replace(/<\/?[a-z][^<>]{0,200}>/gi, "")
+  // Code spans are set aside while markup is stripped, so what stands in backticks reaches the judge as
+  // written, and emphasis around a span ("**the `x` flag**") still pairs up.
+  const spans: string[] = []
+  // Only code that holds a markup character could be changed, so only then is it set aside.
+  const masked = MARKED_CODE_RE.test(text)
+    ? text.replace(CODE_SPAN_RE, (span) => `\uE000${spans.push(span) - 1}\uE001`)
+    : text
+  const stripped = stripMarkup(masked)
+  const plain = spans.length
+    ? stripped.replace(CODE_MARK_RE, (mark, index: string) => {
+        const span = spans[Number(index)]
+        return span === undefined ? mark : keepCode ? span : span.slice(1, -1)
+      })
+    : stripped
   // Line breaks survive only where `joinLines` put them: there a sentence ends.
   if (!plain.includes("\n")) return plain.replace(/\s+/g, " ").trim()
   return plain
     .replace(/\s*\n\s*/g, "\n")
     .replace(/[^\S\n]+/g, " ")
     .trim()
+}
+
+/**
+ * Elements an agent's markdown may carry as HTML. `<void>` in `Promise<void>` or `<string, number>` is code:
+ * only these names count as tags, and an opening tag only where its `<` does not stick to a word.
+ */
+export const HTML_TAG_NAMES =
+  "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
+
+export const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+
+/** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
+export const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
+
+/** A code span that holds a character some markup pattern reads: `*`, `_`, `<`, `[` or `]`. */
+export const MARKED_CODE_RE = /`[^`]*[*_<[\]][^`]*`/
+
+/** Where a code span stood while markup was stripped around it. */
+export const CODE_MARK_RE = /\uE000(\d+)\uE001/g
+
+/**
+ * Links, emphasis and HTML tags taken off prose (never code). Underscores mark emphasis only at word
+ * boundaries, as in CommonMark: `__init__.py` and `snake_case_name` stay as written.
+ */
+export function stripMarkup(text: string): string {
+  // Each pattern runs only on text that has its marker: most prose has none of them.
+  let out = text.includes("](") ? text.replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1") : text
+  if (out.includes("**")) out = out.replace(/\*\*(.{1,300}?)\*\*/g, "$1")
+  if (out.includes("__")) {
+    out = out.replace(/(^|[^\p{L}\p{N}_])__(?!\s)(.{1,300}?)(?<!\s)__(?![\p{L}\p{N}_]|\.[\p{L}\p{N}])/gu, "$1$2")
+  }
+  if (out.includes("*") || out.includes("_")) {
+    out = out.replace(/(^|[\s(])([*_])(\S(?:.{0,300}?\S)?)\2(?=[\s),;:!?]|\.(?!\w)|$)/g, "$1$3")
+  }
+  if (!out.includes("<")) return out
+  return out.replace(HTML_TAG_RE, (tag, closing: string, at: number, whole: string) =>
+    closing || !WORD_CHAR_RE.test(whole[at - 1] ?? "") ? "" : tag,
+  )
 }
 
 /** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */

@@ -3,6 +3,18 @@ import { clipStart } from "../base/text.ts"
 import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
 import { MIN_CLAIM_CHARS, type NotAClaim, notAClaim } from "./checkable.ts"
 import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
+import {
+  BEFORE_ORDINAL_RE,
+  FINAL_ABBREVIATIONS,
+  FIXED_ABBREVIATIONS,
+  GERMAN_WORD_RE,
+  MONTH_START_RE,
+  NUMBER_ABBREVIATIONS,
+  ORDINAL_NOUN_START_RE,
+  QUESTION_START_RE,
+  SENTENCE_STARTERS,
+  UNIT_ABBREVIATIONS,
+} from "./words.ts"
 
 export const BEFORE_CHARS = 300
 
@@ -28,61 +40,8 @@ export const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
  */
 export const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
 
-/** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
-export const FIXED_ABBREVIATIONS = new Set([
-  ...["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "fr", "st", "mt", "ft", "capt", "lt", "sgt", "messrs", "mme"],
-  ...["mlle", "hon", "cf", "vs", "viz", "approx", "ca", "esp", "incl", "excl", "resp", "ref", "hr", "hrn", "frl"],
-  ...["dipl", "ing", "med", "rer", "nat", "phil", "jur", "dent", "vet", "habil", "mag", "bzw", "vgl", "ggf", "evtl"],
-  ...["inkl", "zzgl", "exkl", "bspw", "sog", "ggü", "gem", "lt", "kath", "ev", "evang", "ehem", "einschl", "entspr"],
-  ...["insb", "insbes", "allg", "dt", "engl", "frz", "geb", "gegr", "bzgl", "tlw", "zz", "zzt", "dgl"],
-])
-
-/** Abbreviations that stand before a number ("Str. 5", "Nr. 3", "p. 55", "Jan. 2025"), and may end a sentence. */
-export const NUMBER_ABBREVIATIONS = new Set([
-  ...["no", "nos", "nr", "p", "pp", "s", "fig", "figs", "vol", "vols", "abs", "art", "kap", "bd", "tab", "abb"],
-  ...["eq", "sec", "sect", "ch", "chap", "str", "tel", "ver", "v", "op", "anm", "par", "ziff", "pos", "min", "max"],
-  ...["mind", "pt", "pkt", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "okt", "nov"],
-  ...["dec", "dez"],
-])
-
-/** Abbreviations that often end a sentence: a capital after them starts a new one ("... Sam Vimes Jr. Sam ..."). */
-export const FINAL_ABBREVIATIONS = new Set([
-  ...["jr", "sr", "inc", "ltd", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "bros", "esq", "etc", "al", "usw"],
-  ...["usf", "a.m", "p.m", "ph.d", "u.v.m", "u.s.w"],
-])
-
-/**
- * Words that begin sentences far more often than they follow an initial or an acronym inside a name: after
- * "U.S." or "E." a capitalised word from this list starts a new sentence, any other continues the name.
- */
-export const SENTENCE_STARTERS = new Set([
-  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "we", "they", "he", "she", "i", "you"],
-  ...["there", "here", "then", "but", "and", "or", "so", "yet", "if", "when", "while", "after", "before", "since"],
-  ...["because", "although", "in", "on", "at", "for", "to", "from", "with", "by", "as", "of", "all", "each", "every"],
-  ...["no", "not", "none", "yes", "how", "what", "why", "where", "who", "which", "our", "my", "your", "their", "his"],
-  ...["her", "one", "both", "also", "however", "now", "next", "finally", "first", "second", "last", "only", "some"],
-  ...["most", "many", "much", "more", "several", "few", "any", "another", "other", "such", "let", "please", "see"],
-  ...["note", "is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "may"],
-  ...["must", "has", "have", "had", "thus", "instead", "otherwise", "today", "overall", "still", "even", "just"],
-  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er", "sie"],
-  ...["wir", "ich", "du", "ihr", "man", "dies", "diese", "dieser", "dieses", "dort", "hier", "da", "dann", "danach"],
-  ...["daher", "deshalb", "damit", "dabei", "dazu", "aber", "und", "oder", "doch", "denn", "wenn", "als", "auch"],
-  ...["im", "am", "an", "auf", "mit", "für", "bei", "nach", "vor", "von", "zum", "zur", "wie", "was", "warum", "wo"],
-  ...["wer", "welche", "unser", "unsere", "mein", "meine", "alle", "jeder", "jede", "kein", "keine", "nicht", "nur"],
-  ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
-  ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
-])
-
-/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-export const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
-
-export const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
-
-/** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-export const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+/** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
+export const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
 
 /** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
 export const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
@@ -92,15 +51,24 @@ export const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 export function normalizeForMatch(text: string): string {
-  return text
+  const spaced = text
     .toLowerCase()
     .replace(/[*_`~]+/g, "")
     .replace(/\s+/g, " ")
     .replace(/^[\s"'“„(]+/, "")
-    .replace(/(?<![\s"'”).:;!,])[\s"'”).:;!,]+$/, "")
+  // The closing run of quotes, brackets and punctuation, walked back from the end: a pattern anchored at the
+  // end would be tried from every position of the sentence.
+  let end = spaced.length
+  while (end > 0 && TRAILING_MARKS.has(spaced[end - 1] as string)) end--
+  return end === spaced.length ? spaced : spaced.slice(0, end)
 }
 
-export type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym"
+/** What a claim's comparison form drops at its end: spaces, closing quotes and brackets, punctuation. */
+export const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
+
+export const LETTER_RE = /\p{L}/u
+
+export type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
 export function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
@@ -109,14 +77,22 @@ export function periodEnding(tail: string): { kind: PeriodEnding; before: string
   const token = match[1] ?? ""
   const lower = token.toLowerCase()
   const before = tail.slice(0, match.index + match[0].length - token.length - 1)
+  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
+  const mark = before.at(-1)
+  if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // A unit after a number: "984 ft." is feet, not Fort.
+  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
   if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
+  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
   // German street names carry the abbreviation inside the word: "Hafenstr. 12".
   if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
   // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
   if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
-  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
+  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
+  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
   if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
   return undefined
 }
@@ -139,9 +115,18 @@ export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: strin
     case "number":
       return lower || digit
     case "ordinal":
-      return lower || digit || MONTH_START_RE.test(piece) || ORDINAL_NOUN_START_RE.test(piece)
+      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
+      return (
+        lower ||
+        digit ||
+        MONTH_START_RE.test(piece) ||
+        ORDINAL_NOUN_START_RE.test(piece) ||
+        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
+      )
     case "acronym":
-      return lower || startsLikeName(piece)
+    case "unit":
+    case "regnal":
+      return lower || digit || startsLikeName(piece)
     case "initial":
       // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
       if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
@@ -150,7 +135,13 @@ export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: strin
 }
 
 /** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
-export type PendingSentence = { pieces: string[]; length: number; closed: boolean }
+export type PendingSentence = {
+  pieces: string[]
+  length: number
+  closed: boolean
+  /** A quotation opened in the sentence is still open. */
+  quoted: boolean
+}
 
 /** Too short to judge on its own: what `isCheckable` would drop for its length. */
 export function isFragment(text: string): boolean {
@@ -164,8 +155,10 @@ export function continuesSentence(previous: PendingSentence, piece: string): boo
   const last = previous.pieces.at(-1) ?? ""
   const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
-  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence.
-  if (/[!?]["'”’)\]]*$/.test(tail)) return /^\p{Ll}/u.test(piece)
+  // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
+  // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
+  if (/[!?]["'”’)\]]*$/.test(tail))
+    return /^\p{Ll}/u.test(piece) || (NAME_EXCLAIMED_RE.test(tail) && startsLikeName(piece))
   const ending = periodEnding(tail)
   if (!ending) return /^\p{Ll}/u.test(piece)
   if (continuesAfterPeriod(ending, piece)) return true
@@ -190,27 +183,144 @@ export function cutBeforeCode(segment: string): string[] {
   return parts
 }
 
+/** One piece of a block: ICU's segment or a part cut from it. `hard`: a sentence surely starts here. */
+interface Piece {
+  text: string
+  hard: boolean
+  /** The segment ended a line, which `joinLines` put there only where a sentence ends. */
+  lineEnd: boolean
+}
+
+/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
+export const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+
 /**
- * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals and German dates back onto
- * their sentence, and cuts before inline code that opens a sentence.
+ * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
+ * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
+ * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
+ */
+export function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
+  const parts: Array<[string, boolean]> = []
+  let from = 0
+  for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
+    const at = match.index
+    // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
+    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
+    parts.push([segment.slice(from, at + 1), from > 0])
+    from = at + match[0].length
+  }
+  parts.push([segment.slice(from), from > 0])
+  return parts
+}
+
+/** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
+export function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
+  const push = (text: string, hard: boolean) => {
+    const trimmed = text.trim()
+    if (trimmed) emit(trimmed, hard)
+  }
+  // Most segments have no full stop but their last and no code: they are one piece as they are.
+  const stop = segment.indexOf(". ")
+  const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
+  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
+    if (!part.includes("`")) push(part, hard)
+    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+  }
+}
+
+/** Every piece of a block, for the merging that must look ahead (an open quotation). */
+export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
+  const pieces: Piece[] = []
+  for (const { segment } of segmenter.segment(block)) {
+    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
+    const last = pieces.at(-1)
+    if (last && segment.endsWith("\n")) last.lineEnd = true
+  }
+  return pieces
+}
+
+/** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
+export function quoteOpenAfter(open: boolean, text: string): boolean {
+  let inside = open
+  for (const [char] of text.matchAll(QUOTE_CHARS_RE)) {
+    if (char === '"') inside = !inside
+    else if (char === "„" || (char === "“" && !inside)) inside = true
+    else inside = false
+  }
+  return inside
+}
+
+export const QUOTE_CHAR_RE = /["“”„]/
+
+export const QUOTE_CHARS_RE = /["“”„]/g
+
+/** A mark that closes an open quotation. */
+export const QUOTE_CLOSE_RE = /["“”]/
+
+/** How many pieces ahead a quotation opened in a sentence may close and still be part of it. */
+export const QUOTE_LOOKAHEAD = 4
+
+/**
+ * A sentence quoted inside a sentence ("He wrote "Done. All good." in the log"): while a quotation is open,
+ * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
+ * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
+ */
+export function insideQuotation(
+  previous: PendingSentence,
+  pieces: readonly Piece[],
+  quoted: readonly boolean[],
+  index: number,
+): boolean {
+  if (!previous.quoted) return false
+  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
+    const piece = pieces[at] as Piece
+    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
+    if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
+    if (piece.lineEnd) return false
+  }
+  return false
+}
+
+/**
+ * Joins the pieces ICU split off at abbreviations, initials, acronyms, ordinals, German dates and inside
+ * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
+ * that starts lowercase.
  */
 export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
-  for (const { segment } of segmenter.segment(block)) {
-    for (const part of segment.includes("`") ? cutBeforeCode(segment) : [segment]) {
-      const piece = part.trim()
-      if (!piece) continue
-      const previous = merged.at(-1)
-      if (previous && !previous.closed && continuesSentence(previous, piece)) {
-        previous.pieces.push(piece)
-        previous.length += piece.length + 1
-      } else merged.push({ pieces: [piece], length: piece.length, closed: false })
-    }
-    const last = merged.at(-1)
-    if (last && segment.endsWith("\n")) last.closed = true
+  const add = (text: string, hard: boolean, inQuotation: (previous: PendingSentence) => boolean, marks: boolean) => {
+    const previous = merged.at(-1)
+    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
+      previous.pieces.push(text)
+      previous.length += text.length + 1
+      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
+    } else
+      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
   }
-  return merged.map(({ pieces }) => pieces.join(" "))
+  const close = () => {
+    const last = merged.at(-1)
+    if (last) last.closed = true
+  }
+  if (!QUOTE_CHAR_RE.test(block)) {
+    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
+    const never = () => false
+    for (const { segment } of segmenter.segment(block)) {
+      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
+      if (segment.endsWith("\n")) close()
+    }
+  } else {
+    const pieces = piecesOf(block, segmenter)
+    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
+    for (let index = 0; index < pieces.length; index++) {
+      const { text, hard, lineEnd } = pieces[index] as Piece
+      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
+      if (lineEnd) close()
+    }
+  }
+  return merged.map(({ pieces: parts }) => parts.join(" "))
 }
 
 /** A sentence of the reply that states nothing a source could confirm, and why. */
@@ -301,11 +411,23 @@ export const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-export function continuesLine(previous: string, line: string): boolean {
+export function continuesLine(previous: string, line: string, german: () => boolean = () => false): boolean {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
-  return /^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)
+  if (/^[\p{Ll}\d`]/u.test(start) || OPEN_LINE_END_RE.test(end) || FUNCTION_WORD_END_RE.test(end)) return true
+  // German capitalises nouns: a wrap after a lowercase word ("… beim Start seine⏎Konfiguration …") lands
+  // before a noun, which no usual sentence opener is.
+  return /(?:^|\s)\p{Ll}[\p{L}-]*$/u.test(end) && startsLikeName(start) && german()
+}
+
+/** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
+export const ENGLISH_WORD_RE = /\b(?:the|and|is|of|to|that|with|for|it|this|are|was)\b/gi
+
+/** Whether a paragraph reads as German: at least two German function words, and more than English ones. */
+export function readsGerman(text: string): boolean {
+  const german = text.match(GERMAN_WORD_RE)?.length ?? 0
+  return german >= 2 && german > (text.match(ENGLISH_WORD_RE)?.length ?? 0)
 }
 
 /**
@@ -313,7 +435,14 @@ export function continuesLine(previous: string, line: string): boolean {
  * with a line break, which ICU always breaks at (a paragraph separator) and the merging never crosses.
  */
 export function joinLines(lines: readonly string[]): string {
+  if (lines.length < 2) return lines[0] ?? ""
+  // Read once, and only where a wrap before a capital leaves the question open.
+  let reads: boolean | undefined
+  const german = () => {
+    reads ??= readsGerman(lines.join(" "))
+    return reads
+  }
   return lines
-    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line) ? " " : "\n"}${line}`))
+    .map((line, i) => (i === 0 ? line : `${continuesLine(lines[i - 1] ?? "", line, german) ? " " : "\n"}${line}`))
     .join("")
 }

@@ -1,10 +1,10 @@
 // Judging one claim: records, cache, judge and second opinion, and when a flag is earned.
-import { mapConcurrent } from "../base/bounds.ts"
+import { LIMITS, mapConcurrent } from "../base/bounds.ts"
 import { type Tally, tallyInto } from "../base/counters.ts"
-import { clip, clockTime } from "../base/text.ts"
-import type { ToolRecord } from "../capture/provenance.ts"
+import { clip } from "../base/text.ts"
+import { resolvePath, type ToolRecord } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
-import { decideProcessClaim, readProcessClaim } from "../claims/process.ts"
+import { decideProcessClaim, type RecordContext, readProcessClaim, shellRuns } from "../claims/process.ts"
 import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/split.ts"
 import type { Config, JudgeSettings } from "../config/config.ts"
 import type { Notifier } from "../out/notifier.ts"
@@ -22,6 +22,7 @@ import {
   scrubError,
   type TokenLogLine,
 } from "./client.ts"
+import { type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
 import { secondOpinionModel, selectJudgeModel } from "./models.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import type { OpencodeRoute } from "./route.ts"
@@ -60,9 +61,16 @@ export interface Evidence {
   /** Source id → its text as quotes are checked against it. */
   texts: ReadonlyMap<string, string>
   records: readonly ToolRecord[]
+  /** What the records alone cannot show: files of the work tree, and whether older records were dropped. */
+  recordContext: RecordContext
 }
 
-export function gatherEvidence(state: SessionState, config: Config, judge: JudgeSettings): Evidence {
+export function gatherEvidence(
+  state: SessionState,
+  config: Config,
+  judge: JudgeSettings,
+  exists?: (path: string) => boolean,
+): Evidence {
   const premises = [...state.premises]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
@@ -83,75 +91,7 @@ export function gatherEvidence(state: SessionState, config: Config, judge: Judge
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
-  }
-}
-
-/** How the judge calls of one reply went: what the user hears about the judge's health follows from it. */
-export interface JudgeRun {
-  failure: JudgeError | undefined
-  unjudged: number
-  answered: number
-  unreadable: number
-  /** Verdicts a batched request gave, by cache key: each claim still goes through every check on its own. */
-  batched: Map<string, RawVerdict>
-}
-
-/**
- * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
- * The technical detail stays in the log.
- */
-export function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
-  const at = clockTime(since)
-  const status = failure.status
-  if (judge.route === "opencode") {
-    if (status === 401 || status === 403) {
-      return `Your provider refused the judge (HTTP ${status}): check its key. Judging rests 10 minutes. Model: ${model}`
-    }
-    if (failure.outcome.startsWith("route"))
-      return `opencode could not run the judge model ${model}; replies go unchecked.`
-  }
-  if (status === 401 || status === 403)
-    return `The judge refused the key (HTTP ${status}): check ${judge.keyName}. Replies go unchecked.`
-  if (status === 429) return `The judge is rate-limited since ${at}; replies go unchecked until it answers.`
-  if (status !== undefined && status >= 500)
-    return `The judge fails (HTTP ${status}) since ${at}; replies go unchecked until it answers.`
-  if (status !== undefined && failure.outcome.startsWith("http")) {
-    return `The judge rejects the requests (HTTP ${status}): check RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL.`
-  }
-  if (failure.outcome === "timeout")
-    return `The judge has not answered since ${at}; replies go unchecked until it does.`
-  if (failure.outcome === "bad_body")
-    return "The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL."
-  return `The judge is unreachable since ${at} (check RFE_JUDGE_BASE_URL); replies go unchecked.`
-}
-
-/** A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it. */
-export function noteJudgeHealth(
-  notifier: Notifier,
-  state: SessionState,
-  evidence: Pick<Evidence, "judge" | "model">,
-  run: JudgeRun,
-) {
-  const { failure } = run
-  const { judge, model } = evidence
-  if (failure) {
-    const kind = failure.status === undefined ? "network" : `http-${failure.status}`
-    notifier.log("warn", `ragfaith: ${failure.message}; ${run.unjudged} claim(s) of the last reply were not judged`, {
-      sessionID: state.id,
-      status: failure.status,
-      retryable: failure.retryable,
-    })
-    notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since))
-  } else if (run.unreadable > 0 && run.unreadable === run.answered) {
-    // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
-    notifier.log("warn", "ragfaith: the judge answered without a readable verdict", {
-      model,
-      unreadable: run.unreadable,
-    })
-    notifier.reportFailure("unreadable", `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`)
-  } else if (run.answered > 0) {
-    // The judge works again: a later failure deserves a toast of its own.
-    notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
   }
 }
 
@@ -162,6 +102,37 @@ export interface VerdictSource {
   count: Tally
   cache: VerdictCache
   post: (request: JudgeRequest) => Promise<string>
+  /** How the session's second-opinion models have answered; undefined asks every time. */
+  seconds?: SecondOpinions
+}
+
+/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
+export const SECOND_SILENT_LIMIT = 3
+
+/** One session's second-opinion models: which still answer, and the once-told word when one stops being asked. */
+export interface SecondOpinions {
+  benched(model: string): boolean
+  answered(model: string, ok: boolean): void
+}
+
+/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
+export function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
+  return {
+    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
+    answered(model, ok) {
+      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
+      state.silentSeconds.set(model, silent)
+      if (silent !== SECOND_SILENT_LIMIT) return
+      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
+        sessionID: state.id,
+        model,
+      })
+      notifier.tellOnce(
+        `second-silent:${state.id}:${model}`,
+        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
+      )
+    },
+  }
 }
 
 /** The sentences before a claim, when the judge is to see them. */
@@ -241,14 +212,17 @@ function failed(ask: VerdictSource, run: JudgeRun, error: unknown) {
 
 /**
  * The checks a contradiction must pass before it may enter a note: its quote stands in a source, and a
- * second judge model agrees. A contradiction that fails either is kept as unverifiable.
+ * second judge model agrees, with a quote of its own that stands in a source. A contradiction that fails either is
+ * kept as unverifiable. A second judge that does not answer (an error, a timeout, no readable verdict) is no
+ * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
+ * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
  */
 export async function earnFlag(
   ask: VerdictSource,
   claim: Claim,
   first: RawVerdict,
   evidence: Evidence,
-  run: JudgeRun,
+  second: JudgeRun,
 ): Promise<ClaimResult> {
   const { checks } = ask.config
   const anchored = checks.quotes ? anchorQuote(first.quote, first.source, evidence.texts) : first.source
@@ -257,17 +231,30 @@ export async function earnFlag(
     return { claim, ...first, verdict: "unverifiable", demoted: "unanchored" }
   }
   const other = checks.secondOpinion ? secondOpinionModel(evidence.model, evidence.active, evidence.judge) : undefined
-  if (other) {
-    await ask.cache.load(other)
-    ask.count("secondOpinions")
-    const second = await verdictFrom(ask, other, claim, evidence, run)
-    const agrees =
-      second?.verdict === "unfaithful" &&
-      (!checks.quotes || anchorQuote(second.quote, second.source, evidence.texts) !== undefined)
-    if (!agrees) {
-      ask.count("disagreements")
-      return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
-    }
+  if (!other) return { claim, ...first, source: anchored }
+  if (ask.seconds?.benched(other)) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  await ask.cache.load(other)
+  ask.count("secondOpinions")
+  // Each flag asks anew: an earlier failure of the second model in this reply is no answer for this claim.
+  second.failure = undefined
+  const opinion = await verdictFrom(ask, other, claim, evidence, second)
+  const answered = opinion !== undefined && opinion.via !== "parse-fallback"
+  ask.seconds?.answered(other, answered)
+  if (!answered) {
+    ask.count("secondSilent")
+    return { claim, ...first, source: anchored, second: "silent" }
+  }
+  // An agreement must hold up as the first verdict did: a contradiction whose quote stands in no source is
+  // the second judge's unverifiable, and demotes the flag like any real answer other than unfaithful.
+  const agrees =
+    opinion.verdict === "unfaithful" &&
+    (!checks.quotes || anchorQuote(opinion.quote, opinion.source, evidence.texts) !== undefined)
+  if (!agrees) {
+    ask.count("disagreements")
+    return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
   return { claim, ...first, source: anchored }
 }
@@ -278,7 +265,7 @@ export function freeResult(claim: Claim, evidence: Evidence, config: Config): Cl
     return { claim, verdict: "faithful", source: undefined, quote: undefined, reason: undefined, via: "gate" }
   }
   const asserted = config.checks.records ? readProcessClaim(claim.raw ?? claim.text) : undefined
-  const decided = asserted && decideProcessClaim(asserted, evidence.records)
+  const decided = asserted && decideProcessClaim(asserted, evidence.records, evidence.recordContext)
   if (!decided) return undefined
   const reason = "the session's tool calls decide it"
   return { claim, ...decided, source: PROCESS_SOURCE.id, reason, via: "records" }
@@ -290,6 +277,7 @@ export async function settleClaim(
   claim: Claim,
   evidence: Evidence,
   run: JudgeRun,
+  second: JudgeRun = newJudgeRun(),
 ): Promise<ClaimResult | undefined> {
   const free = freeResult(claim, evidence, ask.config)
   if (free) {
@@ -298,7 +286,7 @@ export async function settleClaim(
   }
   const first = await verdictFrom(ask, evidence.model, claim, evidence, run)
   if (!first) return undefined
-  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, run) : { claim, ...first }
+  return first.verdict === "unfaithful" ? earnFlag(ask, claim, first, evidence, second) : { claim, ...first }
 }
 
 /**
@@ -365,7 +353,7 @@ async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence:
  * source and a second judge model agrees.
  */
 export function createClaimJudge(
-  { config, deps, notifier, counters, health }: PartContext,
+  { config, deps, notifier, counters, health, directory }: PartContext,
   cache: VerdictCache,
   route: OpencodeRoute,
 ) {
@@ -380,7 +368,7 @@ export function createClaimJudge(
       count("tokensOut", line.completion_tokens ?? 0)
     }
     const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
-    return { config, now: deps.now, count, cache, post }
+    return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
   /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
   const settle = async (state: SessionState) => {
@@ -394,14 +382,15 @@ export function createClaimJudge(
   return async (state: SessionState, claims: readonly Claim[]) => {
     const judge = await settle(state)
     if (!judge) return { results: [] as ClaimResult[], model: undefined }
-    const evidence = gatherEvidence(state, config, judge)
+    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
-    const run: JudgeRun = { failure: undefined, unjudged: 0, answered: 0, unreadable: 0, batched: new Map() }
+    const run = newJudgeRun()
+    const second = newJudgeRun()
     const ask = askFor(state)
     await judgeInBatches(ask, claims, evidence, run)
     const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
-      settleClaim(ask, claim, evidence, run),
+      settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
@@ -437,5 +426,6 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
     reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
+    ...(result.second ? { second: result.second } : {}),
   }))
 }

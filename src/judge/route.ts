@@ -5,7 +5,14 @@ import { asRecord, textOf } from "../base/unknown.ts"
 import type { JudgeSettings } from "../config/config.ts"
 import type { HostClient } from "../config/effects.ts"
 import type { PartContext } from "../turn/session.ts"
-import { describeError, isRetryableStatus, type JudgeAnswer, type JudgeAttempt, JudgeError } from "./client.ts"
+import {
+  describeError,
+  isRetryableStatus,
+  JUDGE_RETRY_MAX_TOKENS,
+  type JudgeAnswer,
+  type JudgeAttempt,
+  JudgeError,
+} from "./client.ts"
 import { normalizeModelId } from "./models.ts"
 import { JUDGE_PROMPTS, type JudgeRequest, judgeUserContent } from "./prompt.ts"
 
@@ -26,6 +33,21 @@ export interface CallableModel {
   source: string
   /** Input plus output price per million tokens; unknown prices sort last. */
   price: number
+  /**
+   * Whether opencode's listing lets it answer a judge prompt: not deprecated, text out, and room for a verdict
+   * in its output limit. A model that does not is asked for a second opinion only when no other is left.
+   */
+  answers: boolean
+}
+
+/** Whether a model as `config.providers()` lists it can give a verdict: read from its status, output and limit. */
+export function answersJudge(model: Record<string, unknown>): boolean {
+  if (model.status === "deprecated") return false
+  const output = asRecord(asRecord(model.capabilities).output)
+  const modalities = asRecord(model.modalities).output
+  if (output.text === false || (Array.isArray(modalities) && !modalities.includes("text"))) return false
+  const limit = asRecord(model.limit).output
+  return typeof limit !== "number" || limit === 0 || limit >= JUDGE_RETRY_MAX_TOKENS
 }
 
 /** The callable models in a `config.providers()` answer, read field by field: its options hold API keys. */
@@ -43,7 +65,7 @@ export function readCallableModels(payload: unknown): CallableModel[] {
         typeof cost.input === "number" && typeof cost.output === "number"
           ? cost.input + cost.output
           : Number.POSITIVE_INFINITY
-      return { id: `${providerID}/${modelID}`, providerID, source, price }
+      return { id: `${providerID}/${modelID}`, providerID, source, price, answers: answersJudge(asRecord(model)) }
     })
   })
 }
@@ -91,7 +113,14 @@ export function pickRouteModels(
         "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
     }
   }
-  const fallback = judge.fallbackModel || ranked.find((model) => model !== main) || main
+  // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
+  // a tiny output limit answers nothing, and a silent second judge only costs time.
+  const answering = new Set(models.filter((model) => model.answers).map((model) => model.id))
+  const fallback =
+    judge.fallbackModel ||
+    ranked.find((model) => model !== main && answering.has(model)) ||
+    ranked.find((model) => model !== main) ||
+    main
   return { main, fallback }
 }
 

@@ -39,6 +39,8 @@ export interface ClaimResult extends JudgeVerdict {
   via: Via
   /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
   demoted?: "unanchored" | "disagreed"
+  /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
+  second?: "silent"
 }
 
 /**

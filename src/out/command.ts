@@ -31,7 +31,9 @@ export function reportItem(item: FlaggedClaim): string[] {
       ? " Not flagged: the judge's quote is in no source."
       : item.demoted === "disagreed"
         ? " Not flagged: a second judge disagreed."
-        : ""
+        : item.second === "silent"
+          ? " The second judge did not answer; the verified quote decides."
+          : ""
   const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),

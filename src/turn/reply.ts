@@ -77,6 +77,8 @@ export function logVerdicts(
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
   counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
   counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
+  // A flag on one judge because the second did not answer: the log says so, apart from any disagreement.
+  counts.secondSilent = results.filter((r) => r.second === "silent").length
   notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
 }
 

@@ -66,6 +66,8 @@ export interface SessionState extends PremiseBuffer {
   flaggedReport: ReplyReport | undefined
   /** This session's judging so far, as `/ragfaith` tells it. */
   counters: Counters
+  /** Second-opinion models by the calls in a row they left unanswered; past a few they are not asked again. */
+  silentSeconds: Map<string, number>
 }
 
 /** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
@@ -111,6 +113,7 @@ export function newSession(id: string): SessionState {
     report: undefined,
     flaggedReport: undefined,
     counters: newCounters(),
+    silentSeconds: new Map(),
   }
 }
 

@@ -51,7 +51,8 @@ export interface HostOptions {
   providers?: Array<{
     id: string
     source?: string
-    models: Record<string, { cost?: { input: number; output: number } }>
+    /** As opencode lists a model: its price, and what says whether it can answer (status, output, limit). */
+    models: Record<string, { cost?: { input: number; output: number } } & Record<string, unknown>>
   }>
   providerURL?: string
   /** The opencode.json the `config` hook is called with. */
