@@ -555,6 +555,16 @@ interface HostClient {
     }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
     abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
     delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+    /** One stored message with its parts; undo reads the user's own text from it. opencode 1 only. */
+    message?(options: {
+      path: { id: string; messageID: string }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    /** Moves the session's revert point (what undo and redo do); opencode 1 only. */
+    revert?(options: {
+      path: { id: string }
+      body: { messageID: string }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    unrevert?(options: { path: { id: string } }): Promise<{ data?: unknown; error?: unknown } | undefined>
   }
   config: {
     /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
@@ -564,6 +574,15 @@ interface HostClient {
     showToast(options: {
       body: { title?: string; message: string; variant: ToastVariant; duration?: number }
     }): Promise<{ error?: unknown } | undefined>
+    /**
+     * An event for the TUI: a command it runs (`tui.command.execute`, e.g. `input.select.all`), or text put
+     * into its prompt box at the cursor (`tui.prompt.append`). opencode 1 only; nothing happens without a TUI.
+     */
+    publish?(options: {
+      body:
+        | { type: "tui.command.execute"; properties: { command: string } }
+        | { type: "tui.prompt.append"; properties: { text: string } }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
   }
   app: {
     log(options: {
@@ -4961,6 +4980,8 @@ interface TurnLedger {
 interface Ledger {
   /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
   claimReply(messageID: string): boolean
+  /** Claims the answer to one revert event; false when another instance already answers it. */
+  claimRevert(eventID: string): boolean
   turn(sessionID: string): TurnLedger | undefined
   openTurn(sessionID: string, userMessageID: string): void
   forget(sessionID: string): void
@@ -4968,12 +4989,19 @@ interface Ledger {
 
 function createLedger(): Ledger {
   const replies = new Set<string>()
+  const reverts = new Set<string>()
   const turns = new Map<string, TurnLedger>()
   return {
     claimReply(messageID) {
       if (replies.has(messageID)) return false
       replies.add(messageID)
       trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    claimRevert(eventID) {
+      if (reverts.has(eventID)) return false
+      reverts.add(eventID)
+      trimOldest(reverts, LIMITS.ledgerReplies)
       return true
     },
     turn: (sessionID) => turns.get(sessionID),
@@ -5053,6 +5081,10 @@ interface SessionState extends PremiseBuffer {
    * visible notice is echoed back as user text, which is no user turn.
    */
   noteMessages: Set<string>
+  /** The user messages that are the plugin's `/ragfaith` reports: shown to the user, never a user turn. */
+  reportMessages: Set<string>
+  /** The message the session is reverted to (undo), as opencode last told it; undefined when it is not reverted. */
+  revertedTo: string | undefined
   /** Off after `/ragfaith off`: replies of this session are not judged. */
   judging: boolean
   /** What became of the last reply judged here, for `/ragfaith`. */
@@ -5102,6 +5134,8 @@ function newSession(id: string): SessionState {
     activeModel: undefined,
     generation: 0,
     noteMessages: new Set(),
+    reportMessages: new Set(),
+    revertedTo: undefined,
     judging: true,
     report: undefined,
     flaggedReport: undefined,
@@ -5149,6 +5183,12 @@ interface PartContext {
   /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
   counters: Counters
   health: JudgeHealth
+}
+
+/** A message of the session that is the plugin's own `/ragfaith` report. */
+function markReport(state: SessionState, messageID: string) {
+  state.reportMessages.add(messageID)
+  trimOldest(state.reportMessages, LIMITS.userMessagesPerSession)
 }
 
 function modelRef(value: unknown): ModelRef | undefined {
@@ -5736,6 +5776,9 @@ function createCommand({ deps, store, notifier, health }: PartContext) {
         path: { id: sessionID },
         body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
       })
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      // Undo knows the report by its id: what it copies back into the prompt box is the plugin's, not the user's.
+      if (messageID) markReport(state, messageID)
       if (result?.error !== undefined) notifier.toast("The /ragfaith report could not be shown; see the opencode log.")
       return true
     },
@@ -5743,6 +5786,110 @@ function createCommand({ deps, store, notifier, health }: PartContext) {
 }
 
 // ── End src/out/command.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/undo.ts ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The TUI's own editing commands that empty its prompt box: select everything, then delete it. opencode's
+ * `prompt.clear` would keep the text in the prompt history, where Up would bring the plugin's text back.
+ */
+const CLEAR_PROMPT = ["input.select.all", "input.backspace"] as const
+
+/**
+ * The user's message that a note of the plugin answers: the last message before it that is neither a note
+ * nor a report. Message ids grow with time, so they compare in the order the messages were written.
+ */
+function ownerOf(state: SessionState, noteID: string): string | undefined {
+  let owner: string | undefined
+  for (const id of state.userMessages.keys()) {
+    if (id < noteID && !state.noteMessages.has(id) && !state.reportMessages.has(id)) owner = id
+  }
+  return owner
+}
+
+/** The first message after a note that redo can stop at: the next user message or report, not another note. */
+function nextStep(state: SessionState, noteID: string): string | undefined {
+  return [...state.userMessages.keys()].filter((id) => id > noteID && !state.noteMessages.has(id)).sort()[0]
+}
+
+/** What the TUI copies into the prompt box when it undoes a message: its text parts, synthetic ones aside. */
+function promptTextOf(message: unknown): string {
+  const parts = asRecord(message).parts
+  return (Array.isArray(parts) ? parts.map(asRecord) : [])
+    .flatMap((part) =>
+      part.type === "text" && part.synthetic !== true && typeof part.text === "string" ? [part.text] : [],
+    )
+    .join("")
+}
+
+/**
+ * Owns what undo and redo do with the plugin's messages. opencode 1.18.33's TUI undoes the last user message
+ * and copies its visible text into the prompt box, where Enter would send it as the user's own; a note's
+ * notice and a `/ragfaith` report are such messages. So, when the session is reverted to one of them:
+ * - undo onto a note (the notice and the correction go) takes the turn back to the user's own message, the
+ *   way undo works without the plugin: the prompt box gets that message's text, not the notice;
+ * - undo onto a report (the report goes) empties the prompt box;
+ * - redo onto a note (the wrong reply is back, the notice not yet) goes on to the next step, so one redo
+ *   brings back what one undo took, and the prompt box is emptied where redo ends, as the TUI's own redo does.
+ * The TUI is told through opencode's TUI events (`tui.publish`); where there is no TUI, they reach no one.
+ */
+function createUndo({ deps, notifier }: PartContext) {
+  const { session, tui } = deps.client
+  const publish = (body: Parameters<NonNullable<HostClient["tui"]["publish"]>>[0]["body"]) =>
+    tui.publish ? tui.publish({ body }) : Promise.resolve(undefined)
+  const clearPrompt = async () => {
+    for (const command of CLEAR_PROMPT) await publish({ type: "tui.command.execute", properties: { command } })
+  }
+  const failed = (what: string) => (error: unknown) =>
+    notifier.log("warn", `ragfaith: ${what} after an undo failed`, { error: String(error) })
+
+  /** Undo onto a note: back to the user's own message, with its text in the prompt box. */
+  const undoNote = async (state: SessionState, noteID: string) => {
+    await clearPrompt()
+    const owner = ownerOf(state, noteID)
+    if (!owner || !session.revert) return
+    const message = await session.message?.({ path: { id: state.id, messageID: owner } })
+    // The user may have moved the revert point meanwhile: then their step stands.
+    if (state.revertedTo !== noteID) return
+    const reverted = await session.revert({ path: { id: state.id }, body: { messageID: owner } })
+    if (!reverted || reverted.error !== undefined) return
+    const text = promptTextOf(message?.data)
+    if (text) await publish({ type: "tui.prompt.append", properties: { text } })
+  }
+
+  /** Redo onto a note: on to the next step, or all the way back, where the prompt box is emptied. */
+  const redoNote = async (state: SessionState, noteID: string) => {
+    const next = nextStep(state, noteID)
+    if (next && session.revert) await session.revert({ path: { id: state.id }, body: { messageID: next } })
+    else if (!next && session.unrevert) {
+      await session.unrevert({ path: { id: state.id } })
+      await clearPrompt()
+    }
+  }
+
+  return {
+    /**
+     * The session's revert point moved (undo, redo) or was cleared. `eventID` is claimed on the ledger, so a
+     * plugin loaded twice answers one undo once.
+     */
+    reverted(state: SessionState, messageID: string | undefined, eventID: string | undefined) {
+      const before = state.revertedTo
+      state.revertedTo = messageID
+      if (!messageID || messageID === before) return
+      const note = state.noteMessages.has(messageID)
+      if (!note && !state.reportMessages.has(messageID)) return
+      if (eventID && !deps.ledger.claimRevert(eventID)) return
+      const back = before === undefined || messageID < before
+      if (back && note) void undoNote(state, messageID).catch(failed("restoring your prompt"))
+      else if (back) void clearPrompt().catch(failed("emptying the prompt box"))
+      else if (note) void redoNote(state, messageID).catch(failed("redoing the correction"))
+    },
+  }
+}
+
+type Undo = ReturnType<typeof createUndo>
+
+// ── End src/out/undo.ts ────────────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/host/events.ts ───────────────────────────────────────────────────────────────────────────────
 
@@ -5893,7 +6040,13 @@ interface UserPrompt {
  * hooks are read into these below; the opencode 2 adapter calls them directly. The plugin's own judge
  * sessions are never captured, judged or noted: the route alone hears of them.
  */
-function createSessionFacts({ deps, store }: PartContext, capture: Capture, judge: ReplyJudge, route: OpencodeRoute) {
+function createSessionFacts(
+  { deps, store }: PartContext,
+  capture: Capture,
+  judge: ReplyJudge,
+  route: OpencodeRoute,
+  undo: Undo,
+) {
   const known = (sessionID: string) => (route.owns(sessionID) ? undefined : store.find(sessionID))
   const tracked = (sessionID: string) => (route.owns(sessionID) ? undefined : store.touch(sessionID))
   return {
@@ -5902,6 +6055,11 @@ function createSessionFacts({ deps, store }: PartContext, capture: Capture, judg
       const state = store.touch(info.id)
       state.parentKnown = true
       state.parentID = info.parentID
+    },
+    /** The session's revert point, as undo and redo move it; `eventID` tells one revert from another. */
+    reverted(sessionID: string, messageID: string | undefined, eventID?: string) {
+      const state = known(sessionID)
+      if (state) undo.reverted(state, messageID, eventID)
     },
     sessionDeleted(sessionID: string) {
       store.remove(sessionID)
@@ -5971,9 +6129,17 @@ function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
     const info = readSessionInfo(props)
     if (info) facts.session({ ...info, title: textOf(asRecord(props.info).title) })
   }
-  return new Map<string, (props: Record<string, unknown>) => void>([
+  return new Map<string, (props: Record<string, unknown>, eventID: string | undefined) => void>([
     [EVENT.sessionCreated, onSession],
-    [EVENT.sessionUpdated, onSession],
+    [
+      EVENT.sessionUpdated,
+      (props, eventID) => {
+        onSession(props)
+        const info = readSessionInfo(props)
+        const revert = asRecord(asRecord(props.info).revert)
+        if (info) facts.reverted(info.id, textOf(revert.messageID), eventID)
+      },
+    ],
     [
       EVENT.sessionDeleted,
       (props) => {
@@ -6016,7 +6182,7 @@ function createEventTracker(ctx: PartContext, facts: SessionFacts, route: Openco
     onEvent(event: Record<string, unknown>) {
       if (typeof event.type !== "string") return
       if (STARTUP_TOAST_EVENTS.has(event.type)) ctx.notifier.showStartupNotice()
-      readers.get(event.type)?.(asRecord(event.properties))
+      readers.get(event.type)?.(asRecord(event.properties), textOf(event.id))
     },
     onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
       const { message, parts } = asRecord(output)
@@ -6109,7 +6275,7 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
-  const facts = createSessionFacts(ctx, capture, judge, route)
+  const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)

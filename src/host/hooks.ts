@@ -14,6 +14,7 @@ import { createOpencodeRoute } from "../judge/route.ts"
 import { createCommand } from "../out/command.ts"
 import { createNoteSender } from "../out/note.ts"
 import { createNotifier, type Notifier } from "../out/notifier.ts"
+import { createUndo } from "../out/undo.ts"
 import { createReplyJudge } from "../turn/reply.ts"
 import { createSessionStore, type JudgeHealth, type PartContext } from "../turn/session.ts"
 import { createEventTracker, createSessionFacts } from "./events.ts"
@@ -71,7 +72,7 @@ export function createHooks(host: { directory: string }, config: Config, warning
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
-  const facts = createSessionFacts(ctx, capture, judge, route)
+  const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)

@@ -2,7 +2,7 @@
 import { clip, clockTime, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
 import type { FlaggedClaim } from "../judge/verdict.ts"
-import type { JudgeHealth, PartContext, ReplyReport, SessionState } from "../turn/session.ts"
+import { type JudgeHealth, markReport, type PartContext, type ReplyReport, type SessionState } from "../turn/session.ts"
 
 export const COMMAND_NAME = "ragfaith"
 
@@ -128,6 +128,9 @@ export function createCommand({ deps, store, notifier, health }: PartContext) {
         path: { id: sessionID },
         body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
       })
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      // Undo knows the report by its id: what it copies back into the prompt box is the plugin's, not the user's.
+      if (messageID) markReport(state, messageID)
       if (result?.error !== undefined) notifier.toast("The /ragfaith report could not be shown; see the opencode log.")
       return true
     },
