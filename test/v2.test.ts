@@ -123,7 +123,7 @@ describe("opencode 2: a turn", () => {
       expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
       expect(note?.text).toContain("It has 7 bridges.")
       expect(note?.description).toBe(
-        `ragfaith: 1 of 2 statements conflicts with ${FACTS.path}:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.`,
+        `Automatic check: "It has 7 bridges." conflicts with ${FACTS.path}:1-2. Asking the agent to correct it.`,
       )
       expect(note?.description?.length).toBeLessThanOrEqual(1024)
       expect(note?.description).not.toContain("\n")

@@ -4,7 +4,8 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { NOTE_TAG } from "../src/out/note.ts"
+import type { FlaggedClaim } from "../src/judge/verdict.ts"
+import { buildNotice, MESSAGE_WIDTH, NOTE_TAG } from "../src/out/note.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
@@ -23,19 +24,19 @@ async function turn(rule: (call: JudgeCall) => JudgeReply, opts: HostOptions = {
 }
 
 describe("the notice in the transcript", () => {
-  test("a note carries the agent's instruction first and, beside it, one line the user sees", async () => {
+  test("a note carries the agent's instruction first and, beside it, a short notice the user sees", async () => {
     const { host } = await turn(bridges)
     expect(host.prompts).toHaveLength(1)
     const note = host.prompts[0]
     expect(note?.synthetic).toBe(true)
     expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
-    expect(note?.text).toContain("The user sees a one-line notice that this check ran; it needs no answer.")
+    expect(note?.text).toContain("The user sees a short notice that this check ran; it needs no answer.")
     expect(note?.marker).toBe(
-      'ragfaith: 1 of 2 statements conflicts with facts.txt:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.',
+      'Automatic check: "It has 7 bridges." conflicts with facts.txt:1-2, which\nsays "It has 3 bridges". Asking the agent to correct it.',
     )
   })
 
-  test("several flagged statements: the notice counts them and points to /ragfaith", async () => {
+  test("several flagged statements: the notice names the first, counts the rest and points to /ragfaith", async () => {
     const { host } = await turn(
       ({ claim }) =>
         /7 bridges|blue whale/.test(claim)
@@ -45,7 +46,49 @@ describe("the notice in the transcript", () => {
       `${WRONG} Its national animal is the blue whale.`,
     )
     expect(host.prompts[0]?.marker).toBe(
-      "ragfaith: 2 of 3 statements conflict with the sources (facts.txt:1-2). Asking the agent to correct them; /ragfaith lists them.",
+      'Automatic check: "It has 7 bridges." and 1 more statement conflict with\nfacts.txt:1-2. Asking the agent to correct them; /ragfaith lists them.',
+    )
+  })
+
+  const flag = (claim: string, rest: Partial<FlaggedClaim> = {}): FlaggedClaim => ({
+    claim,
+    verdict: "unfaithful",
+    source: "facts.txt:1-4",
+    quote: "Freedonia has 3 bridges over the river Zeppo.",
+    reason: "the file says 3",
+    via: "judge",
+    ...rest,
+  })
+  const LONG = "The bridge over the Zeppo at Marxburg, built of grey stone by the river guild in 1802, ".repeat(3)
+
+  test.each([
+    ["one short statement", [flag("Seven bridges span the Zeppo river in Freedonia.")]],
+    ["one long statement", [flag(LONG)]],
+    ["a long quote", [flag("It has 7 bridges.", { quote: LONG })]],
+    ["a long URL as the source", [flag("It has 7 bridges.", { source: `https://example.com/${"a".repeat(90)}` })]],
+    ["five statements", Array.from({ length: 5 }, (_, i) => flag(`${LONG} number ${i}.`))],
+    [
+      "1,200 statements of mixed verdicts",
+      Array.from({ length: 1200 }, (_, i) => flag(LONG, i % 2 ? {} : { verdict: "unverifiable" })),
+    ],
+    ["one statement no source backs", [flag(LONG, { verdict: "unverifiable", source: undefined, quote: undefined })]],
+  ])("%s: two lines at most, none wider than a user message at 80 columns", (_, items) => {
+    const lines = buildNotice(items).split("\n")
+    expect(lines.length).toBeLessThanOrEqual(2)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
+    expect(lines[0]).toStartWith("Automatic check: ")
+    // the first flagged statement is named, shortened at a word if it must be
+    expect(lines.join(" ")).toContain(`"${items[0]?.claim.slice(0, 18)}`)
+    if (items.length > 1) expect(lines.join(" ")).toContain(`and ${(items.length - 1).toLocaleString("en")} more`)
+    if (items.length > 1) expect(lines.some((line) => line.includes(" /ragfaith "))).toBe(true)
+  })
+
+  test("a statement no source backs (strict mode) asks for a source, not a correction", () => {
+    const notice = buildNotice([
+      flag("Freedonia joined the league in 1921.", { verdict: "unverifiable", source: undefined }),
+    ])
+    expect(notice.replace("\n", " ")).toBe(
+      'Automatic check: no source backs "Freedonia joined the league in 1921.". Asking the agent to cite one or say where it comes from.',
     )
   })
 

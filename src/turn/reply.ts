@@ -127,7 +127,7 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     if (flagged.length === 0) return
     const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
     const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    report.outcome = notes.send(state, flaggedItems, turn, results.length)
+    report.outcome = notes.send(state, flaggedItems, turn)
     state.flaggedReport = report
   }
 
