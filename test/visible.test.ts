@@ -5,8 +5,16 @@
 
 import { describe, expect, test } from "bun:test"
 import type { FlaggedClaim } from "../src/judge/verdict.ts"
+import { REPORT_ITEMS } from "../src/out/command.ts"
 import { buildNotice, MESSAGE_WIDTH, NOTE_TAG } from "../src/out/note.ts"
-import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
+import {
+  BRIDGES_CONTRADICTED,
+  bridgesJudge,
+  distinctClaims,
+  FACTS,
+  toastLines,
+  WRONG_REPLY,
+} from "./support/fixtures.ts"
 import { createHost, type HostOptions } from "./support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
 
@@ -114,7 +122,7 @@ describe("/ragfaith", () => {
   test("is registered as a command of opencode", async () => {
     const { host } = await turn(bridges)
     expect((host.opencodeConfig.command as Record<string, { description: string }>).ragfaith?.description).toBe(
-      "what ragfaith checked; /ragfaith on|off",
+      "what ragfaith checked; /ragfaith all|on|off",
     )
   })
 
@@ -122,46 +130,119 @@ describe("/ragfaith", () => {
     const { host, session } = await turn(bridges)
     const answered = await host.command(session, "ragfaith")
     expect(answered.modelTurn).toBe(false)
-    expect(String(answered.error)).toContain("/ragfaith was answered by the plugin, with no model turn")
+    // opencode logs the throw that ends the command as an error: its text says plainly that it is none
+    expect(String(answered.error)).toStartWith(
+      "NotAnError: ragfaith answered /ragfaith itself, so opencode runs no model turn",
+    )
     expect(host.reports).toHaveLength(1)
     const part = host.reports[0]?.parts[0]
     expect(part?.ignored).toBe(true)
     const report = part?.text ?? ""
-    expect(report).toContain("ragfaith: the last reply, judged at")
+    expect(report).toStartWith("Automatic check: the last reply, judged at")
     expect(report).toContain("by judge-main")
-    expect(report).toContain('✗ "It has 7 bridges."')
     const unwrapped = report.replace(/\n\s*/g, " ")
     expect(unwrapped).toContain(
       '✗ "It has 7 bridges." unfaithful: facts.txt:1-2, which says "It has 3 bridges" (the file says 3).',
     )
-    expect(report).toContain('✓ "Fredville is the capital city of Freedonia."')
     expect(report).toContain("A note asked the agent to correct what is marked ✗.")
-    expect(unwrapped).toMatch(
-      /This session: 2 statements judged, 1 note\(s\) sent, 300 tokens in and 36 out, 0 from the cache\./,
+    // the statement that holds up is folded into one line
+    expect(report).toContain("✓ 1 more statement holds up (/ragfaith all lists every one).")
+    expect(report).not.toContain('✓ "Fredville')
+    expect(unwrapped).toContain(
+      "This session: 2 statements judged, 1 note sent, 300 tokens in and 36 out, 0 from the cache.",
     )
-    for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(72)
+    // the opencode log holds only counts: the report sends no one there
+    expect(report).not.toMatch(/Details|opencode log/)
+    for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
     // The report itself opened no user turn and was never judged.
     expect(host.plugin.sessions.get(session)?.lastUser?.text).toBe("How many bridges does Fredville have?")
   })
 
-  test("after a correction, the report shows the corrected reply and, below it, the statement that drew the note", async () => {
+  test("/ragfaith all lists every statement, the ones that hold up too", async () => {
+    const { host, session } = await turn(bridges)
+    await host.command(session, "ragfaith", "all")
+    const report = host.reports[0]?.parts[0]?.text ?? ""
+    expect(report).toContain('✓ "Fredville is the capital city of Freedonia."')
+    expect(report.indexOf("✗")).toBeLessThan(report.indexOf("✓"))
+    expect(report).not.toContain("more statement holds up")
+  })
+
+  test("after a correction, the reply that drew the note comes first, then the correction", async () => {
     const { host, session } = await turn(bridges, { correct: () => "Fredville has 3 bridges." })
     expect(host.prompts).toHaveLength(1)
     await host.command(session, "ragfaith")
     const report = host.reports[0]?.parts[0]?.text ?? ""
-    const [latest = "", before = ""] = report.split("ragfaith: before it, the reply that drew the last")
-    expect(latest).toContain('✓ "Fredville has 3 bridges."')
-    expect(latest).toContain("Nothing in it needed a note.")
-    expect(before).toContain('✗ "It has 7 bridges."')
-    expect(before).toContain("A note asked the agent to correct what is marked ✗.")
-    expect(before.replace(/\n\s*/g, " ")).toContain('facts.txt:1-2, which says "It has 3 bridges"')
-    for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(72)
+    expect(report).toStartWith("Automatic check: the reply that drew the last note, judged at")
+    const [flagged = "", latest = ""] = report.split("Automatic check: the reply after it")
+    expect(flagged).toContain('✗ "It has 7 bridges."')
+    expect(flagged).toContain("A note asked the agent to correct what is marked ✗.")
+    expect(flagged.replace(/\n\s*/g, " ")).toContain('facts.txt:1-2, which says "It has 3 bridges"')
+    expect(latest).toContain("Its 1 statement holds up.")
+    expect(latest).not.toContain("✗")
+    for (const line of report.split("\n")) expect(line.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
+  })
+
+  test("a long reply: ✗ first, then ?, the ones that hold up folded into one line", async () => {
+    const verdictOf = (claim: string) => Number(/number (\d+)/.exec(claim)?.[1] ?? 0) % 5
+    const { host, session } = await turn(
+      ({ claim }) =>
+        verdictOf(claim) === 0
+          ? { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "the file says 3" }
+          : verdictOf(claim) === 1
+            ? { verdict: "unverifiable", reason: "no source names it" }
+            : { verdict: "faithful", source: "S1" },
+      {},
+      distinctClaims(21),
+    )
+    await host.command(session, "ragfaith")
+    const report = host.reports[0]?.parts[0]?.text ?? ""
+    const marks = report.split("\n").flatMap((line) => (/^[✗?✓] /.test(line) ? [line[0]] : []))
+    expect(marks).toEqual([..."✗✗✗✗✗", ..."????", "✓"])
+    expect(report).toContain("✓ 12 more statements hold up (/ragfaith all lists every one).")
+    expect(report).toContain("Automatic check: the last reply, judged at")
+  })
+
+  test("more than REPORT_ITEMS flagged statements: the rest are counted, and /ragfaith all lists them", async () => {
+    const { host, session } = await turn(
+      () => ({ verdict: "unverifiable", reason: "no source names it" }),
+      {},
+      distinctClaims(REPORT_ITEMS + 3),
+    )
+    await host.command(session, "ragfaith")
+    await host.command(session, "ragfaith", "all")
+    const [short = "", all = ""] = host.reports.map((report) => report.parts[0]?.text ?? "")
+    expect(short.split("\n").filter((line) => line.startsWith("? "))).toHaveLength(REPORT_ITEMS)
+    expect(short).toContain("  and 3 more statements marked ✗ or ?.")
+    expect(all.split("\n").filter((line) => line.startsWith("? "))).toHaveLength(REPORT_ITEMS + 3)
+  })
+
+  test("a statement the judge names no source for reads as such, not as 'no source'", async () => {
+    const { host, session } = await turn(({ claim }) =>
+      /7 bridges/.test(claim) ? BRIDGES_CONTRADICTED : { verdict: "faithful" },
+    )
+    await host.command(session, "ragfaith", "all")
+    const report = (host.reports[0]?.parts[0]?.text ?? "").replace(/\n\s*/g, " ")
+    expect(report).toContain('✓ "Fredville is the capital city of Freedonia." faithful: the judge named no source.')
   })
 
   test("a reply judged silent with no note before it is reported alone", async () => {
     const { host, session } = await turn(bridges, {}, "Fredville is the capital city of Freedonia.")
     await host.command(session, "ragfaith")
-    expect(host.reports[0]?.parts[0]?.text ?? "").not.toContain("drew the last note")
+    const report = host.reports[0]?.parts[0]?.text ?? ""
+    expect(report).not.toContain("drew the last note")
+    expect(report).toContain("Its 1 statement holds up.")
+  })
+
+  test("a refused key: the report says the reply was not judged, and why", async () => {
+    const { host, session } = await turn(() => ({ status: 401 }))
+    await host.command(session, "ragfaith")
+    const report = (host.reports[0]?.parts[0]?.text ?? "").replace(/\n\s*/g, " ")
+    expect(report).toStartWith("Automatic check: the last reply was not judged")
+    expect(report).toContain("Not judged: 2 statements the judge did not answer for.")
+    expect(report).toContain("Last failure at")
+    expect(report).toContain("HTTP 401")
+    expect(report).not.toMatch(/needed a note|hold up|judged at/)
+    expect(report).toContain("This session: 0 statements judged, 0 notes sent")
   })
 
   test("says what was not judged and why, and how the judge is doing", async () => {
@@ -173,10 +254,23 @@ describe("/ragfaith", () => {
     await host.command(session, "ragfaith")
     const report = host.reports[0]?.parts[0]?.text ?? ""
     expect(report.replace(/\n/g, " ")).toContain(
-      "Not judged: 1 sentence(s) that claim nothing (questions, offers, greetings); 2 statement(s) the judge did not answer for.",
+      "Not judged: 1 sentence that claims nothing (questions, offers, greetings); 2 statements the judge did not answer for.",
     )
     expect(report).toContain("Last failure at")
     expect(report).toContain("judge answered HTTP 503")
+  })
+
+  test("before any reply is judged, the report says why none is", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = createHost({ env: judgeEnv(judge.url) })
+      const session = await host.createSession()
+      await host.reply(session, await host.userMessage(session, "Hello"), "Hello! How can I help?")
+      await host.settle()
+      await host.command(session, "ragfaith")
+      expect((host.reports[0]?.parts[0]?.text ?? "").replace(/\n/g, " ")).toStartWith(
+        "Automatic check: no reply of this session has been judged yet. A reply is judged once the agent has read a source or run a tool in this session.",
+      )
+    })
   })
 
   test("a verdict dropped because the user moved on shows in the report and the log", async () => {

@@ -54,7 +54,7 @@ const FIXED_REPLY = "Three bridges span the Zeppo river in Freedonia."
 const PROMPT = "Read facts.txt and tell me about Freedonia"
 
 // How the plugin ends a /ragfaith command it answered itself: opencode logs it as an error, it is none.
-const COMMAND_HANDLED = "/ragfaith was answered by the plugin, with no model turn"
+const COMMAND_HANDLED = "NotAnError: ragfaith answered /ragfaith itself"
 
 const WRONG_RE = /\b(seven|twelve|eleven|[0-9]{2}|7)\b[^.]*bridges?/i
 
