@@ -4645,7 +4645,7 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if ("problem" in picked) return picked
       notifier.tellOnce(
         "route-model",
-        `ragfaith: replies are judged by ${picked.main} through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another`,
+        `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
       )
       return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
     },
@@ -5332,13 +5332,18 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     onIdle(state: SessionState) {
       const reply = state.reply
       if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
+      // Toasts wait while the reply is judged: a note may follow, and nothing should cover it as it appears.
+      const release = notifier.hold()
       const task = judgeReply(state, reply)
         .catch((error) =>
           notifier.log("error", "ragfaith: judging failed", {
             error: scrubError(describeError(error), config.judge.apiKey),
           }),
         )
-        .finally(() => pending.delete(task))
+        .finally(() => {
+          release()
+          pending.delete(task)
+        })
       pending.add(task)
     },
     pending: pending as ReadonlySet<Promise<void>>,
@@ -5379,6 +5384,13 @@ interface Notifier {
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
   /** Something the user should know once per process (which model judges, say): one log line and one toast. */
   tellOnce(key: string, message: string): void
+  /**
+   * Holds every toast until the returned release is called (and every other hold is released): the toast box
+   * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
+   */
+  hold(): () => void
+  /** A hold that releases itself after `ms`. */
+  holdFor(ms: number): void
   /**
    * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
    * is not forgotten after its first toast. `render` gets the time the failure began.
@@ -5422,7 +5434,7 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       // Logging must never be the thing that breaks a hook.
     }
   }
-  const toast: Notifier["toast"] = (message, variant = "warning") => {
+  const show = (message: string, variant: ToastVariant) => {
     try {
       void deps.client.tui
         .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
@@ -5431,6 +5443,8 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       // A missing TUI is no reason to fail.
     }
   }
+  const held = createToastHold(show)
+  const toast: Notifier["toast"] = (message, variant = "warning") => held.toast(message, variant)
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -5458,6 +5472,11 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       log("info", message)
       toast(message, "info")
     },
+    hold: held.hold,
+    holdFor(ms) {
+      const release = held.hold()
+      void deps.sleep(ms).then(release, release)
+    },
     clearFailures(healed) {
       for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
     },
@@ -5473,6 +5492,42 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+  }
+}
+
+/** At most this many toasts wait behind a hold; older ones give way. */
+const HELD_TOASTS = 3
+
+/**
+ * Toasts held while something the user must read has just appeared, shown together once nothing holds them.
+ * opencode shows one toast at a time and a new one replaces the last at once, so advice goes first and a
+ * warning last: the warning is the one that stays. The same text waits once.
+ */
+function createToastHold(show: (message: string, variant: ToastVariant) => void) {
+  let holds = 0
+  const waiting: Array<{ message: string; variant: ToastVariant }> = []
+  const flush = () => {
+    const queue = [...waiting.filter((t) => t.variant === "info"), ...waiting.filter((t) => t.variant !== "info")]
+    waiting.length = 0
+    for (const next of queue) show(next.message, next.variant)
+  }
+  return {
+    toast(message: string, variant: ToastVariant) {
+      if (holds === 0) return show(message, variant)
+      if (waiting.some((t) => t.message === message)) return
+      waiting.push({ message, variant })
+      trimOldest(waiting, HELD_TOASTS)
+    },
+    hold() {
+      holds++
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        holds--
+        if (holds === 0) flush()
+      }
+    },
   }
 }
 
@@ -5636,6 +5691,12 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
   ].join("\n")
 }
 
+/**
+ * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
+ * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
+ */
+const NOTICE_READ_MS = 4_000
+
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
@@ -5650,6 +5711,7 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
       return
     }
     notifier.printReport(lines)
+    notifier.holdFor(NOTICE_READ_MS)
     const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
     notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
   }
@@ -5657,12 +5719,14 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /**
    * The note goes in as one user message with the agent and model of the user's last message: the agent's
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   * Toasts wait until the correction has come and the notice has been read.
    */
   const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
     const notice = buildNotice(items)
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
+    const release = notifier.hold()
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
@@ -5679,6 +5743,9 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
       error = result?.error
     } catch (thrown) {
       error = thrown ?? "unknown error"
+    } finally {
+      notifier.holdFor(NOTICE_READ_MS)
+      release()
     }
     if (error === undefined) return
     tallyInto(counters, state.counters)("injectionFailures")

@@ -241,7 +241,7 @@ describe("opencode 2: judging with the user's own models (no judge key)", () => 
         expect(host.synthetics).toEqual([])
         // told once, in people's words; the advice of which model judges is in the log once too, not twice
         expect(host.stderr.filter((line) => line.includes("has not answered"))).toHaveLength(1)
-        expect(host.stderr.filter((line) => /replies are judged by mock\/small/i.test(line))).toHaveLength(1)
+        expect(host.stderr.filter((line) => /the judge is mock\/small/i.test(line))).toHaveLength(1)
       },
     )
   })

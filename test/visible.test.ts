@@ -6,7 +6,8 @@
 import { describe, expect, test } from "bun:test"
 import type { FlaggedClaim } from "../src/judge/verdict.ts"
 import { REPORT_ITEMS } from "../src/out/command.ts"
-import { buildNotice, MESSAGE_WIDTH, NOTE_TAG } from "../src/out/note.ts"
+import { buildNotice, MESSAGE_WIDTH, NOTE_TAG, NOTICE_READ_MS } from "../src/out/note.ts"
+import { createToastHold, toastText } from "../src/out/notifier.ts"
 import {
   BRIDGES_CONTRADICTED,
   bridgesJudge,
@@ -410,7 +411,62 @@ describe("toasts for people", () => {
     })
   })
 
-  test("the route tells once which model judges, as advice", async () => {
+  test("toasts wait while a reply is judged and its note is answered: nothing covers the notice as it appears", async () => {
+    let answer: () => void = () => {}
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    await withJudge(bridges, async (provider) => {
+      const host = createHost({
+        providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {}, judge: {} } }],
+        providerURL: provider.url,
+        opencodeConfig: { small_model: "mock/title" },
+        promptResult: async () => {
+          await answered
+          return {}
+        },
+      })
+      const session = await host.createSession()
+      await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+      for (let i = 0; i < 500 && host.prompts.length === 0; i++) await Bun.sleep(2)
+      await Bun.sleep(20)
+      // the note is out and its correction not yet answered: the advice of which model judges waits
+      expect(host.prompts).toHaveLength(1)
+      expect(host.toasts).toEqual([])
+      answer()
+      await host.settle()
+      await Bun.sleep(10)
+      expect(host.sleeps).toContain(NOTICE_READ_MS)
+      expect(host.toasts.map((toast) => toast.message)).toEqual([
+        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
+      ])
+    })
+  })
+
+  test("held toasts come together once released, the warning last so it is the one that stays", () => {
+    const shown: string[] = []
+    const hold = createToastHold((message) => shown.push(message))
+    const release = hold.hold()
+    const second = hold.hold()
+    hold.toast("Warning", "warning")
+    hold.toast("Advice", "info")
+    hold.toast("Warning", "warning")
+    release()
+    release()
+    expect(shown).toEqual([])
+    second()
+    expect(shown).toEqual(["Advice", "Warning"])
+    hold.toast("Later", "info")
+    expect(shown.at(-1)).toBe("Later")
+  })
+
+  test("with notes off, the flagged toast waits until the reply has been read", async () => {
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
+    expect(host.sleeps).toContain(NOTICE_READ_MS)
+    expect(host.toasts).toHaveLength(1)
+  })
+
+  test("the route tells once which model judges, as advice, in two whole lines", async () => {
     const host = createHost({
       providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
       opencodeConfig: { small_model: "mock/title" },
@@ -418,7 +474,12 @@ describe("toasts for people", () => {
     const session = await host.createSession()
     await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
     await host.settle()
-    const told = host.toasts.filter((toast) => toast.message.startsWith("Replies are judged by mock/title"))
+    const told = host.toasts.filter((toast) => toast.message.startsWith("The judge is mock/title"))
     expect(told.map((toast) => toast.variant)).toEqual(["info"])
+    expect(told[0]?.message).toBe("The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another")
+    // whole at 80 columns too (opencode's toast box is 54 characters wide there as at 120), even for a long model id
+    expect(
+      toastText(told[0]?.message.replace("mock/title", "openrouter/anthropic/claude-haiku-4.5") ?? ""),
+    ).not.toContain("…")
   })
 })

@@ -136,6 +136,12 @@ export function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boole
   ].join("\n")
 }
 
+/**
+ * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
+ * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
+ */
+export const NOTICE_READ_MS = 4_000
+
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 export function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
@@ -150,6 +156,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
       return
     }
     notifier.printReport(lines)
+    notifier.holdFor(NOTICE_READ_MS)
     const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
     notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
   }
@@ -157,12 +164,14 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
   /**
    * The note goes in as one user message with the agent and model of the user's last message: the agent's
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   * Toasts wait until the correction has come and the notice has been read.
    */
   const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
     const notice = buildNotice(items)
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
+    const release = notifier.hold()
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
@@ -179,6 +188,9 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
       error = result?.error
     } catch (thrown) {
       error = thrown ?? "unknown error"
+    } finally {
+      notifier.holdFor(NOTICE_READ_MS)
+      release()
     }
     if (error === undefined) return
     tallyInto(counters, state.counters)("injectionFailures")

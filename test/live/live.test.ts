@@ -739,7 +739,8 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
   scenario(
     "12a. no judge key: judged on the small model through opencode; the judge prompt alone, no tools, no session left",
     "12a judge route",
-    routeOptions(),
+    // the advice of which model judges waits until the notice and the correction have been read
+    routeOptions({ until: (oc) => oc.toasts().some((t) => t.title === "ragfaith") }),
     async ({ oc, ep, sessionID, messages, notes }) => {
       const judged = ep.byKind("judge")
       expect(judged.length).toBeGreaterThanOrEqual(2)
