@@ -73,6 +73,7 @@ export const MODULES = [
   "src/out/notifier.ts",
   "src/out/note.ts",
   "src/out/command.ts",
+  "src/out/undo.ts",
   "src/host/events.ts",
   "src/host/hooks.ts",
   "src/host/v1.ts",

@@ -55,6 +55,10 @@ function wrap(text, width, indent = "", lead = "") {
   if (!empty) lines.push(line)
   return lines
 }
+/** A count with its noun, singular for one: "1 statement", "3 statements", "1 note". */
+function plural(count, noun, many = `${noun}s`) {
+  return `${count.toLocaleString("en")} ${count === 1 ? noun : many}`
+}
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 }
@@ -4585,7 +4589,7 @@ function createOpencodeRoute({ config, deps, notifier }) {
       if ("problem" in picked) return picked
       notifier.tellOnce(
         "route-model",
-        `ragfaith: replies are judged by ${picked.main} through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another`,
+        `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
       )
       return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
     },
@@ -4957,12 +4961,19 @@ function toFlaggedItems(results, apiKey) {
 }
 function createLedger() {
   const replies = new Set()
+  const reverts = new Set()
   const turns = new Map()
   return {
     claimReply(messageID) {
       if (replies.has(messageID)) return false
       replies.add(messageID)
       trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    claimRevert(eventID) {
+      if (reverts.has(eventID)) return false
+      reverts.add(eventID)
+      trimOldest(reverts, LIMITS.ledgerReplies)
       return true
     },
     turn: (sessionID) => turns.get(sessionID),
@@ -5007,6 +5018,8 @@ function newSession(id) {
     activeModel: undefined,
     generation: 0,
     noteMessages: new Set(),
+    reportMessages: new Set(),
+    revertedTo: undefined,
     judging: true,
     report: undefined,
     flaggedReport: undefined,
@@ -5040,6 +5053,11 @@ function createSessionStore() {
       return parent ? [state, parent] : [state]
     },
   }
+}
+/** A message of the session that is the plugin's own `/ragfaith` report. */
+function markReport(state, messageID) {
+  state.reportMessages.add(messageID)
+  trimOldest(state.reportMessages, LIMITS.userMessagesPerSession)
 }
 function modelRef(value) {
   const model = asRecord(value)
@@ -5165,7 +5183,7 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     if (flagged.length === 0) return
     const itemOf = new Map(results.map((result, i) => [result, items[i]]))
     const flaggedItems = flagged.map((result) => itemOf.get(result))
-    report.outcome = notes.send(state, flaggedItems, turn, results.length)
+    report.outcome = notes.send(state, flaggedItems, turn)
     state.flaggedReport = report
   }
   return {
@@ -5173,13 +5191,18 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     onIdle(state) {
       const reply = state.reply
       if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
+      // Toasts wait while the reply is judged: a note may follow, and nothing should cover it as it appears.
+      const release = notifier.hold()
       const task = judgeReply(state, reply)
         .catch((error) =>
           notifier.log("error", "ragfaith: judging failed", {
             error: scrubError(describeError(error), config.judge.apiKey),
           }),
         )
-        .finally(() => pending.delete(task))
+        .finally(() => {
+          release()
+          pending.delete(task)
+        })
       pending.add(task)
     },
     pending: pending,
@@ -5229,7 +5252,7 @@ function createNotifier(config, warnings, deps) {
       // Logging must never be the thing that breaks a hook.
     }
   }
-  const toast = (message, variant = "warning") => {
+  const show = (message, variant) => {
     try {
       void deps.client.tui
         .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
@@ -5238,6 +5261,8 @@ function createNotifier(config, warnings, deps) {
       // A missing TUI is no reason to fail.
     }
   }
+  const held = createToastHold(show)
+  const toast = (message, variant = "warning") => held.toast(message, variant)
   const reportFailure = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -5265,6 +5290,11 @@ function createNotifier(config, warnings, deps) {
       log("info", message)
       toast(message, "info")
     },
+    hold: held.hold,
+    holdFor(ms) {
+      const release = held.hold()
+      void deps.sleep(ms).then(release, release)
+    },
     clearFailures(healed) {
       for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
     },
@@ -5280,6 +5310,40 @@ function createNotifier(config, warnings, deps) {
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+  }
+}
+/** At most this many toasts wait behind a hold; older ones give way. */
+const HELD_TOASTS = 3
+/**
+ * Toasts held while something the user must read has just appeared, shown together once nothing holds them.
+ * opencode shows one toast at a time and a new one replaces the last at once, so advice goes first and a
+ * warning last: the warning is the one that stays. The same text waits once.
+ */
+function createToastHold(show) {
+  let holds = 0
+  const waiting = []
+  const flush = () => {
+    const queue = [...waiting.filter((t) => t.variant === "info"), ...waiting.filter((t) => t.variant !== "info")]
+    waiting.length = 0
+    for (const next of queue) show(next.message, next.variant)
+  }
+  return {
+    toast(message, variant) {
+      if (holds === 0) return show(message, variant)
+      if (waiting.some((t) => t.message === message)) return
+      waiting.push({ message, variant })
+      trimOldest(waiting, HELD_TOASTS)
+    },
+    hold() {
+      holds++
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        holds--
+        if (holds === 0) flush()
+      }
+    },
   }
 }
 /** Whether a session's toast budget allows one more toast under `key`; spends it when it does. */
@@ -5311,30 +5375,72 @@ function tokenSink(judgeLog, deps, onWriteError) {
 // ── Begin src/out/note.ts ──────────────────────────────────────────────────────────────────────────────────
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 const NOTE_TAG = "[ragfaith]"
-/** How the notice the user sees beside a note begins. */
-const NOTICE_PREFIX = "ragfaith: "
-const NOTICE_CLAIM_CHARS = 70
-const NOTICE_QUOTE_CHARS = 60
+/** How the notice the user sees beside a note begins: it says what the line is, not who sent it. */
+const NOTICE_PREFIX = "Automatic check: "
 /**
- * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
- * next. It goes in as a visible part of the note, beside the agent's instruction.
+ * The widest line a user message shows whole: opencode 1.18.33 draws it at the terminal width less 7
+ * columns (73 at 80), and less 49 beside the sidebar it opens above 120 columns (72 at 121). Text that breaks
+ * its own lines at this width is never broken again, at any width from 80 up.
  */
-function buildNotice(items, judged) {
-  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
+const MESSAGE_WIDTH = 72
+/** The notice keeps to two lines, so it reads at a glance between the wrong reply and the correction. */
+const NOTICE_LINES = 2
+/** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
+const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16]
+/** The same for the source's words; 0 leaves them out. */
+const NOTICE_QUOTE_CHARS = [60, 40, 24, 0]
+/** A source label longer than this (a long URL) is shortened, so no one word outgrows a line. */
+const NOTICE_SOURCE_CHARS = [40, 28]
+/** Shortens text at a word boundary where there is one, so the notice shows whole words. */
+function clipWords(text, max) {
+  const flat = text.replace(/\s+/g, " ").trim()
+  if (flat.length <= max) return flat
+  const cut = flat.lastIndexOf(" ", max - 1)
+  return `${(cut > max / 2 ? flat.slice(0, cut) : flat.slice(0, max - 1)).replace(/[\s,;:.]+$/, "")}…`
+}
+/** Where the flagged statements conflict: one or two sources by name, else the sources. */
+function sourcesOf(items, terse) {
+  const names = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))]
+  if (names.length === 0 || names.length > 2) return "the sources"
+  const [long, short] = NOTICE_SOURCE_CHARS
+  return names.map((name) => clipWords(name, terse ? short : long)).join(" and ")
+}
+/** The notice's one sentence, shortened as `fit` says. */
+function noticeSentence(items, fit) {
   const [first] = items
-  if (items.length === 1 && first) {
-    const claim = `"${clip(first.claim, NOTICE_CLAIM_CHARS)}"`
-    if (first.verdict !== "unfaithful") {
-      return `${NOTICE_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
-    }
-    const where = first.source ? ` with ${first.source}` : ""
-    const says = first.quote ? ` (it says "${clip(first.quote, NOTICE_QUOTE_CHARS)}")` : ""
-    return `${NOTICE_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
+  const claim = `"${clipWords(first?.claim ?? "", fit.claimChars)}"`
+  if (items.length > 1) {
+    const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
+    const more = fit.terse
+      ? `${(items.length - 1).toLocaleString("en")} more`
+      : plural(items.length - 1, "more statement")
+    const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
+    return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
-  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
-  const against = sources.length ? ` (${sources.join(", ")})` : ""
-  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
-  return `${NOTICE_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
+  if (first?.verdict !== "unfaithful") {
+    return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
+  }
+  const quote = first.quote?.replace(/[.;,\s]+$/, "")
+  const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
+  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
+}
+/** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
+const NOTICE_FITS = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+  [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
+)
+/**
+ * The notice between the wrong reply and the correction: that an automatic check ran, the first flagged
+ * statement (and how many more), where it conflicts, and what happens next. At most two lines, broken here at
+ * word boundaries so the TUI never breaks a word or `/ragfaith` itself. It goes in as one visible part of the
+ * note, beside the agent's instruction (the TUI would put a blank line between two parts).
+ */
+function buildNotice(items) {
+  let lines = []
+  for (const fit of NOTICE_FITS) {
+    lines = wrap(noticeSentence(items, fit), MESSAGE_WIDTH)
+    if (lines.length <= NOTICE_LINES) break
+  }
+  return lines.join("\n")
 }
 /** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
 function flaggedToast(items, tail) {
@@ -5366,7 +5472,7 @@ function buildNote(flagged, askProvenance) {
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
-      "The user sees a one-line notice that this check ran; it needs no answer.",
+      "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
           "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
@@ -5375,11 +5481,17 @@ function buildNote(flagged, askProvenance) {
       : []),
   ].join("\n")
 }
+/**
+ * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
+ * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
+ */
+const NOTICE_READ_MS = 4_000
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, counters }) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
   const report = (state, items) => {
-    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
+    const are = items.length === 1 ? "is" : "are"
+    const summary = `ragfaith: ${plural(items.length, "statement")} in the last reply ${are} not supported by the sources`
     notifier.log("warn", summary, { sessionID: state.id, claims: items })
     const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
     if (deps.mode === "run") {
@@ -5388,18 +5500,21 @@ function createNoteSender({ config, deps, notifier, counters }) {
       return
     }
     notifier.printReport(lines)
+    notifier.holdFor(NOTICE_READ_MS)
     const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
     notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
   }
   /**
    * The note goes in as one user message with the agent and model of the user's last message: the agent's
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   * Toasts wait until the correction has come and the notice has been read.
    */
-  const inject = async (state, items, judged) => {
+  const inject = async (state, items) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items, judged)
+    const notice = buildNotice(items)
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
+    const release = notifier.hold()
     let error
     try {
       const result = await deps.client.session.prompt({
@@ -5416,6 +5531,9 @@ function createNoteSender({ config, deps, notifier, counters }) {
       error = result?.error
     } catch (thrown) {
       error = thrown ?? "unknown error"
+    } finally {
+      notifier.holdFor(NOTICE_READ_MS)
+      release()
     }
     if (error === undefined) return
     tallyInto(counters, state.counters)("injectionFailures")
@@ -5432,13 +5550,13 @@ function createNoteSender({ config, deps, notifier, counters }) {
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
      * Says which it was, for `/ragfaith`.
      */
-    send(state, items, turn, judged) {
+    send(state, items, turn) {
       if (deps.mode === "run" || config.nudgeDepth === 0) {
         report(state, items)
         return "reported"
       }
       turn.depth++
-      void inject(state, items, judged)
+      void inject(state, items)
       return "noted"
     },
   }
@@ -5446,15 +5564,18 @@ function createNoteSender({ config, deps, notifier, counters }) {
 // ── End src/out/note.ts ────────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/out/command.ts ───────────────────────────────────────────────────────────────────────────────
 const COMMAND_NAME = "ragfaith"
-/** A user message wraps at the terminal width less 7 columns: 73 at 80. */
-const REPORT_WIDTH = 72
+/** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
+const ALL_WORD = "all"
+/** Statements marked ✗ or ? listed per reply before the rest are counted; `/ragfaith all` lists them all. */
 const REPORT_ITEMS = 20
 /** How many of a reply's sentences that claim nothing the report names. */
 const NOT_CLAIMS_SHOWN = 6
+const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" }
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item) {
-  const mark = item.verdict === "faithful" ? "✓" : item.verdict === "unfaithful" ? "✗" : "?"
-  const where = item.via === "gate" ? "stands word for word in a source" : (item.source ?? "no source")
+  const mark = MARKS[item.verdict]
+  const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
+  const where = item.via === "gate" ? "stands word for word in a source" : named
   const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
   const how = {
     gate: "",
@@ -5473,16 +5594,21 @@ function reportItem(item) {
           : ""
   const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
-    ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, REPORT_WIDTH, "    ", "  "),
+    ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
+    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
 }
-const OUTCOMES = {
-  silent: "Nothing in it needed a note.",
-  noted: "A note asked the agent to correct what is marked ✗.",
-  reported: "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported.",
-  dropped: "You sent a new message before the verdicts came, so they were dropped.",
-  deleted: "The session was deleted before the verdicts came.",
+/** What became of a judged reply, in words that fit what was judged in it. */
+function replyOutcome(report, marks) {
+  const count = (verdict) => report.items.filter((item) => item.verdict === verdict).length
+  const [wrong, open, judged] = [count("unfaithful"), count("unverifiable"), report.items.length]
+  if (report.outcome === "noted") return `A note asked the agent to correct what is marked ${marks}.`
+  if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
+  if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
+  if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
+  if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
+  return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
 }
 /** The sentences no request was spent on, each with why it states nothing a source could confirm. */
 function notClaimLines(notClaims) {
@@ -5491,67 +5617,109 @@ function notClaimLines(notClaims) {
   const more = notClaims.length - shown.length
   return [
     "Not judged, as they state nothing to check:",
-    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, REPORT_WIDTH)),
+    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
     ...(more > 0 ? [`- and ${more} more`] : []),
   ]
 }
-/** One judged reply of the report: its statements, then what was left unjudged and why. */
-function reportReply(report, title) {
-  const by = report.model ? ` by ${report.model}` : ""
-  const lines = [
-    ...wrap(`ragfaith: ${title}, judged at ${clockTime(report.at)}${by}.`, REPORT_WIDTH),
-    ...wrap(OUTCOMES[report.outcome], REPORT_WIDTH),
-  ]
-  for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
+/** What was left unjudged in a reply and why; empty when everything was judged. */
+function unjudgedOf(report) {
   const left = [
-    report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
-    report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
-    report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
+    report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
+    report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
   ].filter(Boolean)
-  if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
-  lines.push(...notClaimLines(report.notClaims))
-  return lines
+  return left.length ? wrap(`Not judged: ${left.join("; ")}.`, MESSAGE_WIDTH) : []
 }
 /**
- * The report `/ragfaith` shows: the last judged reply statement by statement, the flagged reply it corrected
- * when there was one (a person asks after seeing a note, by which time the correction is the last reply),
- * the judge, and this session's totals.
+ * One judged reply of the report: a heading naming it, what became of it, the statements marked ✗ and ? (up
+ * to REPORT_ITEMS), the ones that hold up folded into one line unless `all`, and what was left unjudged.
+ * A reply of which nothing was judged says so, and why, instead of a verdict.
  */
-function renderReport(state, health, logPlace) {
+function reportReply(report, title, options) {
+  const by = report.model ? ` by ${report.model}` : ""
+  if (report.items.length === 0) {
+    return [
+      ...wrap(`Automatic check: ${title} was not judged (${clockTime(report.at)}).`, MESSAGE_WIDTH),
+      ...unjudgedOf(report),
+      ...notClaimLines(report.notClaims),
+    ]
+  }
+  const lines = [
+    ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
+    ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+  ]
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
+  for (const item of shown) lines.push(...reportItem(item))
+  if (shown.length < flagged.length) {
+    lines.push(`  and ${plural(flagged.length - shown.length, "more statement")} marked ✗ or ?.`)
+  }
+  const holding = report.items.filter((item) => item.verdict === "faithful")
+  if (options.all) for (const item of holding) lines.push(...reportItem(item))
+  else if (holding.length && flagged.length) {
+    const hold = holding.length === 1 ? "holds" : "hold"
+    lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
+  }
+  return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+}
+/** Why no reply has a report yet, when the session says. */
+function noReportYet(state, health) {
+  const why = !state.judging
+    ? ""
+    : health.lastError
+      ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
+      : state.premises.length === 0 && state.records.length === 0
+        ? " A reply is judged once the agent has read a source or run a tool in this session."
+        : ""
+  return `Automatic check: no reply of this session has been judged yet.${why}`
+}
+/**
+ * The report `/ragfaith` shows. The reply that drew the last note comes first (a person asks after seeing a
+ * notice, by which time the correction is the last reply), then the reply judged after it; then the judge and
+ * this session's totals.
+ */
+function renderReport(state, health, options) {
   const { report, flaggedReport } = state
   const lines = []
-  if (!report) lines.push("ragfaith: no reply of this session has been judged yet.")
-  else lines.push(...reportReply(report, "the last reply"))
   if (flaggedReport && flaggedReport !== report) {
-    lines.push("", ...reportReply(flaggedReport, "before it, the reply that drew the last note"))
-  }
+    lines.push(...reportReply(flaggedReport, "the reply that drew the last note", options), "")
+    if (report) lines.push(...reportReply(report, "the reply after it", options))
+  } else if (report) lines.push(...reportReply(report, "the last reply", options))
+  else lines.push(...wrap(noReportYet(state, health), MESSAGE_WIDTH))
   const failed = health.lastError
-  const judge = health.model ?? "none asked yet"
+  const judge = health.model
+    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
+    : "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push(...wrap(`Judge: ${judge}.${status} Details: ${logPlace}.`, REPORT_WIDTH))
+  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
-  lines.push(
-    ...wrap(
-      `This session: ${t.statements} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
-        (state.judging ? "/ragfaith off stops checking it." : "Checking is off; /ragfaith on turns it back on."),
-      REPORT_WIDTH,
-    ),
-  )
+  const totals =
+    `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
+    `${t.cacheHits.toLocaleString("en")} from the cache. `
+  const next = state.judging
+    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    : "Checking is off; /ragfaith on turns it back on."
+  lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 /**
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-function createCommand({ deps, store, notifier, health }) {
+function createCommand({ config, deps, store, notifier, health }) {
+  const options = (all) => ({
+    all,
+    marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
+    route: config.judge.route === "opencode",
+  })
   return {
     register(cfg) {
       cfg.command = {
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off",
         },
       }
     },
@@ -5564,25 +5732,124 @@ function createCommand({ deps, store, notifier, health }) {
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
-          ? "ragfaith: off for this session. Replies are not checked; /ragfaith on turns it back on."
+          ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
-            ? "ragfaith: on for this session. Replies are checked again."
-            : renderReport(state, health, notifier.logPlace)
+            ? "Automatic check: on for this session. Replies are checked again."
+            : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
-        notifier.toast(word ? text : "Nothing is judged in this session yet.", "info")
+        notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")
         return true
       }
       const result = await deps.client.session.prompt({
         path: { id: sessionID },
         body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
       })
-      if (result?.error !== undefined) notifier.toast("The /ragfaith report could not be shown; see the opencode log.")
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      // Undo knows the report by its id: what it copies back into the prompt box is the plugin's, not the user's.
+      if (messageID) markReport(state, messageID)
+      if (result?.error === undefined) return true
+      notifier.log("warn", "ragfaith: the /ragfaith report could not be shown", {
+        sessionID,
+        error: describeError(result.error),
+      })
+      notifier.toast("The /ragfaith report could not be shown; the opencode log says why.")
       return true
     },
   }
 }
 // ── End src/out/command.ts ─────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/out/undo.ts ──────────────────────────────────────────────────────────────────────────────────
+/**
+ * The TUI's own editing commands that empty its prompt box: select everything, then delete it. opencode's
+ * `prompt.clear` would keep the text in the prompt history, where Up would bring the plugin's text back.
+ */
+const CLEAR_PROMPT = ["input.select.all", "input.backspace"]
+/**
+ * The user's message that a note of the plugin answers: the last message before it that is neither a note
+ * nor a report. Message ids grow with time, so they compare in the order the messages were written.
+ */
+function ownerOf(state, noteID) {
+  let owner
+  for (const id of state.userMessages.keys()) {
+    if (id < noteID && !state.noteMessages.has(id) && !state.reportMessages.has(id)) owner = id
+  }
+  return owner
+}
+/** The first message after a note that redo can stop at: the next user message or report, not another note. */
+function nextStep(state, noteID) {
+  return [...state.userMessages.keys()].filter((id) => id > noteID && !state.noteMessages.has(id)).sort()[0]
+}
+/** What the TUI copies into the prompt box when it undoes a message: its text parts, synthetic ones aside. */
+function promptTextOf(message) {
+  const parts = asRecord(message).parts
+  return (Array.isArray(parts) ? parts.map(asRecord) : [])
+    .flatMap((part) =>
+      part.type === "text" && part.synthetic !== true && typeof part.text === "string" ? [part.text] : [],
+    )
+    .join("")
+}
+/**
+ * Owns what undo and redo do with the plugin's messages. opencode 1.18.33's TUI undoes the last user message
+ * and copies its visible text into the prompt box, where Enter would send it as the user's own; a note's
+ * notice and a `/ragfaith` report are such messages. So, when the session is reverted to one of them:
+ * - undo onto a note (the notice and the correction go) takes the turn back to the user's own message, the
+ *   way undo works without the plugin: the prompt box gets that message's text, not the notice;
+ * - undo onto a report (the report goes) empties the prompt box;
+ * - redo onto a note (the wrong reply is back, the notice not yet) goes on to the next step, so one redo
+ *   brings back what one undo took, and the prompt box is emptied where redo ends, as the TUI's own redo does.
+ * The TUI is told through opencode's TUI events (`tui.publish`); where there is no TUI, they reach no one.
+ */
+function createUndo({ deps, notifier }) {
+  const { session, tui } = deps.client
+  const publish = (body) => (tui.publish ? tui.publish({ body }) : Promise.resolve(undefined))
+  const clearPrompt = async () => {
+    for (const command of CLEAR_PROMPT) await publish({ type: "tui.command.execute", properties: { command } })
+  }
+  const failed = (what) => (error) =>
+    notifier.log("warn", `ragfaith: ${what} after an undo failed`, { error: String(error) })
+  /** Undo onto a note: back to the user's own message, with its text in the prompt box. */
+  const undoNote = async (state, noteID) => {
+    await clearPrompt()
+    const owner = ownerOf(state, noteID)
+    if (!owner || !session.revert) return
+    const message = await session.message?.({ path: { id: state.id, messageID: owner } })
+    // The user may have moved the revert point meanwhile: then their step stands.
+    if (state.revertedTo !== noteID) return
+    const reverted = await session.revert({ path: { id: state.id }, body: { messageID: owner } })
+    if (!reverted || reverted.error !== undefined) return
+    const text = promptTextOf(message?.data)
+    if (text) await publish({ type: "tui.prompt.append", properties: { text } })
+  }
+  /** Redo onto a note: on to the next step, or all the way back, where the prompt box is emptied. */
+  const redoNote = async (state, noteID) => {
+    const next = nextStep(state, noteID)
+    if (next && session.revert) await session.revert({ path: { id: state.id }, body: { messageID: next } })
+    else if (!next && session.unrevert) {
+      await session.unrevert({ path: { id: state.id } })
+      await clearPrompt()
+    }
+  }
+  return {
+    /**
+     * The session's revert point moved (undo, redo) or was cleared. `eventID` is claimed on the ledger, so a
+     * plugin loaded twice answers one undo once.
+     */
+    reverted(state, messageID, eventID) {
+      const before = state.revertedTo
+      state.revertedTo = messageID
+      if (!messageID || messageID === before) return
+      const note = state.noteMessages.has(messageID)
+      if (!note && !state.reportMessages.has(messageID)) return
+      if (eventID && !deps.ledger.claimRevert(eventID)) return
+      const back = before === undefined || messageID < before
+      if (back && note) void undoNote(state, messageID).catch(failed("restoring your prompt"))
+      else if (back) void clearPrompt().catch(failed("emptying the prompt box"))
+      else if (note) void redoNote(state, messageID).catch(failed("redoing the correction"))
+    },
+  }
+}
+// ── End src/out/undo.ts ────────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/host/events.ts ───────────────────────────────────────────────────────────────────────────────
 function readSessionInfo(props) {
   const info = asRecord(props.info)
@@ -5691,7 +5958,7 @@ const STARTUP_TOAST_EVENTS = new Set([EVENT.pluginAdded, EVENT.sessionCreated, E
  * hooks are read into these below; the opencode 2 adapter calls them directly. The plugin's own judge
  * sessions are never captured, judged or noted: the route alone hears of them.
  */
-function createSessionFacts({ deps, store }, capture, judge, route) {
+function createSessionFacts({ deps, store }, capture, judge, route, undo) {
   const known = (sessionID) => (route.owns(sessionID) ? undefined : store.find(sessionID))
   const tracked = (sessionID) => (route.owns(sessionID) ? undefined : store.touch(sessionID))
   return {
@@ -5700,6 +5967,11 @@ function createSessionFacts({ deps, store }, capture, judge, route) {
       const state = store.touch(info.id)
       state.parentKnown = true
       state.parentID = info.parentID
+    },
+    /** The session's revert point, as undo and redo move it; `eventID` tells one revert from another. */
+    reverted(sessionID, messageID, eventID) {
+      const state = known(sessionID)
+      if (state) undo.reverted(state, messageID, eventID)
     },
     sessionDeleted(sessionID) {
       store.remove(sessionID)
@@ -5768,7 +6040,15 @@ function eventReaders(facts, route) {
   }
   return new Map([
     [EVENT.sessionCreated, onSession],
-    [EVENT.sessionUpdated, onSession],
+    [
+      EVENT.sessionUpdated,
+      (props, eventID) => {
+        onSession(props)
+        const info = readSessionInfo(props)
+        const revert = asRecord(asRecord(props.info).revert)
+        if (info) facts.reverted(info.id, textOf(revert.messageID), eventID)
+      },
+    ],
     [
       EVENT.sessionDeleted,
       (props) => {
@@ -5810,7 +6090,7 @@ function createEventTracker(ctx, facts, route) {
     onEvent(event) {
       if (typeof event.type !== "string") return
       if (STARTUP_TOAST_EVENTS.has(event.type)) ctx.notifier.showStartupNotice()
-      readers.get(event.type)?.(asRecord(event.properties))
+      readers.get(event.type)?.(asRecord(event.properties), textOf(event.id))
     },
     onChatMessage(input, output) {
       const { message, parts } = asRecord(output)
@@ -5850,9 +6130,20 @@ function createEventTracker(ctx, facts, route) {
 // ── Begin src/host/hooks.ts ────────────────────────────────────────────────────────────────────────────────
 /**
  * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
- * opencode's turn for a command, so no model request follows. opencode logs it as an error; it is not one.
+ * opencode's turn for a command, so no model request follows. opencode 1.18.33 logs every such throw as
+ * `level=ERROR message=failed` (only its own config errors and HTTP responses escape that), so the line says
+ * plainly what it is.
  */
-const COMMAND_HANDLED = "ragfaith: /ragfaith was answered by the plugin, with no model turn (this is not a failure)"
+const COMMAND_HANDLED =
+  "ragfaith answered /ragfaith itself, so opencode runs no model turn for it; a plugin can only end a command by throwing, which opencode logs as an error"
+/** The name the log shows before the message: `NotAnError: ragfaith answered /ragfaith itself, …`. */
+const COMMAND_HANDLED_NAME = "NotAnError"
+/** The throw that ends opencode's handling of `/ragfaith` once the plugin has answered it. */
+function commandHandled() {
+  const handled = new Error(COMMAND_HANDLED)
+  handled.name = COMMAND_HANDLED_NAME
+  return handled
+}
 /**
  * The hook boundary. A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event`
  * hangs the session: every hook body runs inside `guard`, which logs and swallows.
@@ -5898,7 +6189,7 @@ function createHooks(host, config, warnings, deps) {
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
-  const facts = createSessionFacts(ctx, capture, judge, route)
+  const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
@@ -5914,7 +6205,7 @@ function createHooks(host, config, warnings, deps) {
       }),
     // A throw is the one way to stop opencode's turn for a command: `/ragfaith` is answered with no model turn.
     "command.execute.before": async (input) => {
-      if (await guarded("command.execute.before", () => command.run(input))) throw new Error(COMMAND_HANDLED)
+      if (await guarded("command.execute.before", () => command.run(input))) throw commandHandled()
     },
     "experimental.chat.system.transform": async (input, output) =>
       guard("experimental.chat.system.transform", () => route.system(input.sessionID, output)),
@@ -6182,7 +6473,8 @@ function v2Client(ctx, writeStderr) {
           ctx.session.synthetic({
             sessionID: path.id,
             text: (instruction.length ? instruction : shown).join("\n\n"),
-            ...(shown.length ? { description: shown.join(" ") } : {}),
+            // opencode 2's notice row is one line: a notice broken for opencode 1's TUI is joined again
+            ...(shown.length ? { description: shown.join(" ").replace(/\s*\n\s*/g, " ") } : {}),
             metadata: { source: PLUGIN_ID },
             // after the turn: a note that arrives while the user has started another turn waits for it to end
             delivery: "queue",

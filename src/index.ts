@@ -67,6 +67,11 @@ function wrap(text: string, width: number, indent = "", lead = ""): string[] {
   return lines
 }
 
+/** A count with its noun, singular for one: "1 statement", "3 statements", "1 note". */
+function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count.toLocaleString("en")} ${count === 1 ? noun : many}`
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 }
@@ -573,6 +578,16 @@ interface HostClient {
     }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
     abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
     delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+    /** One stored message with its parts; undo reads the user's own text from it. opencode 1 only. */
+    message?(options: {
+      path: { id: string; messageID: string }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    /** Moves the session's revert point (what undo and redo do); opencode 1 only. */
+    revert?(options: {
+      path: { id: string }
+      body: { messageID: string }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    unrevert?(options: { path: { id: string } }): Promise<{ data?: unknown; error?: unknown } | undefined>
   }
   config: {
     /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
@@ -582,6 +597,15 @@ interface HostClient {
     showToast(options: {
       body: { title?: string; message: string; variant: ToastVariant; duration?: number }
     }): Promise<{ error?: unknown } | undefined>
+    /**
+     * An event for the TUI: a command it runs (`tui.command.execute`, e.g. `input.select.all`), or text put
+     * into its prompt box at the cursor (`tui.prompt.append`). opencode 1 only; nothing happens without a TUI.
+     */
+    publish?(options: {
+      body:
+        | { type: "tui.command.execute"; properties: { command: string } }
+        | { type: "tui.prompt.append"; properties: { text: string } }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
   }
   app: {
     log(options: {
@@ -5727,7 +5751,7 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if ("problem" in picked) return picked
       notifier.tellOnce(
         "route-model",
-        `ragfaith: replies are judged by ${picked.main} through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another`,
+        `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
       )
       return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
     },
@@ -6230,6 +6254,8 @@ interface TurnLedger {
 interface Ledger {
   /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
   claimReply(messageID: string): boolean
+  /** Claims the answer to one revert event; false when another instance already answers it. */
+  claimRevert(eventID: string): boolean
   turn(sessionID: string): TurnLedger | undefined
   openTurn(sessionID: string, userMessageID: string): void
   forget(sessionID: string): void
@@ -6237,12 +6263,19 @@ interface Ledger {
 
 function createLedger(): Ledger {
   const replies = new Set<string>()
+  const reverts = new Set<string>()
   const turns = new Map<string, TurnLedger>()
   return {
     claimReply(messageID) {
       if (replies.has(messageID)) return false
       replies.add(messageID)
       trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    claimRevert(eventID) {
+      if (reverts.has(eventID)) return false
+      reverts.add(eventID)
+      trimOldest(reverts, LIMITS.ledgerReplies)
       return true
     },
     turn: (sessionID) => turns.get(sessionID),
@@ -6322,6 +6355,10 @@ interface SessionState extends PremiseBuffer {
    * visible notice is echoed back as user text, which is no user turn.
    */
   noteMessages: Set<string>
+  /** The user messages that are the plugin's `/ragfaith` reports: shown to the user, never a user turn. */
+  reportMessages: Set<string>
+  /** The message the session is reverted to (undo), as opencode last told it; undefined when it is not reverted. */
+  revertedTo: string | undefined
   /** Off after `/ragfaith off`: replies of this session are not judged. */
   judging: boolean
   /** What became of the last reply judged here, for `/ragfaith`. */
@@ -6373,6 +6410,8 @@ function newSession(id: string): SessionState {
     activeModel: undefined,
     generation: 0,
     noteMessages: new Set(),
+    reportMessages: new Set(),
+    revertedTo: undefined,
     judging: true,
     report: undefined,
     flaggedReport: undefined,
@@ -6421,6 +6460,12 @@ interface PartContext {
   /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
   counters: Counters
   health: JudgeHealth
+}
+
+/** A message of the session that is the plugin's own `/ragfaith` report. */
+function markReport(state: SessionState, messageID: string) {
+  state.reportMessages.add(messageID)
+  trimOldest(state.reportMessages, LIMITS.userMessagesPerSession)
 }
 
 function modelRef(value: unknown): ModelRef | undefined {
@@ -6582,7 +6627,7 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     if (flagged.length === 0) return
     const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
     const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    report.outcome = notes.send(state, flaggedItems, turn, results.length)
+    report.outcome = notes.send(state, flaggedItems, turn)
     state.flaggedReport = report
   }
 
@@ -6591,13 +6636,18 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     onIdle(state: SessionState) {
       const reply = state.reply
       if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
+      // Toasts wait while the reply is judged: a note may follow, and nothing should cover it as it appears.
+      const release = notifier.hold()
       const task = judgeReply(state, reply)
         .catch((error) =>
           notifier.log("error", "ragfaith: judging failed", {
             error: scrubError(describeError(error), config.judge.apiKey),
           }),
         )
-        .finally(() => pending.delete(task))
+        .finally(() => {
+          release()
+          pending.delete(task)
+        })
       pending.add(task)
     },
     pending: pending as ReadonlySet<Promise<void>>,
@@ -6638,6 +6688,13 @@ interface Notifier {
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
   /** Something the user should know once per process (which model judges, say): one log line and one toast. */
   tellOnce(key: string, message: string): void
+  /**
+   * Holds every toast until the returned release is called (and every other hold is released): the toast box
+   * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
+   */
+  hold(): () => void
+  /** A hold that releases itself after `ms`. */
+  holdFor(ms: number): void
   /**
    * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
    * is not forgotten after its first toast. `render` gets the time the failure began.
@@ -6681,7 +6738,7 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       // Logging must never be the thing that breaks a hook.
     }
   }
-  const toast: Notifier["toast"] = (message, variant = "warning") => {
+  const show = (message: string, variant: ToastVariant) => {
     try {
       void deps.client.tui
         .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
@@ -6690,6 +6747,8 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       // A missing TUI is no reason to fail.
     }
   }
+  const held = createToastHold(show)
+  const toast: Notifier["toast"] = (message, variant = "warning") => held.toast(message, variant)
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -6717,6 +6776,11 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       log("info", message)
       toast(message, "info")
     },
+    hold: held.hold,
+    holdFor(ms) {
+      const release = held.hold()
+      void deps.sleep(ms).then(release, release)
+    },
     clearFailures(healed) {
       for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
     },
@@ -6732,6 +6796,42 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+  }
+}
+
+/** At most this many toasts wait behind a hold; older ones give way. */
+const HELD_TOASTS = 3
+
+/**
+ * Toasts held while something the user must read has just appeared, shown together once nothing holds them.
+ * opencode shows one toast at a time and a new one replaces the last at once, so advice goes first and a
+ * warning last: the warning is the one that stays. The same text waits once.
+ */
+function createToastHold(show: (message: string, variant: ToastVariant) => void) {
+  let holds = 0
+  const waiting: Array<{ message: string; variant: ToastVariant }> = []
+  const flush = () => {
+    const queue = [...waiting.filter((t) => t.variant === "info"), ...waiting.filter((t) => t.variant !== "info")]
+    waiting.length = 0
+    for (const next of queue) show(next.message, next.variant)
+  }
+  return {
+    toast(message: string, variant: ToastVariant) {
+      if (holds === 0) return show(message, variant)
+      if (waiting.some((t) => t.message === message)) return
+      waiting.push({ message, variant })
+      trimOldest(waiting, HELD_TOASTS)
+    },
+    hold() {
+      holds++
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        holds--
+        if (holds === 0) flush()
+      }
+    },
   }
 }
 
@@ -6769,33 +6869,89 @@ function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (erro
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 const NOTE_TAG = "[ragfaith]"
 
-/** How the notice the user sees beside a note begins. */
-const NOTICE_PREFIX = "ragfaith: "
-
-const NOTICE_CLAIM_CHARS = 70
-
-const NOTICE_QUOTE_CHARS = 60
+/** How the notice the user sees beside a note begins: it says what the line is, not who sent it. */
+const NOTICE_PREFIX = "Automatic check: "
 
 /**
- * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
- * next. It goes in as a visible part of the note, beside the agent's instruction.
+ * The widest line a user message shows whole: opencode 1.18.33 draws it at the terminal width less 7
+ * columns (73 at 80), and less 49 beside the sidebar it opens above 120 columns (72 at 121). Text that breaks
+ * its own lines at this width is never broken again, at any width from 80 up.
  */
-function buildNotice(items: readonly FlaggedClaim[], judged: number): string {
-  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
+const MESSAGE_WIDTH = 72
+
+/** The notice keeps to two lines, so it reads at a glance between the wrong reply and the correction. */
+const NOTICE_LINES = 2
+
+/** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
+const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16] as const
+
+/** The same for the source's words; 0 leaves them out. */
+const NOTICE_QUOTE_CHARS = [60, 40, 24, 0] as const
+
+/** A source label longer than this (a long URL) is shortened, so no one word outgrows a line. */
+const NOTICE_SOURCE_CHARS = [40, 28] as const
+
+/** Shortens text at a word boundary where there is one, so the notice shows whole words. */
+function clipWords(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  if (flat.length <= max) return flat
+  const cut = flat.lastIndexOf(" ", max - 1)
+  return `${(cut > max / 2 ? flat.slice(0, cut) : flat.slice(0, max - 1)).replace(/[\s,;:.]+$/, "")}…`
+}
+
+/** How much of the notice to keep: the statement's and the quote's lengths, and whether to say it tersely. */
+interface NoticeFit {
+  claimChars: number
+  quoteChars: number
+  terse: boolean
+}
+
+/** Where the flagged statements conflict: one or two sources by name, else the sources. */
+function sourcesOf(items: readonly FlaggedClaim[], terse: boolean): string {
+  const names = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))]
+  if (names.length === 0 || names.length > 2) return "the sources"
+  const [long, short] = NOTICE_SOURCE_CHARS
+  return names.map((name) => clipWords(name, terse ? short : long)).join(" and ")
+}
+
+/** The notice's one sentence, shortened as `fit` says. */
+function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string {
   const [first] = items
-  if (items.length === 1 && first) {
-    const claim = `"${clip(first.claim, NOTICE_CLAIM_CHARS)}"`
-    if (first.verdict !== "unfaithful") {
-      return `${NOTICE_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
-    }
-    const where = first.source ? ` with ${first.source}` : ""
-    const says = first.quote ? ` (it says "${clip(first.quote, NOTICE_QUOTE_CHARS)}")` : ""
-    return `${NOTICE_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
+  const claim = `"${clipWords(first?.claim ?? "", fit.claimChars)}"`
+  if (items.length > 1) {
+    const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
+    const more = fit.terse
+      ? `${(items.length - 1).toLocaleString("en")} more`
+      : plural(items.length - 1, "more statement")
+    const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
+    return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
-  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
-  const against = sources.length ? ` (${sources.join(", ")})` : ""
-  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
-  return `${NOTICE_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
+  if (first?.verdict !== "unfaithful") {
+    return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
+  }
+  const quote = first.quote?.replace(/[.;,\s]+$/, "")
+  const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
+  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
+}
+
+/** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
+const NOTICE_FITS: readonly NoticeFit[] = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+  [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
+)
+
+/**
+ * The notice between the wrong reply and the correction: that an automatic check ran, the first flagged
+ * statement (and how many more), where it conflicts, and what happens next. At most two lines, broken here at
+ * word boundaries so the TUI never breaks a word or `/ragfaith` itself. It goes in as one visible part of the
+ * note, beside the agent's instruction (the TUI would put a blank line between two parts).
+ */
+function buildNotice(items: readonly FlaggedClaim[]): string {
+  let lines: string[] = []
+  for (const fit of NOTICE_FITS) {
+    lines = wrap(noticeSentence(items, fit), MESSAGE_WIDTH)
+    if (lines.length <= NOTICE_LINES) break
+  }
+  return lines.join("\n")
 }
 
 /** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
@@ -6829,7 +6985,7 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
-      "The user sees a one-line notice that this check ran; it needs no answer.",
+      "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
           "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
@@ -6839,11 +6995,18 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
   ].join("\n")
 }
 
+/**
+ * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
+ * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
+ */
+const NOTICE_READ_MS = 4_000
+
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
   const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
-    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
+    const are = items.length === 1 ? "is" : "are"
+    const summary = `ragfaith: ${plural(items.length, "statement")} in the last reply ${are} not supported by the sources`
     notifier.log("warn", summary, { sessionID: state.id, claims: items })
     const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
     if (deps.mode === "run") {
@@ -6852,6 +7015,7 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
       return
     }
     notifier.printReport(lines)
+    notifier.holdFor(NOTICE_READ_MS)
     const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
     notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
   }
@@ -6859,12 +7023,14 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /**
    * The note goes in as one user message with the agent and model of the user's last message: the agent's
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   * Toasts wait until the correction has come and the notice has been read.
    */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items, judged)
+    const notice = buildNotice(items)
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
+    const release = notifier.hold()
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
@@ -6881,6 +7047,9 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
       error = result?.error
     } catch (thrown) {
       error = thrown ?? "unknown error"
+    } finally {
+      notifier.holdFor(NOTICE_READ_MS)
+      release()
     }
     if (error === undefined) return
     tallyInto(counters, state.counters)("injectionFailures")
@@ -6898,13 +7067,13 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
      * Says which it was, for `/ragfaith`.
      */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger) {
       if (deps.mode === "run" || config.nudgeDepth === 0) {
         report(state, items)
         return "reported" as const
       }
       turn.depth++
-      void inject(state, items, judged)
+      void inject(state, items)
       return "noted" as const
     },
   }
@@ -6918,18 +7087,29 @@ type NoteSender = ReturnType<typeof createNoteSender>
 
 const COMMAND_NAME = "ragfaith"
 
-/** A user message wraps at the terminal width less 7 columns: 73 at 80. */
-const REPORT_WIDTH = 72
+/** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
+const ALL_WORD = "all"
 
+/** Statements marked ✗ or ? listed per reply before the rest are counted; `/ragfaith all` lists them all. */
 const REPORT_ITEMS = 20
 
 /** How many of a reply's sentences that claim nothing the report names. */
 const NOT_CLAIMS_SHOWN = 6
 
+const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" } as const
+
+/** How the report is asked for: every statement (`all`), the marks a note corrects, the judge on the route. */
+interface ReportOptions {
+  all: boolean
+  marks: string
+  route: boolean
+}
+
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item: FlaggedClaim): string[] {
-  const mark = item.verdict === "faithful" ? "✓" : item.verdict === "unfaithful" ? "✗" : "?"
-  const where = item.via === "gate" ? "stands word for word in a source" : (item.source ?? "no source")
+  const mark = MARKS[item.verdict]
+  const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
+  const where = item.via === "gate" ? "stands word for word in a source" : named
   const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
   const how = {
     gate: "",
@@ -6948,17 +7128,22 @@ function reportItem(item: FlaggedClaim): string[] {
           : ""
   const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
-    ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, REPORT_WIDTH, "    ", "  "),
+    ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
+    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
 }
 
-const OUTCOMES: Record<ReplyReport["outcome"], string> = {
-  silent: "Nothing in it needed a note.",
-  noted: "A note asked the agent to correct what is marked ✗.",
-  reported: "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported.",
-  dropped: "You sent a new message before the verdicts came, so they were dropped.",
-  deleted: "The session was deleted before the verdicts came.",
+/** What became of a judged reply, in words that fit what was judged in it. */
+function replyOutcome(report: ReplyReport, marks: string): string {
+  const count = (verdict: FlaggedClaim["verdict"]) => report.items.filter((item) => item.verdict === verdict).length
+  const [wrong, open, judged] = [count("unfaithful"), count("unverifiable"), report.items.length]
+  if (report.outcome === "noted") return `A note asked the agent to correct what is marked ${marks}.`
+  if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
+  if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
+  if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
+  if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
+  return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
 }
 
 /** The sentences no request was spent on, each with why it states nothing a source could confirm. */
@@ -6968,55 +7153,94 @@ function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
   const more = notClaims.length - shown.length
   return [
     "Not judged, as they state nothing to check:",
-    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, REPORT_WIDTH)),
+    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
     ...(more > 0 ? [`- and ${more} more`] : []),
   ]
 }
 
-/** One judged reply of the report: its statements, then what was left unjudged and why. */
-function reportReply(report: ReplyReport, title: string): string[] {
-  const by = report.model ? ` by ${report.model}` : ""
-  const lines = [
-    ...wrap(`ragfaith: ${title}, judged at ${clockTime(report.at)}${by}.`, REPORT_WIDTH),
-    ...wrap(OUTCOMES[report.outcome], REPORT_WIDTH),
-  ]
-  for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
+/** What was left unjudged in a reply and why; empty when everything was judged. */
+function unjudgedOf(report: ReplyReport): string[] {
   const left = [
-    report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
-    report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
-    report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
+    report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
+    report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
   ].filter(Boolean)
-  if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
-  lines.push(...notClaimLines(report.notClaims))
-  return lines
+  return left.length ? wrap(`Not judged: ${left.join("; ")}.`, MESSAGE_WIDTH) : []
 }
 
 /**
- * The report `/ragfaith` shows: the last judged reply statement by statement, the flagged reply it corrected
- * when there was one (a person asks after seeing a note, by which time the correction is the last reply),
- * the judge, and this session's totals.
+ * One judged reply of the report: a heading naming it, what became of it, the statements marked ✗ and ? (up
+ * to REPORT_ITEMS), the ones that hold up folded into one line unless `all`, and what was left unjudged.
+ * A reply of which nothing was judged says so, and why, instead of a verdict.
  */
-function renderReport(state: SessionState, health: JudgeHealth, logPlace: string): string {
+function reportReply(report: ReplyReport, title: string, options: ReportOptions): string[] {
+  const by = report.model ? ` by ${report.model}` : ""
+  if (report.items.length === 0) {
+    return [
+      ...wrap(`Automatic check: ${title} was not judged (${clockTime(report.at)}).`, MESSAGE_WIDTH),
+      ...unjudgedOf(report),
+      ...notClaimLines(report.notClaims),
+    ]
+  }
+  const lines = [
+    ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
+    ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+  ]
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
+  for (const item of shown) lines.push(...reportItem(item))
+  if (shown.length < flagged.length) {
+    lines.push(`  and ${plural(flagged.length - shown.length, "more statement")} marked ✗ or ?.`)
+  }
+  const holding = report.items.filter((item) => item.verdict === "faithful")
+  if (options.all) for (const item of holding) lines.push(...reportItem(item))
+  else if (holding.length && flagged.length) {
+    const hold = holding.length === 1 ? "holds" : "hold"
+    lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
+  }
+  return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+}
+
+/** Why no reply has a report yet, when the session says. */
+function noReportYet(state: SessionState, health: JudgeHealth): string {
+  const why = !state.judging
+    ? ""
+    : health.lastError
+      ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
+      : state.premises.length === 0 && state.records.length === 0
+        ? " A reply is judged once the agent has read a source or run a tool in this session."
+        : ""
+  return `Automatic check: no reply of this session has been judged yet.${why}`
+}
+
+/**
+ * The report `/ragfaith` shows. The reply that drew the last note comes first (a person asks after seeing a
+ * notice, by which time the correction is the last reply), then the reply judged after it; then the judge and
+ * this session's totals.
+ */
+function renderReport(state: SessionState, health: JudgeHealth, options: ReportOptions): string {
   const { report, flaggedReport } = state
   const lines: string[] = []
-  if (!report) lines.push("ragfaith: no reply of this session has been judged yet.")
-  else lines.push(...reportReply(report, "the last reply"))
   if (flaggedReport && flaggedReport !== report) {
-    lines.push("", ...reportReply(flaggedReport, "before it, the reply that drew the last note"))
-  }
+    lines.push(...reportReply(flaggedReport, "the reply that drew the last note", options), "")
+    if (report) lines.push(...reportReply(report, "the reply after it", options))
+  } else if (report) lines.push(...reportReply(report, "the last reply", options))
+  else lines.push(...wrap(noReportYet(state, health), MESSAGE_WIDTH))
   const failed = health.lastError
-  const judge = health.model ?? "none asked yet"
+  const judge = health.model
+    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
+    : "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push(...wrap(`Judge: ${judge}.${status} Details: ${logPlace}.`, REPORT_WIDTH))
+  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
-  lines.push(
-    ...wrap(
-      `This session: ${t.statements} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
-        (state.judging ? "/ragfaith off stops checking it." : "Checking is off; /ragfaith on turns it back on."),
-      REPORT_WIDTH,
-    ),
-  )
+  const totals =
+    `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
+    `${t.cacheHits.toLocaleString("en")} from the cache. `
+  const next = state.judging
+    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    : "Checking is off; /ragfaith on turns it back on."
+  lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 
@@ -7024,14 +7248,19 @@ function renderReport(state: SessionState, health: JudgeHealth, logPlace: string
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-function createCommand({ deps, store, notifier, health }: PartContext) {
+function createCommand({ config, deps, store, notifier, health }: PartContext) {
+  const options = (all: boolean): ReportOptions => ({
+    all,
+    marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
+    route: config.judge.route === "opencode",
+  })
   return {
     register(cfg: Record<string, unknown>) {
       cfg.command = {
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off",
         },
       }
     },
@@ -7044,26 +7273,138 @@ function createCommand({ deps, store, notifier, health }: PartContext) {
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
-          ? "ragfaith: off for this session. Replies are not checked; /ragfaith on turns it back on."
+          ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
-            ? "ragfaith: on for this session. Replies are checked again."
-            : renderReport(state, health, notifier.logPlace)
+            ? "Automatic check: on for this session. Replies are checked again."
+            : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
-        notifier.toast(word ? text : "Nothing is judged in this session yet.", "info")
+        notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")
         return true
       }
       const result = await deps.client.session.prompt({
         path: { id: sessionID },
         body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
       })
-      if (result?.error !== undefined) notifier.toast("The /ragfaith report could not be shown; see the opencode log.")
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      // Undo knows the report by its id: what it copies back into the prompt box is the plugin's, not the user's.
+      if (messageID) markReport(state, messageID)
+      if (result?.error === undefined) return true
+      notifier.log("warn", "ragfaith: the /ragfaith report could not be shown", {
+        sessionID,
+        error: describeError(result.error),
+      })
+      notifier.toast("The /ragfaith report could not be shown; the opencode log says why.")
       return true
     },
   }
 }
 
 // ── End src/out/command.ts ─────────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/out/undo.ts ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The TUI's own editing commands that empty its prompt box: select everything, then delete it. opencode's
+ * `prompt.clear` would keep the text in the prompt history, where Up would bring the plugin's text back.
+ */
+const CLEAR_PROMPT = ["input.select.all", "input.backspace"] as const
+
+/**
+ * The user's message that a note of the plugin answers: the last message before it that is neither a note
+ * nor a report. Message ids grow with time, so they compare in the order the messages were written.
+ */
+function ownerOf(state: SessionState, noteID: string): string | undefined {
+  let owner: string | undefined
+  for (const id of state.userMessages.keys()) {
+    if (id < noteID && !state.noteMessages.has(id) && !state.reportMessages.has(id)) owner = id
+  }
+  return owner
+}
+
+/** The first message after a note that redo can stop at: the next user message or report, not another note. */
+function nextStep(state: SessionState, noteID: string): string | undefined {
+  return [...state.userMessages.keys()].filter((id) => id > noteID && !state.noteMessages.has(id)).sort()[0]
+}
+
+/** What the TUI copies into the prompt box when it undoes a message: its text parts, synthetic ones aside. */
+function promptTextOf(message: unknown): string {
+  const parts = asRecord(message).parts
+  return (Array.isArray(parts) ? parts.map(asRecord) : [])
+    .flatMap((part) =>
+      part.type === "text" && part.synthetic !== true && typeof part.text === "string" ? [part.text] : [],
+    )
+    .join("")
+}
+
+/**
+ * Owns what undo and redo do with the plugin's messages. opencode 1.18.33's TUI undoes the last user message
+ * and copies its visible text into the prompt box, where Enter would send it as the user's own; a note's
+ * notice and a `/ragfaith` report are such messages. So, when the session is reverted to one of them:
+ * - undo onto a note (the notice and the correction go) takes the turn back to the user's own message, the
+ *   way undo works without the plugin: the prompt box gets that message's text, not the notice;
+ * - undo onto a report (the report goes) empties the prompt box;
+ * - redo onto a note (the wrong reply is back, the notice not yet) goes on to the next step, so one redo
+ *   brings back what one undo took, and the prompt box is emptied where redo ends, as the TUI's own redo does.
+ * The TUI is told through opencode's TUI events (`tui.publish`); where there is no TUI, they reach no one.
+ */
+function createUndo({ deps, notifier }: PartContext) {
+  const { session, tui } = deps.client
+  const publish = (body: Parameters<NonNullable<HostClient["tui"]["publish"]>>[0]["body"]) =>
+    tui.publish ? tui.publish({ body }) : Promise.resolve(undefined)
+  const clearPrompt = async () => {
+    for (const command of CLEAR_PROMPT) await publish({ type: "tui.command.execute", properties: { command } })
+  }
+  const failed = (what: string) => (error: unknown) =>
+    notifier.log("warn", `ragfaith: ${what} after an undo failed`, { error: String(error) })
+
+  /** Undo onto a note: back to the user's own message, with its text in the prompt box. */
+  const undoNote = async (state: SessionState, noteID: string) => {
+    await clearPrompt()
+    const owner = ownerOf(state, noteID)
+    if (!owner || !session.revert) return
+    const message = await session.message?.({ path: { id: state.id, messageID: owner } })
+    // The user may have moved the revert point meanwhile: then their step stands.
+    if (state.revertedTo !== noteID) return
+    const reverted = await session.revert({ path: { id: state.id }, body: { messageID: owner } })
+    if (!reverted || reverted.error !== undefined) return
+    const text = promptTextOf(message?.data)
+    if (text) await publish({ type: "tui.prompt.append", properties: { text } })
+  }
+
+  /** Redo onto a note: on to the next step, or all the way back, where the prompt box is emptied. */
+  const redoNote = async (state: SessionState, noteID: string) => {
+    const next = nextStep(state, noteID)
+    if (next && session.revert) await session.revert({ path: { id: state.id }, body: { messageID: next } })
+    else if (!next && session.unrevert) {
+      await session.unrevert({ path: { id: state.id } })
+      await clearPrompt()
+    }
+  }
+
+  return {
+    /**
+     * The session's revert point moved (undo, redo) or was cleared. `eventID` is claimed on the ledger, so a
+     * plugin loaded twice answers one undo once.
+     */
+    reverted(state: SessionState, messageID: string | undefined, eventID: string | undefined) {
+      const before = state.revertedTo
+      state.revertedTo = messageID
+      if (!messageID || messageID === before) return
+      const note = state.noteMessages.has(messageID)
+      if (!note && !state.reportMessages.has(messageID)) return
+      if (eventID && !deps.ledger.claimRevert(eventID)) return
+      const back = before === undefined || messageID < before
+      if (back && note) void undoNote(state, messageID).catch(failed("restoring your prompt"))
+      else if (back) void clearPrompt().catch(failed("emptying the prompt box"))
+      else if (note) void redoNote(state, messageID).catch(failed("redoing the correction"))
+    },
+  }
+}
+
+type Undo = ReturnType<typeof createUndo>
+
+// ── End src/out/undo.ts ────────────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/host/events.ts ───────────────────────────────────────────────────────────────────────────────
 
@@ -7214,7 +7555,13 @@ interface UserPrompt {
  * hooks are read into these below; the opencode 2 adapter calls them directly. The plugin's own judge
  * sessions are never captured, judged or noted: the route alone hears of them.
  */
-function createSessionFacts({ deps, store }: PartContext, capture: Capture, judge: ReplyJudge, route: OpencodeRoute) {
+function createSessionFacts(
+  { deps, store }: PartContext,
+  capture: Capture,
+  judge: ReplyJudge,
+  route: OpencodeRoute,
+  undo: Undo,
+) {
   const known = (sessionID: string) => (route.owns(sessionID) ? undefined : store.find(sessionID))
   const tracked = (sessionID: string) => (route.owns(sessionID) ? undefined : store.touch(sessionID))
   return {
@@ -7223,6 +7570,11 @@ function createSessionFacts({ deps, store }: PartContext, capture: Capture, judg
       const state = store.touch(info.id)
       state.parentKnown = true
       state.parentID = info.parentID
+    },
+    /** The session's revert point, as undo and redo move it; `eventID` tells one revert from another. */
+    reverted(sessionID: string, messageID: string | undefined, eventID?: string) {
+      const state = known(sessionID)
+      if (state) undo.reverted(state, messageID, eventID)
     },
     sessionDeleted(sessionID: string) {
       store.remove(sessionID)
@@ -7292,9 +7644,17 @@ function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
     const info = readSessionInfo(props)
     if (info) facts.session({ ...info, title: textOf(asRecord(props.info).title) })
   }
-  return new Map<string, (props: Record<string, unknown>) => void>([
+  return new Map<string, (props: Record<string, unknown>, eventID: string | undefined) => void>([
     [EVENT.sessionCreated, onSession],
-    [EVENT.sessionUpdated, onSession],
+    [
+      EVENT.sessionUpdated,
+      (props, eventID) => {
+        onSession(props)
+        const info = readSessionInfo(props)
+        const revert = asRecord(asRecord(props.info).revert)
+        if (info) facts.reverted(info.id, textOf(revert.messageID), eventID)
+      },
+    ],
     [
       EVENT.sessionDeleted,
       (props) => {
@@ -7337,7 +7697,7 @@ function createEventTracker(ctx: PartContext, facts: SessionFacts, route: Openco
     onEvent(event: Record<string, unknown>) {
       if (typeof event.type !== "string") return
       if (STARTUP_TOAST_EVENTS.has(event.type)) ctx.notifier.showStartupNotice()
-      readers.get(event.type)?.(asRecord(event.properties))
+      readers.get(event.type)?.(asRecord(event.properties), textOf(event.id))
     },
     onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
       const { message, parts } = asRecord(output)
@@ -7380,9 +7740,22 @@ function createEventTracker(ctx: PartContext, facts: SessionFacts, route: Openco
 
 /**
  * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
- * opencode's turn for a command, so no model request follows. opencode logs it as an error; it is not one.
+ * opencode's turn for a command, so no model request follows. opencode 1.18.33 logs every such throw as
+ * `level=ERROR message=failed` (only its own config errors and HTTP responses escape that), so the line says
+ * plainly what it is.
  */
-const COMMAND_HANDLED = "ragfaith: /ragfaith was answered by the plugin, with no model turn (this is not a failure)"
+const COMMAND_HANDLED =
+  "ragfaith answered /ragfaith itself, so opencode runs no model turn for it; a plugin can only end a command by throwing, which opencode logs as an error"
+
+/** The name the log shows before the message: `NotAnError: ragfaith answered /ragfaith itself, …`. */
+const COMMAND_HANDLED_NAME = "NotAnError"
+
+/** The throw that ends opencode's handling of `/ragfaith` once the plugin has answered it. */
+function commandHandled(): Error {
+  const handled = new Error(COMMAND_HANDLED)
+  handled.name = COMMAND_HANDLED_NAME
+  return handled
+}
 
 /**
  * The hook boundary. A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event`
@@ -7430,7 +7803,7 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
-  const facts = createSessionFacts(ctx, capture, judge, route)
+  const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
@@ -7446,7 +7819,7 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
       }),
     // A throw is the one way to stop opencode's turn for a command: `/ragfaith` is answered with no model turn.
     "command.execute.before": async (input) => {
-      if (await guarded("command.execute.before", () => command.run(input))) throw new Error(COMMAND_HANDLED)
+      if (await guarded("command.execute.before", () => command.run(input))) throw commandHandled()
     },
     "experimental.chat.system.transform": async (input, output) =>
       guard("experimental.chat.system.transform", () => route.system(input.sessionID, output)),
@@ -7776,7 +8149,8 @@ function v2Client(ctx: V2Context, writeStderr: (text: string) => void): HostClie
           ctx.session.synthetic({
             sessionID: path.id,
             text: (instruction.length ? instruction : shown).join("\n\n"),
-            ...(shown.length ? { description: shown.join(" ") } : {}),
+            // opencode 2's notice row is one line: a notice broken for opencode 1's TUI is joined again
+            ...(shown.length ? { description: shown.join(" ").replace(/\s*\n\s*/g, " ") } : {}),
             metadata: { source: PLUGIN_ID },
             // after the turn: a note that arrives while the user has started another turn waits for it to end
             delivery: "queue",

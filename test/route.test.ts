@@ -106,9 +106,9 @@ describe("the opencode judge route", () => {
 
   test("the user is told once which model judges, and how to choose another", async () => {
     const { host } = await routeTurn(bridges, {}, [WRONG, "Fredville has 9 towers."])
-    const told = host.logs.filter((line) => line.message.includes("judged by"))
+    const told = host.logs.filter((line) => line.message.includes("the judge is"))
     expect(told.map((line) => line.message)).toEqual([
-      "ragfaith: replies are judged by mock/title through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another",
+      "ragfaith: the judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
     ])
   })
 

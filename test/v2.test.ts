@@ -123,7 +123,7 @@ describe("opencode 2: a turn", () => {
       expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
       expect(note?.text).toContain("It has 7 bridges.")
       expect(note?.description).toBe(
-        `ragfaith: 1 of 2 statements conflicts with ${FACTS.path}:1-2: "It has 7 bridges." (it says "It has 3 bridges"). Asking the agent to correct it.`,
+        `Automatic check: "It has 7 bridges." conflicts with ${FACTS.path}:1-2. Asking the agent to correct it.`,
       )
       expect(note?.description?.length).toBeLessThanOrEqual(1024)
       expect(note?.description).not.toContain("\n")
@@ -241,7 +241,7 @@ describe("opencode 2: judging with the user's own models (no judge key)", () => 
         expect(host.synthetics).toEqual([])
         // told once, in people's words; the advice of which model judges is in the log once too, not twice
         expect(host.stderr.filter((line) => line.includes("has not answered"))).toHaveLength(1)
-        expect(host.stderr.filter((line) => /replies are judged by mock\/small/i.test(line))).toHaveLength(1)
+        expect(host.stderr.filter((line) => /the judge is mock\/small/i.test(line))).toHaveLength(1)
       },
     )
   })

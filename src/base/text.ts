@@ -30,6 +30,11 @@ export function wrap(text: string, width: number, indent = "", lead = ""): strin
   return lines
 }
 
+/** A count with its noun, singular for one: "1 statement", "3 statements", "1 note". */
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count.toLocaleString("en")} ${count === 1 ? noun : many}`
+}
+
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 }

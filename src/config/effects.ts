@@ -23,6 +23,16 @@ export interface HostClient {
     }): Promise<{ data?: { id?: string }; error?: unknown } | undefined>
     abort(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
     delete(options: { path: { id: string } }): Promise<{ error?: unknown } | undefined>
+    /** One stored message with its parts; undo reads the user's own text from it. opencode 1 only. */
+    message?(options: {
+      path: { id: string; messageID: string }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    /** Moves the session's revert point (what undo and redo do); opencode 1 only. */
+    revert?(options: {
+      path: { id: string }
+      body: { messageID: string }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
+    unrevert?(options: { path: { id: string } }): Promise<{ data?: unknown; error?: unknown } | undefined>
   }
   config: {
     /** Every provider the user can call, with its models; its options hold API keys, so it is never logged. */
@@ -32,6 +42,15 @@ export interface HostClient {
     showToast(options: {
       body: { title?: string; message: string; variant: ToastVariant; duration?: number }
     }): Promise<{ error?: unknown } | undefined>
+    /**
+     * An event for the TUI: a command it runs (`tui.command.execute`, e.g. `input.select.all`), or text put
+     * into its prompt box at the cursor (`tui.prompt.append`). opencode 1 only; nothing happens without a TUI.
+     */
+    publish?(options: {
+      body:
+        | { type: "tui.command.execute"; properties: { command: string } }
+        | { type: "tui.prompt.append"; properties: { text: string } }
+    }): Promise<{ data?: unknown; error?: unknown } | undefined>
   }
   app: {
     log(options: {

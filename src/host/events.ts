@@ -6,6 +6,7 @@ import type { Capture, FailedToolPart } from "../capture/capture.ts"
 import { QUESTION_CHARS } from "../judge/claim.ts"
 import { JUDGE_AGENT, JUDGE_SESSION_TITLE, type OpencodeRoute } from "../judge/route.ts"
 import { NOTE_TAG } from "../out/note.ts"
+import type { Undo } from "../out/undo.ts"
 import type { Ledger } from "../turn/ledger.ts"
 import type { ReplyJudge } from "../turn/reply.ts"
 import {
@@ -171,6 +172,7 @@ export function createSessionFacts(
   capture: Capture,
   judge: ReplyJudge,
   route: OpencodeRoute,
+  undo: Undo,
 ) {
   const known = (sessionID: string) => (route.owns(sessionID) ? undefined : store.find(sessionID))
   const tracked = (sessionID: string) => (route.owns(sessionID) ? undefined : store.touch(sessionID))
@@ -180,6 +182,11 @@ export function createSessionFacts(
       const state = store.touch(info.id)
       state.parentKnown = true
       state.parentID = info.parentID
+    },
+    /** The session's revert point, as undo and redo move it; `eventID` tells one revert from another. */
+    reverted(sessionID: string, messageID: string | undefined, eventID?: string) {
+      const state = known(sessionID)
+      if (state) undo.reverted(state, messageID, eventID)
     },
     sessionDeleted(sessionID: string) {
       store.remove(sessionID)
@@ -249,9 +256,17 @@ export function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
     const info = readSessionInfo(props)
     if (info) facts.session({ ...info, title: textOf(asRecord(props.info).title) })
   }
-  return new Map<string, (props: Record<string, unknown>) => void>([
+  return new Map<string, (props: Record<string, unknown>, eventID: string | undefined) => void>([
     [EVENT.sessionCreated, onSession],
-    [EVENT.sessionUpdated, onSession],
+    [
+      EVENT.sessionUpdated,
+      (props, eventID) => {
+        onSession(props)
+        const info = readSessionInfo(props)
+        const revert = asRecord(asRecord(props.info).revert)
+        if (info) facts.reverted(info.id, textOf(revert.messageID), eventID)
+      },
+    ],
     [
       EVENT.sessionDeleted,
       (props) => {
@@ -294,7 +309,7 @@ export function createEventTracker(ctx: PartContext, facts: SessionFacts, route:
     onEvent(event: Record<string, unknown>) {
       if (typeof event.type !== "string") return
       if (STARTUP_TOAST_EVENTS.has(event.type)) ctx.notifier.showStartupNotice()
-      readers.get(event.type)?.(asRecord(event.properties))
+      readers.get(event.type)?.(asRecord(event.properties), textOf(event.id))
     },
     onChatMessage(input: { sessionID: string; agent?: unknown }, output: unknown) {
       const { message, parts } = asRecord(output)

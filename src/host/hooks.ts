@@ -14,16 +14,29 @@ import { createOpencodeRoute } from "../judge/route.ts"
 import { createCommand } from "../out/command.ts"
 import { createNoteSender } from "../out/note.ts"
 import { createNotifier, type Notifier } from "../out/notifier.ts"
+import { createUndo } from "../out/undo.ts"
 import { createReplyJudge } from "../turn/reply.ts"
 import { createSessionStore, type JudgeHealth, type PartContext } from "../turn/session.ts"
 import { createEventTracker, createSessionFacts } from "./events.ts"
 
 /**
  * Thrown from `command.execute.before` once `/ragfaith` is answered: a throw is the one way a plugin stops
- * opencode's turn for a command, so no model request follows. opencode logs it as an error; it is not one.
+ * opencode's turn for a command, so no model request follows. opencode 1.18.33 logs every such throw as
+ * `level=ERROR message=failed` (only its own config errors and HTTP responses escape that), so the line says
+ * plainly what it is.
  */
 export const COMMAND_HANDLED =
-  "ragfaith: /ragfaith was answered by the plugin, with no model turn (this is not a failure)"
+  "ragfaith answered /ragfaith itself, so opencode runs no model turn for it; a plugin can only end a command by throwing, which opencode logs as an error"
+
+/** The name the log shows before the message: `NotAnError: ragfaith answered /ragfaith itself, …`. */
+export const COMMAND_HANDLED_NAME = "NotAnError"
+
+/** The throw that ends opencode's handling of `/ragfaith` once the plugin has answered it. */
+export function commandHandled(): Error {
+  const handled = new Error(COMMAND_HANDLED)
+  handled.name = COMMAND_HANDLED_NAME
+  return handled
+}
 
 /**
  * The hook boundary. A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event`
@@ -71,7 +84,7 @@ export function createHooks(host: { directory: string }, config: Config, warning
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
-  const facts = createSessionFacts(ctx, capture, judge, route)
+  const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
@@ -87,7 +100,7 @@ export function createHooks(host: { directory: string }, config: Config, warning
       }),
     // A throw is the one way to stop opencode's turn for a command: `/ragfaith` is answered with no model turn.
     "command.execute.before": async (input) => {
-      if (await guarded("command.execute.before", () => command.run(input))) throw new Error(COMMAND_HANDLED)
+      if (await guarded("command.execute.before", () => command.run(input))) throw commandHandled()
     },
     "experimental.chat.system.transform": async (input, output) =>
       guard("experimental.chat.system.transform", () => route.system(input.sessionID, output)),

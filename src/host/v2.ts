@@ -226,7 +226,8 @@ export function v2Client(ctx: V2Context, writeStderr: (text: string) => void): H
           ctx.session.synthetic({
             sessionID: path.id,
             text: (instruction.length ? instruction : shown).join("\n\n"),
-            ...(shown.length ? { description: shown.join(" ") } : {}),
+            // opencode 2's notice row is one line: a notice broken for opencode 1's TUI is joined again
+            ...(shown.length ? { description: shown.join(" ").replace(/\s*\n\s*/g, " ") } : {}),
             metadata: { source: PLUGIN_ID },
             // after the turn: a note that arrives while the user has started another turn waits for it to end
             delivery: "queue",

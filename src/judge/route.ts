@@ -373,7 +373,7 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if ("problem" in picked) return picked
       notifier.tellOnce(
         "route-model",
-        `ragfaith: replies are judged by ${picked.main} through your opencode provider; set RFE_JUDGE_MAIN_MODEL=provider/model to choose another`,
+        `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
       )
       return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
     },

@@ -1,23 +1,36 @@
 // The /ragfaith command: the report of the last judged reply, and switching the check on and off.
-import { clip, clockTime, wrap } from "../base/text.ts"
+import { clip, clockTime, plural, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
+import { describeError } from "../judge/client.ts"
 import type { FlaggedClaim } from "../judge/verdict.ts"
-import type { JudgeHealth, PartContext, ReplyReport, SessionState } from "../turn/session.ts"
+import { type JudgeHealth, markReport, type PartContext, type ReplyReport, type SessionState } from "../turn/session.ts"
+import { MESSAGE_WIDTH } from "./note.ts"
 
 export const COMMAND_NAME = "ragfaith"
 
-/** A user message wraps at the terminal width less 7 columns: 73 at 80. */
-export const REPORT_WIDTH = 72
+/** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
+export const ALL_WORD = "all"
 
+/** Statements marked ✗ or ? listed per reply before the rest are counted; `/ragfaith all` lists them all. */
 export const REPORT_ITEMS = 20
 
 /** How many of a reply's sentences that claim nothing the report names. */
 export const NOT_CLAIMS_SHOWN = 6
 
+const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" } as const
+
+/** How the report is asked for: every statement (`all`), the marks a note corrects, the judge on the route. */
+export interface ReportOptions {
+  all: boolean
+  marks: string
+  route: boolean
+}
+
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 export function reportItem(item: FlaggedClaim): string[] {
-  const mark = item.verdict === "faithful" ? "✓" : item.verdict === "unfaithful" ? "✗" : "?"
-  const where = item.via === "gate" ? "stands word for word in a source" : (item.source ?? "no source")
+  const mark = MARKS[item.verdict]
+  const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
+  const where = item.via === "gate" ? "stands word for word in a source" : named
   const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
   const how = {
     gate: "",
@@ -36,17 +49,22 @@ export function reportItem(item: FlaggedClaim): string[] {
           : ""
   const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
-    ...wrap(`"${clip(item.claim, 140)}"`, REPORT_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, REPORT_WIDTH, "    ", "  "),
+    ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
+    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
 }
 
-export const OUTCOMES: Record<ReplyReport["outcome"], string> = {
-  silent: "Nothing in it needed a note.",
-  noted: "A note asked the agent to correct what is marked ✗.",
-  reported: "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported.",
-  dropped: "You sent a new message before the verdicts came, so they were dropped.",
-  deleted: "The session was deleted before the verdicts came.",
+/** What became of a judged reply, in words that fit what was judged in it. */
+export function replyOutcome(report: ReplyReport, marks: string): string {
+  const count = (verdict: FlaggedClaim["verdict"]) => report.items.filter((item) => item.verdict === verdict).length
+  const [wrong, open, judged] = [count("unfaithful"), count("unverifiable"), report.items.length]
+  if (report.outcome === "noted") return `A note asked the agent to correct what is marked ${marks}.`
+  if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
+  if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
+  if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
+  if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
+  return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
 }
 
 /** The sentences no request was spent on, each with why it states nothing a source could confirm. */
@@ -56,55 +74,94 @@ export function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
   const more = notClaims.length - shown.length
   return [
     "Not judged, as they state nothing to check:",
-    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, REPORT_WIDTH)),
+    ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
     ...(more > 0 ? [`- and ${more} more`] : []),
   ]
 }
 
-/** One judged reply of the report: its statements, then what was left unjudged and why. */
-export function reportReply(report: ReplyReport, title: string): string[] {
-  const by = report.model ? ` by ${report.model}` : ""
-  const lines = [
-    ...wrap(`ragfaith: ${title}, judged at ${clockTime(report.at)}${by}.`, REPORT_WIDTH),
-    ...wrap(OUTCOMES[report.outcome], REPORT_WIDTH),
-  ]
-  for (const item of report.items.slice(0, REPORT_ITEMS)) lines.push(...reportItem(item))
+/** What was left unjudged in a reply and why; empty when everything was judged. */
+export function unjudgedOf(report: ReplyReport): string[] {
   const left = [
-    report.items.length > REPORT_ITEMS ? `${report.items.length - REPORT_ITEMS} more statements (see the log)` : "",
-    report.overCap ? `${report.overCap} statement(s) over the limit of RFE_MAX_CLAIMS` : "",
-    report.unjudged ? `${report.unjudged} statement(s) the judge did not answer for` : "",
+    report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
+    report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
   ].filter(Boolean)
-  if (left.length) lines.push(...wrap(`Not judged: ${left.join("; ")}.`, REPORT_WIDTH))
-  lines.push(...notClaimLines(report.notClaims))
-  return lines
+  return left.length ? wrap(`Not judged: ${left.join("; ")}.`, MESSAGE_WIDTH) : []
 }
 
 /**
- * The report `/ragfaith` shows: the last judged reply statement by statement, the flagged reply it corrected
- * when there was one (a person asks after seeing a note, by which time the correction is the last reply),
- * the judge, and this session's totals.
+ * One judged reply of the report: a heading naming it, what became of it, the statements marked ✗ and ? (up
+ * to REPORT_ITEMS), the ones that hold up folded into one line unless `all`, and what was left unjudged.
+ * A reply of which nothing was judged says so, and why, instead of a verdict.
  */
-export function renderReport(state: SessionState, health: JudgeHealth, logPlace: string): string {
+export function reportReply(report: ReplyReport, title: string, options: ReportOptions): string[] {
+  const by = report.model ? ` by ${report.model}` : ""
+  if (report.items.length === 0) {
+    return [
+      ...wrap(`Automatic check: ${title} was not judged (${clockTime(report.at)}).`, MESSAGE_WIDTH),
+      ...unjudgedOf(report),
+      ...notClaimLines(report.notClaims),
+    ]
+  }
+  const lines = [
+    ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
+    ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+  ]
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
+  for (const item of shown) lines.push(...reportItem(item))
+  if (shown.length < flagged.length) {
+    lines.push(`  and ${plural(flagged.length - shown.length, "more statement")} marked ✗ or ?.`)
+  }
+  const holding = report.items.filter((item) => item.verdict === "faithful")
+  if (options.all) for (const item of holding) lines.push(...reportItem(item))
+  else if (holding.length && flagged.length) {
+    const hold = holding.length === 1 ? "holds" : "hold"
+    lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
+  }
+  return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+}
+
+/** Why no reply has a report yet, when the session says. */
+function noReportYet(state: SessionState, health: JudgeHealth): string {
+  const why = !state.judging
+    ? ""
+    : health.lastError
+      ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
+      : state.premises.length === 0 && state.records.length === 0
+        ? " A reply is judged once the agent has read a source or run a tool in this session."
+        : ""
+  return `Automatic check: no reply of this session has been judged yet.${why}`
+}
+
+/**
+ * The report `/ragfaith` shows. The reply that drew the last note comes first (a person asks after seeing a
+ * notice, by which time the correction is the last reply), then the reply judged after it; then the judge and
+ * this session's totals.
+ */
+export function renderReport(state: SessionState, health: JudgeHealth, options: ReportOptions): string {
   const { report, flaggedReport } = state
   const lines: string[] = []
-  if (!report) lines.push("ragfaith: no reply of this session has been judged yet.")
-  else lines.push(...reportReply(report, "the last reply"))
   if (flaggedReport && flaggedReport !== report) {
-    lines.push("", ...reportReply(flaggedReport, "before it, the reply that drew the last note"))
-  }
+    lines.push(...reportReply(flaggedReport, "the reply that drew the last note", options), "")
+    if (report) lines.push(...reportReply(report, "the reply after it", options))
+  } else if (report) lines.push(...reportReply(report, "the last reply", options))
+  else lines.push(...wrap(noReportYet(state, health), MESSAGE_WIDTH))
   const failed = health.lastError
-  const judge = health.model ?? "none asked yet"
+  const judge = health.model
+    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
+    : "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push(...wrap(`Judge: ${judge}.${status} Details: ${logPlace}.`, REPORT_WIDTH))
+  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
-  lines.push(
-    ...wrap(
-      `This session: ${t.statements} statements judged, ${t.notes} note(s) sent, ${tokens}, ${t.cacheHits} from the cache. ` +
-        (state.judging ? "/ragfaith off stops checking it." : "Checking is off; /ragfaith on turns it back on."),
-      REPORT_WIDTH,
-    ),
-  )
+  const totals =
+    `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
+    `${t.cacheHits.toLocaleString("en")} from the cache. `
+  const next = state.judging
+    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    : "Checking is off; /ragfaith on turns it back on."
+  lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 
@@ -112,14 +169,19 @@ export function renderReport(state: SessionState, health: JudgeHealth, logPlace:
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-export function createCommand({ deps, store, notifier, health }: PartContext) {
+export function createCommand({ config, deps, store, notifier, health }: PartContext) {
+  const options = (all: boolean): ReportOptions => ({
+    all,
+    marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
+    route: config.judge.route === "opencode",
+  })
   return {
     register(cfg: Record<string, unknown>) {
       cfg.command = {
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off",
         },
       }
     },
@@ -132,20 +194,28 @@ export function createCommand({ deps, store, notifier, health }: PartContext) {
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
-          ? "ragfaith: off for this session. Replies are not checked; /ragfaith on turns it back on."
+          ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
-            ? "ragfaith: on for this session. Replies are checked again."
-            : renderReport(state, health, notifier.logPlace)
+            ? "Automatic check: on for this session. Replies are checked again."
+            : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
-        notifier.toast(word ? text : "Nothing is judged in this session yet.", "info")
+        notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")
         return true
       }
       const result = await deps.client.session.prompt({
         path: { id: sessionID },
         body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
       })
-      if (result?.error !== undefined) notifier.toast("The /ragfaith report could not be shown; see the opencode log.")
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      // Undo knows the report by its id: what it copies back into the prompt box is the plugin's, not the user's.
+      if (messageID) markReport(state, messageID)
+      if (result?.error === undefined) return true
+      notifier.log("warn", "ragfaith: the /ragfaith report could not be shown", {
+        sessionID,
+        error: describeError(result.error),
+      })
+      notifier.toast("The /ragfaith report could not be shown; the opencode log says why.")
       return true
     },
   }

@@ -1,6 +1,6 @@
 // The note the agent gets and the notice the user sees, built from the flagged claims and sent once.
 import { tallyInto } from "../base/counters.ts"
-import { clip } from "../base/text.ts"
+import { clip, plural, wrap } from "../base/text.ts"
 import { describeError, scrubError } from "../judge/client.ts"
 import type { FlaggedClaim } from "../judge/verdict.ts"
 import type { TurnLedger } from "../turn/ledger.ts"
@@ -10,33 +10,89 @@ import { TOAST_CHARS } from "./notifier.ts"
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 export const NOTE_TAG = "[ragfaith]"
 
-/** How the notice the user sees beside a note begins. */
-export const NOTICE_PREFIX = "ragfaith: "
-
-export const NOTICE_CLAIM_CHARS = 70
-
-export const NOTICE_QUOTE_CHARS = 60
+/** How the notice the user sees beside a note begins: it says what the line is, not who sent it. */
+export const NOTICE_PREFIX = "Automatic check: "
 
 /**
- * The line the user sees between the wrong reply and the correction: what was found, where, and what happens
- * next. It goes in as a visible part of the note, beside the agent's instruction.
+ * The widest line a user message shows whole: opencode 1.18.33 draws it at the terminal width less 7
+ * columns (73 at 80), and less 49 beside the sidebar it opens above 120 columns (72 at 121). Text that breaks
+ * its own lines at this width is never broken again, at any width from 80 up.
  */
-export function buildNotice(items: readonly FlaggedClaim[], judged: number): string {
-  const of = `${items.length} of ${judged} statement${judged === 1 ? "" : "s"}`
+export const MESSAGE_WIDTH = 72
+
+/** The notice keeps to two lines, so it reads at a glance between the wrong reply and the correction. */
+export const NOTICE_LINES = 2
+
+/** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
+export const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16] as const
+
+/** The same for the source's words; 0 leaves them out. */
+export const NOTICE_QUOTE_CHARS = [60, 40, 24, 0] as const
+
+/** A source label longer than this (a long URL) is shortened, so no one word outgrows a line. */
+export const NOTICE_SOURCE_CHARS = [40, 28] as const
+
+/** Shortens text at a word boundary where there is one, so the notice shows whole words. */
+export function clipWords(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim()
+  if (flat.length <= max) return flat
+  const cut = flat.lastIndexOf(" ", max - 1)
+  return `${(cut > max / 2 ? flat.slice(0, cut) : flat.slice(0, max - 1)).replace(/[\s,;:.]+$/, "")}…`
+}
+
+/** How much of the notice to keep: the statement's and the quote's lengths, and whether to say it tersely. */
+interface NoticeFit {
+  claimChars: number
+  quoteChars: number
+  terse: boolean
+}
+
+/** Where the flagged statements conflict: one or two sources by name, else the sources. */
+function sourcesOf(items: readonly FlaggedClaim[], terse: boolean): string {
+  const names = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))]
+  if (names.length === 0 || names.length > 2) return "the sources"
+  const [long, short] = NOTICE_SOURCE_CHARS
+  return names.map((name) => clipWords(name, terse ? short : long)).join(" and ")
+}
+
+/** The notice's one sentence, shortened as `fit` says. */
+function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string {
   const [first] = items
-  if (items.length === 1 && first) {
-    const claim = `"${clip(first.claim, NOTICE_CLAIM_CHARS)}"`
-    if (first.verdict !== "unfaithful") {
-      return `${NOTICE_PREFIX}${of} has no source: ${claim}. Asking the agent to cite one or say where it comes from.`
-    }
-    const where = first.source ? ` with ${first.source}` : ""
-    const says = first.quote ? ` (it says "${clip(first.quote, NOTICE_QUOTE_CHARS)}")` : ""
-    return `${NOTICE_PREFIX}${of} conflicts${where}: ${claim}${says}. Asking the agent to correct it.`
+  const claim = `"${clipWords(first?.claim ?? "", fit.claimChars)}"`
+  if (items.length > 1) {
+    const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
+    const more = fit.terse
+      ? `${(items.length - 1).toLocaleString("en")} more`
+      : plural(items.length - 1, "more statement")
+    const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
+    return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
-  const sources = [...new Set(items.flatMap((item) => (item.source ? [item.source] : [])))].slice(0, 3)
-  const against = sources.length ? ` (${sources.join(", ")})` : ""
-  const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
-  return `${NOTICE_PREFIX}${of} ${verb} the sources${against}. Asking the agent to correct them; /ragfaith lists them.`
+  if (first?.verdict !== "unfaithful") {
+    return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
+  }
+  const quote = first.quote?.replace(/[.;,\s]+$/, "")
+  const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
+  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
+}
+
+/** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
+export const NOTICE_FITS: readonly NoticeFit[] = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+  [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
+)
+
+/**
+ * The notice between the wrong reply and the correction: that an automatic check ran, the first flagged
+ * statement (and how many more), where it conflicts, and what happens next. At most two lines, broken here at
+ * word boundaries so the TUI never breaks a word or `/ragfaith` itself. It goes in as one visible part of the
+ * note, beside the agent's instruction (the TUI would put a blank line between two parts).
+ */
+export function buildNotice(items: readonly FlaggedClaim[]): string {
+  let lines: string[] = []
+  for (const fit of NOTICE_FITS) {
+    lines = wrap(noticeSentence(items, fit), MESSAGE_WIDTH)
+    if (lines.length <= NOTICE_LINES) break
+  }
+  return lines.join("\n")
 }
 
 /** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
@@ -70,7 +126,7 @@ export function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boole
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
-      "The user sees a one-line notice that this check ran; it needs no answer.",
+      "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
           "For each statement no source supports: either cite the source it rests on, or state plainly that it comes " +
@@ -80,11 +136,18 @@ export function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boole
   ].join("\n")
 }
 
+/**
+ * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
+ * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
+ */
+export const NOTICE_READ_MS = 4_000
+
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 export function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
   const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
-    const summary = `ragfaith: ${items.length} statement(s) in the last reply are not supported by the sources`
+    const are = items.length === 1 ? "is" : "are"
+    const summary = `ragfaith: ${plural(items.length, "statement")} in the last reply ${are} not supported by the sources`
     notifier.log("warn", summary, { sessionID: state.id, claims: items })
     const lines = `${summary}:\n${items.map((item) => `  - ${item.claim} [${item.verdict}]`).join("\n")}\n`
     if (deps.mode === "run") {
@@ -93,6 +156,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
       return
     }
     notifier.printReport(lines)
+    notifier.holdFor(NOTICE_READ_MS)
     const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
     notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
   }
@@ -100,12 +164,14 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
   /**
    * The note goes in as one user message with the agent and model of the user's last message: the agent's
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+   * Toasts wait until the correction has come and the notice has been read.
    */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[], judged: number) => {
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
     const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items, judged)
+    const notice = buildNotice(items)
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
+    const release = notifier.hold()
     let error: unknown
     try {
       const result = await deps.client.session.prompt({
@@ -122,6 +188,9 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
       error = result?.error
     } catch (thrown) {
       error = thrown ?? "unknown error"
+    } finally {
+      notifier.holdFor(NOTICE_READ_MS)
+      release()
     }
     if (error === undefined) return
     tallyInto(counters, state.counters)("injectionFailures")
@@ -139,13 +208,13 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
      * Says which it was, for `/ragfaith`.
      */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger, judged: number) {
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger) {
       if (deps.mode === "run" || config.nudgeDepth === 0) {
         report(state, items)
         return "reported" as const
       }
       turn.depth++
-      void inject(state, items, judged)
+      void inject(state, items)
       return "noted" as const
     },
   }

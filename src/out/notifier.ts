@@ -1,5 +1,5 @@
-// The notifier: toasts and log lines for the user, deduplicated and repeated while a problem lasts.
-import { LIMITS } from "../base/bounds.ts"
+// The notifier: toasts and log lines for the user, deduplicated, repeated while a problem lasts, held for notices.
+import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { clip, wrap } from "../base/text.ts"
 import { type Config, PLUGIN_ID } from "../config/config.ts"
 import type { Deps, LogLevel, ToastVariant } from "../config/effects.ts"
@@ -24,6 +24,13 @@ export interface Notifier {
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
   /** Something the user should know once per process (which model judges, say): one log line and one toast. */
   tellOnce(key: string, message: string): void
+  /**
+   * Holds every toast until the returned release is called (and every other hold is released): the toast box
+   * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
+   */
+  hold(): () => void
+  /** A hold that releases itself after `ms`. */
+  holdFor(ms: number): void
   /**
    * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
    * is not forgotten after its first toast. `render` gets the time the failure began.
@@ -67,7 +74,7 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
       // Logging must never be the thing that breaks a hook.
     }
   }
-  const toast: Notifier["toast"] = (message, variant = "warning") => {
+  const show = (message: string, variant: ToastVariant) => {
     try {
       void deps.client.tui
         .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
@@ -76,6 +83,8 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
       // A missing TUI is no reason to fail.
     }
   }
+  const held = createToastHold(show)
+  const toast: Notifier["toast"] = (message, variant = "warning") => held.toast(message, variant)
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -103,6 +112,11 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
       log("info", message)
       toast(message, "info")
     },
+    hold: held.hold,
+    holdFor(ms) {
+      const release = held.hold()
+      void deps.sleep(ms).then(release, release)
+    },
     clearFailures(healed) {
       for (const kind of [...outages.keys()]) if (healed(kind)) outages.delete(kind)
     },
@@ -118,6 +132,42 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+  }
+}
+
+/** At most this many toasts wait behind a hold; older ones give way. */
+export const HELD_TOASTS = 3
+
+/**
+ * Toasts held while something the user must read has just appeared, shown together once nothing holds them.
+ * opencode shows one toast at a time and a new one replaces the last at once, so advice goes first and a
+ * warning last: the warning is the one that stays. The same text waits once.
+ */
+export function createToastHold(show: (message: string, variant: ToastVariant) => void) {
+  let holds = 0
+  const waiting: Array<{ message: string; variant: ToastVariant }> = []
+  const flush = () => {
+    const queue = [...waiting.filter((t) => t.variant === "info"), ...waiting.filter((t) => t.variant !== "info")]
+    waiting.length = 0
+    for (const next of queue) show(next.message, next.variant)
+  }
+  return {
+    toast(message: string, variant: ToastVariant) {
+      if (holds === 0) return show(message, variant)
+      if (waiting.some((t) => t.message === message)) return
+      waiting.push({ message, variant })
+      trimOldest(waiting, HELD_TOASTS)
+    },
+    hold() {
+      holds++
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        holds--
+        if (holds === 0) flush()
+      }
+    },
   }
 }
 

@@ -1,4 +1,4 @@
-// The ledger: at most one note per reply, even when opencode loads the plugin twice in one process.
+// The ledger: at most one note per reply (and one answer per undo), even when opencode loads the plugin twice in one process.
 import { LIMITS, trimOldest } from "../base/bounds.ts"
 
 export interface TurnLedger {
@@ -13,6 +13,8 @@ export interface TurnLedger {
 export interface Ledger {
   /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
   claimReply(messageID: string): boolean
+  /** Claims the answer to one revert event; false when another instance already answers it. */
+  claimRevert(eventID: string): boolean
   turn(sessionID: string): TurnLedger | undefined
   openTurn(sessionID: string, userMessageID: string): void
   forget(sessionID: string): void
@@ -20,12 +22,19 @@ export interface Ledger {
 
 export function createLedger(): Ledger {
   const replies = new Set<string>()
+  const reverts = new Set<string>()
   const turns = new Map<string, TurnLedger>()
   return {
     claimReply(messageID) {
       if (replies.has(messageID)) return false
       replies.add(messageID)
       trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    claimRevert(eventID) {
+      if (reverts.has(eventID)) return false
+      reverts.add(eventID)
+      trimOldest(reverts, LIMITS.ledgerReplies)
       return true
     },
     turn: (sessionID) => turns.get(sessionID),

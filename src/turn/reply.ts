@@ -159,7 +159,7 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     if (flagged.length === 0) return
     const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
     const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    report.outcome = notes.send(state, flaggedItems, turn, results.length)
+    report.outcome = notes.send(state, flaggedItems, turn)
     state.flaggedReport = report
   }
 
@@ -168,13 +168,18 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     onIdle(state: SessionState) {
       const reply = state.reply
       if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
+      // Toasts wait while the reply is judged: a note may follow, and nothing should cover it as it appears.
+      const release = notifier.hold()
       const task = judgeReply(state, reply)
         .catch((error) =>
           notifier.log("error", "ragfaith: judging failed", {
             error: scrubError(describeError(error), config.judge.apiKey),
           }),
         )
-        .finally(() => pending.delete(task))
+        .finally(() => {
+          release()
+          pending.delete(task)
+        })
       pending.add(task)
     },
     pending: pending as ReadonlySet<Promise<void>>,

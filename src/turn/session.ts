@@ -58,6 +58,10 @@ export interface SessionState extends PremiseBuffer {
    * visible notice is echoed back as user text, which is no user turn.
    */
   noteMessages: Set<string>
+  /** The user messages that are the plugin's `/ragfaith` reports: shown to the user, never a user turn. */
+  reportMessages: Set<string>
+  /** The message the session is reverted to (undo), as opencode last told it; undefined when it is not reverted. */
+  revertedTo: string | undefined
   /** Off after `/ragfaith off`: replies of this session are not judged. */
   judging: boolean
   /** What became of the last reply judged here, for `/ragfaith`. */
@@ -109,6 +113,8 @@ export function newSession(id: string): SessionState {
     activeModel: undefined,
     generation: 0,
     noteMessages: new Set(),
+    reportMessages: new Set(),
+    revertedTo: undefined,
     judging: true,
     report: undefined,
     flaggedReport: undefined,
@@ -157,6 +163,12 @@ export interface PartContext {
   /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
   counters: Counters
   health: JudgeHealth
+}
+
+/** A message of the session that is the plugin's own `/ragfaith` report. */
+export function markReport(state: SessionState, messageID: string) {
+  state.reportMessages.add(messageID)
+  trimOldest(state.reportMessages, LIMITS.userMessagesPerSession)
 }
 
 export function modelRef(value: unknown): ModelRef | undefined {

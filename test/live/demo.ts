@@ -3,8 +3,8 @@
 // Runs one session in the real opencode (`opencode serve`, plugin copied from src/index.ts into the project's
 // .opencode/plugins/) with a scripted agent on 127.0.0.1: the agent reads a file, answers with one wrong number,
 // the judge flags it, ragfaith injects its note, and the agent corrects itself in the turn that follows.
-// Prints the transcript: prompt, captured premise, reply, each claim with its verdict and source, the note, and the
-// correction reply.
+// Prints the transcript in the README's words: prompt, the captured source, the reply, each statement with its
+// verdict and source (and the second opinion on a contradiction), the note, the notice, and the correction.
 //
 // The judge is scripted unless RFE_JUDGE_BASE_URL, RFE_JUDGE_API_KEY and RFE_JUDGE_MAIN_MODEL are set: then the
 // judge requests go to that real judge, through a recording pass-through on 127.0.0.1 (the agent stays scripted).
@@ -99,18 +99,31 @@ const verdictOf = (rec: RecordedRequest): Verdict => {
 
 const MARK: Record<string, string> = { faithful: "ok  ", unfaithful: "FLAG", unverifiable: "??  " }
 
+/** A judge request for a statement another model was already asked about: the second opinion on a contradiction. */
+const secondOpinions = (judged: RecordedRequest[]) => {
+  const asked = new Set<string>()
+  return judged.map((rec) => {
+    const { claim } = readJudgeCall(rec.body)
+    const again = asked.has(claim)
+    asked.add(claim)
+    return again
+  })
+}
+
 const printVerdicts = (judged: RecordedRequest[]) => {
-  for (const rec of judged) {
+  const second = secondOpinions(judged)
+  for (const [i, rec] of judged.entries()) {
     const ctx = readJudgeCall(rec.body)
     const v = verdictOf(rec)
     const ref = ctx.sources.find((s) => s.id === v.source)?.attrs.match(/ref="([^"]*)"/)?.[1]
     const where = v.source ? `source ${v.source}${ref ? ` (${ref})` : ""}` : "no source"
+    const who = second[i] ? `second opinion, judge model ${ctx.model}` : `judge model ${ctx.model}`
     console.log(`    [${MARK[v.verdict] ?? "    "}] ${v.verdict.padEnd(12)} "${ctx.claim}"`)
-    console.log(
-      `           ${where}${v.reason ? ` - ${v.reason}` : ""}  [judge model ${ctx.model}, HTTP ${rec.status}]`,
-    )
+    console.log(`           ${where}${v.reason ? ` - ${v.reason}` : ""}  [${who}, HTTP ${rec.status}]`)
   }
 }
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`
 
 // ── Run ─────────────────────────────────────────────────────────────────────
 
@@ -164,11 +177,11 @@ const main = async () => {
 
     const judged = ep.byKind("judge")
     const agents = ep.byKind("agent")
-    const premise = judged[0] ? readJudgeCall(judged[0].body).sources : []
+    const sources = judged[0] ? readJudgeCall(judged[0].body).sources : []
     say(
-      "PREMISES captured by ragfaith (as the judge received them)",
-      premise.length
-        ? premise.map((s) => `<source id="${s.id}" ${s.attrs}>${s.text}</source>`).join("\n")
+      "SOURCES captured by ragfaith (as the judge received them)",
+      sources.length
+        ? sources.map((s) => `<source id="${s.id}" ${s.attrs}>${s.text}</source>`).join("\n")
         : "(no judge request was made)",
     )
 
@@ -179,34 +192,39 @@ const main = async () => {
     const round = (rec: RecordedRequest) => agents.filter((a) => a.seq < rec.seq).length
     const rounds = [...new Set(judged.map(round))]
     const first = rounds[0]
-    console.log("\nJUDGE (one request per claim)")
+    console.log("\nJUDGE (one request per statement)")
+    console.log(
+      "    a contradiction is asked again of the other judge model, the second opinion, before it enters a note",
+    )
     printVerdicts(judged.filter((r) => round(r) === first))
 
     const notes = notesIn(messages)
     const noteText = notes[0]?.parts.find((p) => p.synthetic)?.text
     say(
-      "NOTE (synthetic user message injected by ragfaith)",
-      noteText ?? "(none: no claim was flagged, so nothing was injected)",
+      "NOTE (the instruction the agent gets: a synthetic user message, which the TUI does not show)",
+      noteText ?? "(none: no statement was flagged, so no note was sent)",
     )
     if (noteText) {
       const notice = notes[0]?.parts.find((p) => p.type === "text" && !p.synthetic)?.text
-      say("NOTICE (the line the TUI shows between the two replies)", notice ?? "(none)")
-      const rec = agents.find((a) => agentContext(a.body).isNote)
+      say("NOTICE (what the TUI shows between the two replies)", notice ?? "(none)")
+      const correction = agents.findIndex((a) => agentContext(a.body).isNote)
       say(
-        `ASSISTANT (correction turn; agent request #${rec?.seq ?? "?"} has the note as its last user message)`,
+        `ASSISTANT (the correction: agent request ${correction + 1} of ${agents.length} has the note as its last user message)`,
         replies[1] ?? "(none)",
       )
       const later = judged.filter((r) => round(r) !== first)
       if (later.length) {
-        console.log("\nJUDGE (verification round on the corrected reply)")
+        console.log("\nJUDGE (the correction, judged in turn)")
         printVerdicts(later)
       }
     }
     const tokens = (await Bun.file(join(scratch.root, "judge-log.jsonl"))
       .text()
       .catch(() => "")) as string
+    const seconds = secondOpinions(judged).filter(Boolean).length
     console.log(
-      `\n${agents.length} agent requests, ${judged.length} judge requests, ${notes.length} note(s); ` +
+      `\n${plural(agents.length, "agent request")}, ${plural(judged.length, "judge request")} ` +
+        `(${plural(seconds, "second opinion")}), ${plural(notes.length, "note")}; ` +
         `token log lines: ${tokens.trim() ? tokens.trim().split("\n").length : 0}; took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     )
     if (!realJudge && (notes.length !== 1 || replies.at(-1) !== CORRECTED)) {

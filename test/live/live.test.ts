@@ -54,7 +54,7 @@ const FIXED_REPLY = "Three bridges span the Zeppo river in Freedonia."
 const PROMPT = "Read facts.txt and tell me about Freedonia"
 
 // How the plugin ends a /ragfaith command it answered itself: opencode logs it as an error, it is none.
-const COMMAND_HANDLED = "/ragfaith was answered by the plugin, with no model turn"
+const COMMAND_HANDLED = "NotAnError: ragfaith answered /ragfaith itself"
 
 const WRONG_RE = /\b(seven|twelve|eleven|[0-9]{2}|7)\b[^.]*bridges?/i
 
@@ -275,9 +275,9 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(agents.length).toBe(3)
       const rec = agentContext(agents[2]?.body ?? {})
       expect(rec.isNote).toBe(true)
-      // the model gets the instruction first, then the one-line notice the user sees (the instruction says it needs no answer)
+      // the model gets the instruction first, then the short notice the user sees (the instruction says it needs no answer)
       expect(rec.lastUserText.startsWith(note)).toBe(true)
-      expect(rec.lastUserText).toContain("ragfaith: 1 of 2 statements conflicts with facts.txt")
+      expect(rec.lastUserText).toContain(`Automatic check: "${BAD_CLAIM}"\nconflicts with facts.txt`)
       // it ran as the user's agent and model
       const noteMessage = notesIn(messages)[0]
       expect(noteMessage?.info.agent).toBe("build")
@@ -287,7 +287,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
       // the same message carries the line a person sees: a plain (not synthetic) part naming the claim and the file
       const marker = noteMessage?.parts.find((p) => p.type === "text" && !p.synthetic)?.text ?? ""
-      expect(marker).toStartWith("ragfaith: 1 of 2 statements conflicts with facts.txt")
+      expect(marker).toStartWith(`Automatic check: "${BAD_CLAIM}"\nconflicts with facts.txt`)
       expect(marker).toContain(BAD_CLAIM.slice(0, 30))
       notes.push(`note text:\n${note}`, `visible line: ${marker}`)
     },
@@ -739,7 +739,8 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
   scenario(
     "12a. no judge key: judged on the small model through opencode; the judge prompt alone, no tools, no session left",
     "12a judge route",
-    routeOptions(),
+    // the advice of which model judges waits until the notice and the correction have been read
+    routeOptions({ until: (oc) => oc.toasts().some((t) => t.title === "ragfaith") }),
     async ({ oc, ep, sessionID, messages, notes }) => {
       const judged = ep.byKind("judge")
       expect(judged.length).toBeGreaterThanOrEqual(2)
@@ -867,12 +868,12 @@ describe.skipIf(SKIP)("live: opencode run", () => {
           expect(agentRequests(ep).length).toBe(2)
           expect(agentRequests(ep).some((r) => agentContext(r.body).isNote)).toBe(false)
           // the plugin's own stderr report (RFE_JUDGE_LOG=stderr)
-          expect(res.stderr).toContain("ragfaith: 1 statement(s) in the last reply are not supported by the sources:")
+          expect(res.stderr).toContain("ragfaith: 1 statement in the last reply is not supported by the sources:")
           expect(res.stderr).toContain(`  - ${BAD_CLAIM} [unfaithful]`)
           // the plugin's warning as an opencode log line (client.app.log), printed by --print-logs
           const warnLine = res.stderr
             .split("\n")
-            .find((l) => l.includes("level=WARN") && l.includes("ragfaith: 1 statement(s) in the last reply"))
+            .find((l) => l.includes("level=WARN") && l.includes("ragfaith: 1 statement in the last reply"))
           expect(warnLine).toBeDefined()
           expect(warnLine).toContain("Seven bridges")
           const sessionID = sessionIdOf(res.stdout)
@@ -880,7 +881,7 @@ describe.skipIf(SKIP)("live: opencode run", () => {
           const exported = await exportSession(scratch, sessionID ?? "")
           expect(notesIn(exported.messages).length).toBe(0)
           expect(exported.messages.at(-1)?.info.role).toBe("assistant")
-          const inLogFile = readLogs(scratch).includes("statement(s) in the last reply are not supported")
+          const inLogFile = readLogs(scratch).includes("statement in the last reply is not supported")
           notes.push(`exit ${res.code} after ${res.ms} ms; plugin stderr (RFE_JUDGE_LOG=stderr):`)
           notes.push(
             ...res.stderr

@@ -27,8 +27,8 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "Exactly one synthetic user message starting with `[ragfaith]` is stored, naming the claim, its source " +
       "(`facts.txt:1-4`) and the judge's reason, and not the faithful sentence. The very next agent request has the note " +
       "as its last user message, ran with the user's agent (`build`) and model (`mock/scripted`), and its corrected " +
-      "reply was judged once more (verification round) and passed. The same message carries a second, plain text part: " +
-      "the one-line notice the user sees (`ragfaith: 1 of 2 statements conflicts with facts.txt:1-4: …`), which the " +
+      "reply was judged once more and passed. The same message carries a second, plain text part: the notice the " +
+      'user sees, two lines at most (`Automatic check: "Seven bridges …" conflicts with facts.txt:1-4. …`), which the ' +
       "model also receives after the instruction, told that it needs no answer.",
   },
   "3": {
@@ -143,9 +143,10 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "`ragfaith`, as the TUI sends a typed slash command.",
     shows:
       "The agent and the judge got no request for the command. The newest stored message is a user message whose " +
-      "only text part is `ignored` (shown, never sent to a model) and holds the report: the corrected reply, then the " +
-      "reply that drew the note with the flagged statement, `facts.txt` and the quoted line. opencode answers the " +
-      "command with HTTP 500 and logs one ERROR line: that is how the plugin stops the turn before any model is asked.",
+      "only text part is `ignored` (shown, never sent to a model) and holds the report: the reply that drew the note " +
+      "first, with the flagged statement, `facts.txt` and the quoted line, then the corrected reply. opencode answers " +
+      "the command with HTTP 500 and logs one ERROR line (`NotAnError: ragfaith answered /ragfaith itself, …`): that " +
+      "is how the plugin stops the turn before any model is asked.",
   },
   "11b": {
     title: "11b. `/ragfaith off` and `/ragfaith on`",
@@ -206,18 +207,26 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
       "typed into the prompt (two Enters: the first completes the name in the popup).",
     shows:
       "After the faithful reply the screen holds nothing from the plugin, although it was judged. After the wrong " +
-      "reply the notice line stands between it and the correction and names `facts.txt:1-4` and what the file says. " +
-      "`/ragfaith` shows the report where the user typed it, and the scripted agent got no request for it.",
+      "reply the notice stands between it and the correction, says it is an automatic check, names the statement " +
+      "and `facts.txt:1-4`. `/ragfaith` shows the report where the user typed it, the flagged reply first, and the " +
+      "scripted agent got no request for it.",
     screens: ["faithful-reply", "correction", "ragfaith-report"],
   },
-  T2: {
-    title: "T2. In the TUI: the judge refuses its key",
-    does: "Every judge request gets HTTP 401.",
-    shows:
-      "The toast, titled once, says the key was refused, names `RFE_JUDGE_API_KEY` and says replies go unchecked. " +
-      "opencode's toast box wraps at 54 characters, so the text is two lines.",
-    screens: ["refused-key-toast"],
-  },
+  ...Object.fromEntries(
+    (["a", "b"] as const).map((size) => [
+      `T2${size}`,
+      {
+        title: `T2${size}. In the TUI (${size === "a" ? "80x24" : "120x40"}): the judge refuses its key`,
+        does: "Every judge request gets HTTP 401; then `/ragfaith`.",
+        shows:
+          "The toast, titled once, says the key was refused, names `RFE_JUDGE_API_KEY` and says replies go " +
+          "unchecked, in two whole lines (opencode's toast box is 54 characters wide at both sizes). The report " +
+          "then says the last reply was not judged, that the judge did not answer for its statements, and the " +
+          "judge's last failure (HTTP 401).",
+        screens: ["refused-key-toast", "refused-key-report"],
+      },
+    ]),
+  ),
   T3: {
     title: "T3. In the TUI: no judge key, and the user's provider refuses the judge call",
     does:
@@ -229,6 +238,41 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
       "says what to do. The user's turn is not disturbed.",
     screens: ["route-refused-toast"],
   },
+  T4a: {
+    title: "T4a. In the TUI (80x24, judged through opencode): the notice, the toast, undo and redo",
+    does:
+      "The wrong bridge count is flagged and corrected, with no judge key (the toast that names the judge model " +
+      "comes on this route). Then `ctrl+x u`, `ctrl+x r`, `ctrl+x u` again and Enter.",
+    shows:
+      "The notice's two lines each stand whole on one row. The toast naming the judge model did not show while " +
+      "the wrong reply and the notice first appeared (every screen was polled); it came after the correction, whole. " +
+      "Undo took the turn back and left the user's own question in the prompt box, not the notice; redo brought the " +
+      "turn back with an empty prompt box; Enter after the second undo sent the question as the user's own message " +
+      "(the agent's request had it, not a note, as its last user text), judged again as a new turn.",
+    screens: ["notice", "judge-model-toast", "after-undo", "after-redo", "after-resend"],
+  },
+  T4b: {
+    title: "T4b. In the TUI (120x40): the notice, undo and redo",
+    does: "As T4a at 120 columns, with the judge reached directly (a judge key).",
+    shows: "The notice's lines stand whole at 120 columns too; undo, redo and the resent question behave as at 80x24.",
+    screens: ["notice", "after-undo", "after-redo"],
+  },
+  ...Object.fromEntries(
+    (["a", "b"] as const).map((size) => [
+      `T5${size}`,
+      {
+        title: `T5${size}. In the TUI (${size === "a" ? "80x24" : "120x40"}): \`/ragfaith\` after a long reply, then undo`,
+        does:
+          "A reply of 21 statements: the judge contradicts five (✗), finds no source for four (?), accepts twelve; " +
+          "a note and the correction follow; then `/ragfaith`, read back by scrolling up with PageUp, and `ctrl+x u`.",
+        shows:
+          "The reply that drew the note comes first, its ✗ statements, then its ?, then one line for the twelve that " +
+          "hold up; the correction after it; then the totals (`22 statements judged, 1 note sent`). No row is wider " +
+          "than 72 columns, so the terminal broke none. Undo removed the report and left the prompt box empty.",
+        screens: ["report-top", "report-end", "after-report-undo"],
+      },
+    ]),
+  ),
 }
 
 /** The TUI scenarios: what each did, its result, and the screens as captured (trailing blank rows dropped). */
@@ -259,6 +303,9 @@ function renderTui(records: readonly ScenarioRecord[], push: (...lines: string[]
   }
 }
 
+/** Where the TUI tests keep their screens, one folder per scenario. */
+const SCREENS = join(REPO_DIR, "docs/screens")
+
 const sh = (cmd: string, args: string[]) => spawnSync(cmd, args, { encoding: "utf8", cwd: REPO_DIR }).stdout.trim()
 
 const argValue = (flag: string) => {
@@ -283,10 +330,18 @@ const main = () => {
     const file = join(dir, "records.json")
     const tuiFile = join(dir, "tui.json")
     const t0 = Date.now()
+    // the screens every TUI test keeps, written afresh
+    rmSync(SCREENS, { recursive: true, force: true })
     const res = spawnSync(process.execPath, ["test", "test/live/live.test.ts", "test/live/tui.test.ts"], {
       cwd: REPO_DIR,
       encoding: "utf8",
-      env: { ...process.env, RFE_LIVE_REPORT: file, RFE_TUI_REPORT: tuiFile, RFE_SKIP_LIVE: "" },
+      env: {
+        ...process.env,
+        RFE_LIVE_REPORT: file,
+        RFE_TUI_REPORT: tuiFile,
+        RFE_TUI_CAPTURES: SCREENS,
+        RFE_SKIP_LIVE: "",
+      },
       maxBuffer: 64 * 1024 * 1024,
     })
     suiteSeconds = (Date.now() - t0) / 1000
@@ -405,8 +460,8 @@ const main = () => {
     "- A real judge provider was not called: no https, no provider authentication, no real token counts or latency. " +
       "`bun test/live/demo.ts` can route the judge to a real endpoint (`RFE_JUDGE_BASE_URL`, `RFE_JUDGE_API_KEY`, " +
       "`RFE_JUDGE_MAIN_MODEL`); that path was exercised only against a second loopback server.",
-    "- The TUI was run at 100x40 in tmux only, with the scripted models: other sizes, themes, terminals and the " +
-      "timeline, undo and export views were seen while the notice was designed, not asserted by these tests.",
+    "- The TUI was run in tmux at 80x24, 100x40 and 120x40, with the scripted models: other sizes, themes and " +
+      "terminals, the timeline and export views, and undo from the timeline were not asserted by these tests.",
     "- `opencode run` was checked for the documented behaviour (no injection, findings on stderr and as a log line, " +
       "exit 0) with judges answering in milliseconds and in 3 s; a judge slower than `RFE_FLUSH_TIMEOUT_MS` (20 s) " +
       "was not run live. The findings did not reliably reach the opencode log *file* in run mode (see scenario 10).",

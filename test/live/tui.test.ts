@@ -11,6 +11,7 @@ import { SURVEY_NOTES } from "../support/fixtures.ts"
 import { type JudgeRule, judgeEnv } from "../support/judge.ts"
 import {
   type AgentScript,
+  agentContext,
   cleanupAll,
   digest,
   type Endpoint,
@@ -50,12 +51,99 @@ const judge: JudgeRule = (call) =>
       }
     : { verdict: "faithful", source: call.sources[0]?.id ?? "S1", reason: "stated in the file" }
 
+// A long reply: 21 statements, of which the judge contradicts every fifth and finds no source for the next.
+const LONG_REPLY = Array.from({ length: 21 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
+const longAgent: AgentScript = (c) => {
+  if (c.isNote) return { text: FIXED }
+  if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "facts.txt" } }] }
+  return { text: LONG_REPLY }
+}
+const longJudge: JudgeRule = (call) => {
+  const n = Number(/number (\d+)/.exec(call.claim)?.[1] ?? -1) % 5
+  const source = call.sources.find((s) => s.text.includes("bridges"))?.id ?? "S1"
+  if (n === 0) {
+    return {
+      verdict: "unfaithful",
+      source,
+      quote: "Freedonia has 3 bridges over the river Zeppo.",
+      reason: "3 bridges",
+    }
+  }
+  if (n === 1) return { verdict: "unverifiable", reason: "the notes name no northern river" }
+  return { verdict: "faithful", source, reason: "stated in the file" }
+}
+
 /** The screen as text a person reads: frame characters gone, wrapped lines joined. */
 const readable = (screen: string) =>
   screen
     .replace(/[┃│╹▀▣■⬝]/g, " ")
     .replace(/\s+/g, " ")
     .trim()
+
+/** The two terminal sizes the issue names: a small laptop pane and a wide one. */
+const SIZES: Array<[string, [number, number]]> = [
+  ["a", [80, 24]],
+  ["b", [120, 40]],
+]
+
+const QUESTION = "How many bridges cross the Zeppo?"
+
+/** The notice the wrong bridge count draws, as the plugin breaks its lines. */
+const NOTICE_LINES = [`Automatic check: "${WRONG}"`, "conflicts with facts.txt:1-4. Asking the agent to correct it."]
+
+/** A screen's rows with the frame of the user-message boxes taken off: what the row says. */
+const rowsOf = (screen: string) => screen.split("\n").map((row) => row.replace(/^\s*[┃│]\s{0,2}/, "").trimEnd())
+
+/**
+ * What the prompt box holds: the rows above its agent and model line, up to the blank row at its top. The box
+ * is a blank row, the input, a blank row, then `Build · Scripted Mock (scripted)`.
+ */
+const promptInput = (screen: string) => {
+  const rows = screen.split("\n")
+  const footer = rows.findLastIndex((row) => /┃\s+Build · Scripted/.test(row))
+  const input: string[] = []
+  for (let i = footer - 2; i > 0; i--) {
+    const row = rows[i] ?? ""
+    const text = row.replace(/^\s*┃/, "").trim()
+    if (!row.trimStart().startsWith("┃") || text === "") break
+    input.unshift(text)
+  }
+  return input.join(" ")
+}
+
+/**
+ * The rows above the prompt box (its blank row, one input row, its blank row, its footer), frames taken off.
+ * Blank rows at the bottom are dropped: there the prompt box's top row may cover the transcript's last one.
+ */
+const transcriptRows = (screen: string) => {
+  const rows = screen.split("\n")
+  const footer = rows.findLastIndex((row) => /┃\s+Build · Scripted/.test(row))
+  const above = rowsOf(rows.slice(0, Math.max(0, footer - 3)).join("\n"))
+  while (above.length && above.at(-1)?.trim() === "") above.pop()
+  return above
+}
+
+/** `above` and `below` overlap where the end of one is the start of the other: joined there, once. */
+const joinRows = (above: string[], below: string[]) => {
+  for (let k = Math.min(above.length, below.length); k > 0; k--) {
+    if (above.slice(-k).every((row, i) => row === below[i])) return [...above, ...below.slice(k)]
+  }
+  return [...above, ...below]
+}
+
+/** Scrolls the transcript up a page at a time until `top` shows, and returns all it passed, top first. */
+async function readBack(tui: Tui, top: string, pages = 30) {
+  let rows = transcriptRows(tui.capture())
+  for (let i = 0; i < pages && !rows.some((row) => row.includes(top)); i++) {
+    tui.key("PPage")
+    await Bun.sleep(400)
+    rows = joinRows(transcriptRows(tui.capture()), rows)
+  }
+  return rows
+}
+
+/** A toast box on screen: the plugin's title row, framed. */
+const TOAST_RE = /┃\s+ragfaith\s+┃/
 
 const records: ScenarioRecord[] = []
 
@@ -71,9 +159,17 @@ interface TuiRun {
 /** How a scenario's judge is reached: straight (the scripted judge, with a key) or through opencode's provider. */
 type Route = "direct" | "opencode"
 
+interface TuiScenario {
+  route?: Route
+  /** Terminal columns and rows; 100x40 unless given. */
+  size?: [number, number]
+  agent?: AgentScript
+}
+
 /** One scenario: its own endpoint, project and TUI, recorded whether it passes or fails. */
-async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promise<void>, route: Route = "direct") {
-  const ep = startEndpoint({ agent, judge: rule })
+async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promise<void>, opts: TuiScenario = {}) {
+  const route = opts.route ?? "direct"
+  const ep = startEndpoint({ agent: opts.agent ?? agent, judge: rule })
   const scratch = makeScratch("tui-")
   writeProject(scratch, {
     endpoint: ep,
@@ -86,13 +182,14 @@ async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promis
     ? join(process.env.RFE_TUI_CAPTURES, name.split(" ")[0] ?? name)
     : undefined
   const env = route === "direct" ? judgeEnv(ep.judgeBaseURL) : {}
-  const tui = await startTui({ scratch, env, captureDir })
+  const [cols, rows] = opts.size ?? [100, 40]
+  const tui = await startTui({ scratch, env, captureDir, cols, rows })
   const notes: string[] = []
   const screens: TuiRun["screens"] = []
   const t0 = Date.now()
   let failure: string | undefined
   try {
-    notes.push(`TUI ready after ${((await tui.waitReady()) / 1000).toFixed(1)} s (${TMUX})`)
+    notes.push(`TUI ${cols}x${rows} ready after ${((await tui.waitReady()) / 1000).toFixed(1)} s (${TMUX})`)
     await run({
       tui,
       ep,
@@ -145,56 +242,70 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
         const faithful = shot("faithful-reply")
         expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
         expect(faithful).not.toContain("ragfaith")
+        expect(faithful).not.toContain("Automatic check")
 
-        // (a) the wrong reply, the notice naming the file, then the correction, in that order
+        // (a) the wrong reply, the notice naming the statement and the file, then the correction, in that order
         await tui.submit("How many bridges cross the Zeppo?")
         await tui.waitForText(FIXED)
         await tui.waitIdle(ep.inflight, 2500)
         const corrected = readable(shot("correction"))
         const wrongAt = corrected.indexOf(WRONG)
-        const noticeAt = corrected.indexOf("ragfaith: 1 of 1 statement conflicts with facts.txt")
-        const fixedAt = corrected.indexOf(FIXED)
+        const noticeAt = corrected.indexOf(`Automatic check: "${WRONG}" conflicts with facts.txt:1-4.`)
+        const fixedAt = corrected.indexOf(FIXED, wrongAt + WRONG.length)
         expect(wrongAt).toBeGreaterThanOrEqual(0)
         expect(noticeAt).toBeGreaterThan(wrongAt)
         expect(fixedAt).toBeGreaterThan(noticeAt)
         expect(corrected).toContain("Asking the agent to correct it.")
 
-        // (b) /ragfaith: the flagged statement with its source, and the model was not asked
+        // (b) /ragfaith: the flagged reply first, with its source; the correction after it; no model request
         const before = agentRequests()
         await tui.submit("/ragfaith", 2)
-        await tui.waitForText("drew the last")
+        await tui.waitForText("Judge: judge-main")
         await tui.waitIdle(ep.inflight, 1500)
         const report = readable(shot("ragfaith-report"))
         expect(report).toContain(`✗ "${WRONG}" unfaithful: facts.txt:1-4`)
         expect(report).toContain("Freedonia has 3 bridges over the river Zeppo")
-        expect(report).toContain(`✓ "${FIXED}"`)
+        expect(report.indexOf("✗")).toBeLessThan(report.indexOf("the reply after it"))
+        expect(report).toContain("Its 1 statement holds up.")
+        expect(report).toContain("1 note sent")
         expect(agentRequests()).toBe(before)
         notes.push(`agent requests before /ragfaith: ${before}, after: ${agentRequests()}`)
       }),
     TIMEOUT,
   )
 
-  test(
-    "T2. a judge that refuses its key: the toast says so, names the variable, and says replies go unchecked",
-    () =>
-      withTui(
-        "T2 refused key",
-        () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
-        async ({ tui, ep, shot }) => {
-          await tui.submit("How many bridges cross the Zeppo?")
-          // a toast stays 5 s: read it while it is up
-          const screen = await tui.waitForText("The judge refused the key")
-          shot("refused-key-toast")
-          expect(screen).toContain("RFE_JUDGE_API_KEY")
-          expect(screen).toContain("Replies go unchecked.")
-          // titled once: the text does not repeat the name
-          expect(screen.match(/ragfaith/g)?.length).toBe(1)
-          expect(ep.byKind("judge").every((r) => r.status === 401)).toBe(true)
-          await tui.waitIdle(ep.inflight, 1500)
-        },
-      ),
-    TIMEOUT,
-  )
+  for (const [label, size] of SIZES) {
+    test(
+      `T2${label}. a judge that refuses its key (${size.join("x")}): the toast says so and names the variable; /ragfaith says nothing was judged, and why`,
+      () =>
+        withTui(
+          `T2${label} refused key ${size.join("x")}`,
+          () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
+          async ({ tui, ep, shot }) => {
+            await tui.submit("How many bridges cross the Zeppo?")
+            // a toast stays 6 s: read it while it is up
+            const screen = await tui.waitForText("The judge refused the key")
+            shot("refused-key-toast")
+            expect(screen).toContain("RFE_JUDGE_API_KEY")
+            expect(screen).toContain("Replies go unchecked.")
+            // titled once: the text does not repeat the name
+            expect(screen.match(/ragfaith/g)?.length).toBe(1)
+            expect(ep.byKind("judge").every((r) => r.status === 401)).toBe(true)
+            await tui.waitIdle(ep.inflight, 1500)
+            // the report does not call the reply judged: it says it was not, and why
+            await tui.submit("/ragfaith", 2)
+            const report = readable(await tui.waitForText("This session:"))
+            shot("refused-key-report")
+            expect(report).toContain("Automatic check: the last reply was not judged")
+            expect(report).toContain("the judge did not answer for")
+            expect(report).toContain("HTTP 401")
+            expect(report).not.toMatch(/needed a note|hold up|judged at/)
+          },
+          { size },
+        ),
+      TIMEOUT,
+    )
+  }
 
   test(
     "T3. no judge key, and the user's provider refuses the judge call: the plugin's toast is what stays on screen",
@@ -218,8 +329,166 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
           await tui.waitIdle(ep.inflight, 1500)
           expect(tui.capture()).not.toContain("Invalid API key")
         },
-        "opencode",
+        { route: "opencode" },
       ),
     TIMEOUT,
   )
+
+  for (const [label, size] of SIZES) {
+    // 80x24 judges through opencode's provider, so the toast that names the judge model is on screen too
+    const route: Route = label === "a" ? "opencode" : "direct"
+    test(
+      `T4${label}. undo after a correction (${size.join("x")}): the prompt box gets the user's own question, Enter sends it as theirs, redo brings the turn back`,
+      () =>
+        withTui(
+          `T4${label} undo after a correction ${size.join("x")}`,
+          judge,
+          async ({ tui, ep, notes, shot }) => {
+            const seen: string[] = []
+            await tui.submit(QUESTION)
+            await tui.waitForText(FIXED, 40000, seen)
+            // the notice: its two lines whole, each on one row, at this width
+            const corrected = shot("notice")
+            const rows = rowsOf(corrected)
+            for (const line of NOTICE_LINES) expect(rows).toContain(line)
+            if (route === "opencode") {
+              // the toast naming the judge model waits until the notice and the correction have been read
+              const toast = await tui.waitForText("picks another", 30000, seen)
+              shot("judge-model-toast")
+              const first = seen.findIndex((screen) => screen.includes(NOTICE_LINES[0] ?? ""))
+              expect(first).toBeGreaterThanOrEqual(0)
+              expect(seen.slice(0, first + 1).some((screen) => TOAST_RE.test(screen))).toBe(false)
+              expect(
+                seen
+                  .filter((screen) => screen.includes(WRONG) && !screen.includes(FIXED))
+                  .some((screen) => TOAST_RE.test(screen)),
+              ).toBe(false)
+              // whole: both lines of it, nothing cut off
+              expect(toast).toContain(`The judge is mock/${ROUTE_JUDGE_MODEL}, one of your models;`)
+              expect(toast).toContain("RFE_JUDGE_MAIN_MODEL picks another")
+              expect(toast).not.toContain("…")
+              notes.push(`screens polled until the toast: ${seen.length}; the notice first showed on screen ${first}`)
+              // it goes by itself, and leaves the screen as it was
+              await tui.waitForScreen((screen) => !TOAST_RE.test(screen), "the toast gone", 15000)
+            }
+            await tui.waitIdle(ep.inflight, 2000)
+
+            // undo: the correction, the notice and the wrong reply go, and the prompt box holds the user's question
+            tui.key("C-x", "u")
+            const undone = await tui.waitForScreen(
+              (screen) => promptInput(screen) === QUESTION && !screen.includes(WRONG),
+              "the user's question back in the prompt box",
+              15000,
+            )
+            shot("after-undo")
+            expect(undone).not.toContain("Automatic check")
+            expect(undone).toContain("message reverted")
+
+            // redo: the whole turn is back, the notice too, and the prompt box is empty
+            tui.key("C-x", "r")
+            const redone = await tui.waitForScreen(
+              (screen) => screen.includes(FIXED) && promptInput(screen) === "",
+              "the turn restored and an empty prompt box",
+              15000,
+            )
+            shot("after-redo")
+            for (const line of NOTICE_LINES) expect(rowsOf(redone)).toContain(line)
+            await Bun.sleep(1500)
+            expect(promptInput(tui.capture())).toBe("")
+
+            // undo again, then Enter: the question goes as the user's own message, judged as a new turn
+            tui.key("C-x", "u")
+            await tui.waitForScreen(
+              (screen) => promptInput(screen) === QUESTION,
+              "the question in the prompt box",
+              15000,
+            )
+            const agentsBefore = ep.byKind("agent").length
+            tui.key("Enter")
+            // the question stands in the transcript as the user's message, and the prompt box is empty again
+            await tui.waitForScreen(
+              (screen) => transcriptRows(screen).includes(QUESTION) && promptInput(screen) === "",
+              "the question sent as the user's message",
+              15000,
+            )
+            shot("after-resend")
+            await tui.waitForText(FIXED, 40000)
+            await tui.waitIdle(ep.inflight, 2000)
+            const resent = ep.byKind("agent").slice(agentsBefore)
+            const first = agentContext(resent[0]?.body ?? {})
+            expect(first.lastUserText).toBe(QUESTION)
+            expect(first.isNote).toBe(false)
+            expect(resent.some((request) => agentContext(request.body).isNote)).toBe(true)
+            notes.push(
+              `agent requests after Enter: ${resent.length}; the first one's last user text: ${first.lastUserText}`,
+            )
+          },
+          { size, route },
+        ),
+      TIMEOUT,
+    )
+  }
+
+  for (const [label, size] of SIZES) {
+    test(
+      `T5${label}. /ragfaith after a long reply (${size.join("x")}): the flagged reply first, ✗ then ?, the rest folded; undo leaves the prompt box empty`,
+      () =>
+        withTui(
+          `T5${label} long report and undo ${size.join("x")}`,
+          longJudge,
+          async ({ tui, ep, notes, shot }) => {
+            await tui.submit("Read facts.txt and tell me about the bridges")
+            await tui.waitForText(FIXED, 40000)
+            await tui.waitIdle(ep.inflight, 2000)
+            const agentsBefore = ep.byKind("agent").length
+            await tui.submit("/ragfaith", 2)
+            await tui.waitForText("This session:")
+            await tui.waitIdle(ep.inflight, 1500)
+            shot("report-end")
+            const rows = await readBack(tui, "Automatic check: the reply that drew the last note")
+            shot("report-top")
+            const at = (text: string) => rows.findIndex((row) => row.includes(text))
+            const marks = rows.flatMap((row) => (/^[✗?✓] /.test(row) ? [row[0]] : []))
+            notes.push(`report rows read back: ${rows.length}; marks in order: ${marks.join("")}`)
+            // the reply that drew the note first, its ✗ then its ?, the statements that hold up folded
+            expect(marks).toEqual([..."✗✗✗✗✗", ..."????", "✓"])
+            expect(at("Automatic check: the reply that drew the last note")).toBeLessThan(
+              rows.findIndex((r) => r.startsWith("✗ ")),
+            )
+            expect(rows.findLastIndex((r) => r.startsWith("✗ "))).toBeLessThan(
+              rows.findIndex((r) => r.startsWith("? ")),
+            )
+            expect(at("✓ 12 more statements hold up (/ragfaith all lists every one).")).toBeGreaterThan(
+              rows.findLastIndex((r) => r.startsWith("? ")),
+            )
+            expect(at("Automatic check: the reply after it")).toBeGreaterThan(at("✓ 12 more statements"))
+            expect(at("Its 1 statement holds up.")).toBeGreaterThan(at("the reply after it"))
+            expect(at("This session: 22 statements judged, 1 note sent")).toBeGreaterThan(at("Its 1 statement"))
+            // no line of the report was broken again by the terminal
+            for (const row of rows) expect(row.length).toBeLessThanOrEqual(72)
+            expect(rows.join("\n")).not.toMatch(/Details|opencode log|\(s\)/)
+            expect(ep.byKind("agent").length).toBe(agentsBefore)
+
+            // undo: the report goes, and the prompt box, which the TUI filled with it, is emptied
+            tui.key("C-x", "u")
+            const undone = await tui.waitForScreen(
+              (screen) =>
+                screen.includes("message reverted") &&
+                !screen.includes("Automatic check: the reply that drew") &&
+                promptInput(screen) === "",
+              "the report gone and an empty prompt box",
+              15000,
+            )
+            shot("after-report-undo")
+            expect(undone).toContain(FIXED)
+            await Bun.sleep(1500)
+            const settled = tui.capture()
+            expect(promptInput(settled)).toBe("")
+            expect(settled).not.toContain("Automatic check: the reply that drew")
+          },
+          { size, agent: longAgent },
+        ),
+      TIMEOUT,
+    )
+  }
 })

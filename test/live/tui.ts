@@ -35,6 +35,8 @@ export interface Tui {
   submit(text: string, enters?: number): Promise<void>
   /** Polls the pane until `what` shows; every distinct screen seen on the way goes into `seen` when given. */
   waitForText(what: string | RegExp, timeoutMs?: number, seen?: string[]): Promise<string>
+  /** Polls the pane until `ok(screen)`; `what` names the wait in the error. */
+  waitForScreen(ok: (screen: string) => boolean, what: string, timeoutMs?: number, seen?: string[]): Promise<string>
   waitReady(timeoutMs?: number): Promise<number>
   /** No session busy on /event, no endpoint request in flight, and nothing new for quietMs. */
   waitIdle(inflight: () => number, quietMs?: number, timeoutMs?: number): Promise<void>
@@ -152,6 +154,16 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
     return screen
   }
   const key = (...keys: string[]) => void tmux("send-keys", "-t", target, ...keys)
+  const waitForScreen: Tui["waitForScreen"] = async (ok, what, timeoutMs = 30000, seen) => {
+    const end = Date.now() + timeoutMs
+    for (;;) {
+      const screen = capture()
+      if (seen && seen.at(-1) !== screen) seen.push(screen)
+      if (ok(screen)) return screen
+      if (Date.now() > end) throw new Error(`no ${what} after ${timeoutMs} ms:\n${screen}`)
+      await sleep(seen ? 20 : 100)
+    }
+  }
 
   return {
     url,
@@ -165,16 +177,11 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
         key("Enter")
       }
     },
-    async waitForText(what, timeoutMs = 30000, seen) {
-      const end = Date.now() + timeoutMs
-      for (;;) {
-        const screen = capture()
-        if (seen && seen.at(-1) !== screen) seen.push(screen)
-        if (typeof what === "string" ? screen.includes(what) : what.test(screen)) return screen
-        if (Date.now() > end) throw new Error(`no ${what} on screen after ${timeoutMs} ms:\n${screen}`)
-        await sleep(seen ? 20 : 100)
-      }
+    waitForText(what, timeoutMs = 30000, seen) {
+      const ok = (screen: string) => (typeof what === "string" ? screen.includes(what) : what.test(screen))
+      return waitForScreen(ok, `${what} on screen`, timeoutMs, seen)
     },
+    waitForScreen,
     async waitReady(timeoutMs = 60000) {
       const end = Date.now() + timeoutMs
       for (;;) {

@@ -96,6 +96,12 @@ export function createHost(opts: HostOptions = {}) {
   const reports: Array<{ sessionID: string; parts: Array<{ text: string; synthetic?: boolean; ignored?: boolean }> }> =
     []
   const aborts = new Map<string, () => void>()
+  /** What the plugin told the TUI through `tui.publish`: commands it ran, text put into the prompt box. */
+  const published: Array<{ type: string; properties: Record<string, unknown> }> = []
+  /** The revert points the plugin set (`session.revert`, or undefined for `session.unrevert`). */
+  const reverts: Array<{ sessionID: string; messageID: string | undefined }> = []
+  /** Every stored user message with its parts, as `session.message` answers. */
+  const stored = new Map<string, { info: Record<string, unknown>; parts: Array<Record<string, unknown>> }>()
 
   const client: HostClient = {
     session: {
@@ -106,8 +112,8 @@ export function createHost(opts: HostOptions = {}) {
         // opencode stores a noReply prompt as a user message and starts no turn: the plugin's /ragfaith report.
         if (call.body.noReply) {
           reports.push({ sessionID: call.path.id, parts: call.body.parts })
-          await storeUserMessage(call.path.id, call.body.parts)
-          return { data: {} } as { error?: unknown }
+          const id = await storeUserMessage(call.path.id, call.body.parts)
+          return { data: { info: stored.get(id)?.info } } as { error?: unknown }
         }
         const [first, ...rest] = call.body.parts
         const text = first?.text ?? ""
@@ -149,6 +155,20 @@ export function createHost(opts: HostOptions = {}) {
         await event("session.created", { sessionID: id, info })
         return { data: info }
       },
+      message: async (call) => {
+        const message = stored.get(call.path.messageID)
+        return message ? { data: message } : { error: { name: "NotFoundError" } }
+      },
+      revert: async (call) => {
+        reverts.push({ sessionID: call.path.id, messageID: call.body.messageID })
+        await revert(call.path.id, call.body.messageID)
+        return { data: {} }
+      },
+      unrevert: async (call) => {
+        reverts.push({ sessionID: call.path.id, messageID: undefined })
+        await revert(call.path.id, undefined)
+        return { data: {} }
+      },
       abort: async (call) => {
         const record = judgeSessions.find((session) => session.id === call.path.id)
         if (record) record.aborted = true
@@ -169,6 +189,10 @@ export function createHost(opts: HostOptions = {}) {
       showToast: async (call) => {
         toasts.push({ title: call.body.title, message: call.body.message, variant: call.body.variant })
         return { data: true } as { error?: unknown }
+      },
+      publish: async (call) => {
+        published.push(call.body)
+        return { data: true }
       },
     },
     app: {
@@ -241,6 +265,13 @@ export function createHost(opts: HostOptions = {}) {
 
   const agent = { providerID: "mock", modelID: "scripted" }
 
+  /** The session's revert point moved, as undo and redo move it: opencode sends the session again. */
+  const revert = (sessionID: string, messageID: string | undefined) =>
+    event("session.updated", {
+      sessionID,
+      info: { id: sessionID, title: "Scripted session", ...(messageID ? { revert: { messageID } } : {}) },
+    })
+
   /** A user message: the chat.message hook, then message.updated and the text part event. */
   /** A user message of any parts, as opencode stores one: the chat.message hook, the message, each part in order. */
   const storeUserMessage = async (
@@ -262,6 +293,7 @@ export function createHost(opts: HostOptions = {}) {
     const asked = texts.every((part) => part.synthetic || part.ignored)
       ? { sessionID }
       : { sessionID, agent: agentName, model: agent }
+    stored.set(id, { info: message, parts })
     await hooks["chat.message"](asked, { message, parts })
     await event("message.updated", { sessionID, info: message })
     for (const part of parts) await event("message.part.updated", { sessionID, part, time: Date.now() })
@@ -503,6 +535,9 @@ export function createHost(opts: HostOptions = {}) {
     opencodeConfig,
     judgeSessions,
     reports,
+    published,
+    reverts,
+    revert,
     command,
     prompts,
     sessionLookups,
