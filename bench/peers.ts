@@ -217,6 +217,11 @@ async function main() {
   for (const sample of samples)
     bySource.set(sample.source.split(":")[0] ?? "", (bySource.get(sample.source.split(":")[0] ?? "") ?? 0) + 1)
   console.log(`\nSamples by peer: ${[...bySource].map(([peer, n]) => `${peer} ${n}`).join(", ")}.`)
+  const located = new Map<string, number>()
+  for (const sample of samples) if (sample.located) located.set(sample.located, (located.get(sample.located) ?? 0) + 1)
+  console.log(
+    `Where each positive's secret is: ${[...located].map(([how, n]) => `${how} ${n}`).join(", ")} (span: drawn by the peer's generator; rule: found by the peer's own rule or report; guess: neither could be run).`,
+  )
   if (verbose) for (const miss of misses) console.log(miss.replaceAll(REDACTED, "▮"))
 }
 
