@@ -32,11 +32,20 @@ export const MIRRORS = {
 
 export type Outcome = "redacted" | "partial" | "kept"
 
-/** Whether what is left of a secret is nothing (no 8-character run of it), some of it, or all of it. */
-export function outcome(secret: string, output: string): Outcome {
+/**
+ * Whether what is left of a secret is nothing (no 8-character run of it), some of it, or all of it. A run that
+ * the text holds outside the secret too (the `rubygems_` of `rubygemsToken = "rubygems_…"`) counts only where
+ * the output holds it more often than that context does.
+ */
+export function outcome(secret: string, output: string, text = ""): Outcome {
   if (output.includes(secret)) return "kept"
+  const context = text.replaceAll(secret, "\u0000")
+  const count = (haystack: string, needle: string) => haystack.split(needle).length - 1
   const width = Math.min(8, secret.length)
-  for (let i = 0; i + width <= secret.length; i++) if (output.includes(secret.slice(i, i + width))) return "partial"
+  for (let i = 0; i + width <= secret.length; i++) {
+    const run = secret.slice(i, i + width)
+    if (output.includes(run) && count(output, run) > count(context, run)) return "partial"
+  }
   return "redacted"
 }
 
@@ -103,7 +112,7 @@ async function measure(samples: readonly PeerSample[], verbose: boolean) {
       const row =
         rows.get(sample.family) ?? rows.set(sample.family, { redacted: 0, partial: 0, kept: 0 }).get(sample.family)
       if (!row) continue
-      const result = outcome(sample.secret, output)
+      const result = outcome(sample.secret, output, sample.text)
       row[result]++
       if (verbose && result !== "redacted") {
         misses.push(

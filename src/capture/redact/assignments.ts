@@ -12,7 +12,7 @@ import {
   spelled,
   WEAK,
 } from "./names.ts"
-import { isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
+import { encodesProse, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
 
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
 export const TYPE_ASSIGN_RE =
@@ -126,7 +126,11 @@ export function endsInlineValue(code: number): boolean {
   }
 }
 
-/** Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation. */
+/**
+ * Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation.
+ * An `=` is part of it (`…dhoc5g3yghsm0==qm2b…`, base64 padding): the scan goes on past every value it read
+ * amid other text, so a run of `key=key=…` is read once, not once per hit.
+ */
 export function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
   let end = from
   for (; end < text.length; end++) {
@@ -134,17 +138,8 @@ export function unquotedEnd(text: string, from: number, ownLine: boolean, query:
     if (endsAnyValue(code)) break
     if (ownLine) continue
     if (endsInlineValue(code) || (query && code === 35)) break
-    // `=` ends it unless it is base64 padding: so `key=key=key…` cannot make every hit read the whole run.
-    if (code === 61 && !isPaddingAt(text, end)) break
   }
   return end
-}
-
-export function isPaddingAt(text: string, at: number): boolean {
-  let end = at
-  while (text.charCodeAt(end) === 61) end++
-  const code = text.charCodeAt(end)
-  return Number.isNaN(code) || endsAnyValue(code) || endsInlineValue(code)
 }
 
 /** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
@@ -245,7 +240,8 @@ export function isSecretValue(
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
-  if (strength === WEAK && !looksRandom(value)) return false
+  // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
+  if (strength === WEAK && (!looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false
   if (strength === WEAK) return true
   if (found.quoted) return true

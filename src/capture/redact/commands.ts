@@ -1,13 +1,14 @@
 // Passwords on command lines: -p, --password and the login commands that take one.
-import { isNeverSecret, REDACTED } from "./values.ts"
+import { isNeverSecret, looksRandom, REDACTED } from "./values.ts"
 
 /**
- * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget), `-pass pass:…` (openssl),
+ * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget; or `key:`, a key with no
+ * password), `-pass pass:…` (openssl),
  * and `-p`/`-a`, which are a password only for some commands (a port or `mkdir -p` elsewhere). Found by the
  * flag and the blank before it, not by a lookbehind, which costs Bun's regex engine its JIT; an argument too
  * short to be a password fails in the regex already.
  */
-export const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128}):["']?([^\s"']{4,256})/g
+export const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{0,256})/g
 
 export const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
 
@@ -65,6 +66,12 @@ export function redactCommandFlags(text: string, mayContain: (keyword: string) =
   if (mayContain(" -u") || mayContain("\t-u") || mayContain("--user")) {
     for (const match of text.matchAll(CLI_USER_RE)) {
       const [whole, user = "", password = ""] = match
+      // An API key as the user and no password (`curl -u "sk_live_…:"`, as Stripe documents it): the user goes.
+      if (password === "") {
+        const at = match.index + whole.indexOf(user)
+        if (looksRandom(user) && !isNeverSecret(user)) cuts.push([at, at + user.length])
+        continue
+      }
       // The same word twice (`postgres:postgres`) is a local default; `1000:1000` a uid and gid.
       if (password === user || isNeverSecret(password)) continue
       cuts.push([match.index + whole.length - password.length, match.index + whole.length])

@@ -29,7 +29,10 @@ export const KEY_QUALIFIERS = new Set(
     .split(" "),
 )
 
-/** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
+/**
+ * Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`; a
+ * key's hash or fingerprint (`issuerKeyHash`) is made to be shown.
+ */
 export const NOT_SECRET_SUFFIXES = new Set(
   [
     "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
@@ -42,6 +45,7 @@ export const NOT_SECRET_SUFFIXES = new Set(
     "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
     "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
     "options opts settings chars charset alphabet username user login email event down up press pressed",
+    "hash hashes digest checksum fingerprint thumbprint",
   ]
     .join(" ")
     .split(" "),

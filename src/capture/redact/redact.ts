@@ -47,8 +47,38 @@ export function keywordTest(text: string): (keyword: string) => boolean {
   }
 }
 
+/** `#`, `*`, `•`: what masks the rest of a token shown in a dashboard or a log. */
+const isMaskChar = (code: number) => code === 35 || code === 42 || code === 0x2022
+
+/**
+ * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
+ * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
+ */
+export function isMaskedAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) === 0x2026) return true
+  return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
+}
+
+type Replacer = (match: string, ...rest: unknown[]) => string
+
+/** A token rule's replacer that keeps a masked token: String.replace passes the offset and the text last. */
+const unlessMasked =
+  (replace: Replacer): Replacer =>
+  (match, ...rest) => {
+    const text = rest.at(-1)
+    const offset = rest.at(-2)
+    if (typeof text === "string" && typeof offset === "number" && isMaskedAt(text, offset + match.length)) return match
+    return replace(match, ...rest)
+  }
+
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-export const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
+export const SECRET_RULES = [
+  ...[...TOKEN_RULES, ...VENDOR_RULES].map((rule) => ({
+    ...rule,
+    replace: unlessMasked(rule.replace as Replacer),
+  })),
+  ...CONTEXT_RULES,
+].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))
@@ -64,7 +94,7 @@ export function redactAfterKeys(text: string): string {
   for (const rule of SECRET_RULES) {
     if (!rule.keywords.some(mayContain) || (rule.requires && !out.includes(rule.requires))) continue
     rule.re.lastIndex = 0
-    out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
+    out = out.replace(rule.re, rule.replace as Replacer)
   }
   return redactAssignments(redactCommandFlags(out, mayContain))
 }
