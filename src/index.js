@@ -1579,6 +1579,8 @@ function nameStrength(name) {
   }
   return 0
 }
+/** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
+const isWordStart = (code) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
 const isNameChar = (code) =>
   (code >= 48 && code <= 57) ||
   (code >= 65 && code <= 90) ||
@@ -1609,7 +1611,12 @@ const FIELDS_BY_LENGTH = Array.from({ length: 16 }, (_, length) =>
   NAME_FIELDS.filter((field) => field.length === length),
 )
 /** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
-const isNameField = (name) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+function isNameField(name) {
+  if (name.length > 12) return false
+  const fields = FIELDS_BY_LENGTH[name.length] ?? []
+  for (const field of fields) if (isWordAt(name, 0, field)) return true
+  return false
+}
 /** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
 function fieldOperatorBefore(text, start) {
   let at = start - 1
@@ -1652,7 +1659,7 @@ function mayAssign(text, start, end) {
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
-  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
 }
@@ -1741,11 +1748,11 @@ function readOperator(text, from) {
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
-  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (!op) return isWordStart(text.charCodeAt(at)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
   if (op === ":" || op === "?:") {
     let type = at + op.length
     while (isBlank(text.charCodeAt(type))) type++
-    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    const typed = isWordStart(text.charCodeAt(type)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
     if (typed) return typed
   }
   at += op.length
@@ -1842,11 +1849,21 @@ function closingQuote(text, from, quote, unclosed) {
   return -1
 }
 /** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
-const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+function isStringPrefix(code) {
+  switch (code | 32) {
+    case 114: // r
+    case 98: // b
+    case 102: // f
+    case 117: // u
+      return true
+    default:
+      return code === 76 || code === 64 || code === 36 // L @ $
+  }
+}
 function stringPrefixLength(text, at) {
-  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
-  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
 function readValue(text, at, ownLine, query, unclosed) {
   const start = at + stringPrefixLength(text, at)
@@ -1963,9 +1980,10 @@ function redactAssignments(text) {
         : readValue(text, connector.at, ownLine, name.query, unclosed)
     if (!value) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
-    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
-    const literal = text.slice(value.start, value.end)
-    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
+    // fewer than 4 characters is none, known before it is cut out of the text.
+    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
+    if (literal && isSecretValue(text, literal, name, value, connector.op, notSecret)) {
       cursor = cuts.push([value.start, value.end]) && value.end
     } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
     words.lastIndex = Math.max(words.lastIndex, cursor)
@@ -1982,24 +2000,35 @@ const QUADGRAM_MIN_CHARS = 4_096
 const UTF8 = new TextEncoder()
 /**
  * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
- * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
- * over a megabyte cost 30 to 60 ms in Bun, the pass 5 to 10. A false "may" only means its rule runs for nothing.
+ * in a Bloom-style bitmap of about 8 bits per byte, and which 2-byte sequences in a table of all of them; a
+ * keyword is then a few bit tests: a hundred `includes` over a megabyte cost 30 to 60 ms in Bun, the pass 5 to
+ * 10. A short keyword (`b_`, `t1.`) is searched only if its pairs are all there: an `includes` that finds
+ * nothing still reads the whole text. A false "may" only means its rule runs for nothing.
  */
 function keywordTest(text) {
   if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
   const bytes = UTF8.encode(text)
   const shift = Math.ceil(Math.log2(bytes.length * 8))
   const map = new Uint32Array(1 << (shift - 5))
+  const pairs = new Uint32Array(2048)
   const bit = (quad) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
   let quad = 0
   for (let i = 0; i < bytes.length; i++) {
     quad = (quad << 8) | (bytes[i] ?? 0)
     const b = bit(quad)
     map[b >>> 5] = (map[b >>> 5] ?? 0) | (1 << (b & 31))
+    const pair = quad & 0xffff
+    pairs[pair >>> 5] = (pairs[pair >>> 5] ?? 0) | (1 << (pair & 31))
+  }
+  const hasPair = (keyword, at) => {
+    const pair = ((keyword.charCodeAt(at) & 0xff) << 8) | (keyword.charCodeAt(at + 1) & 0xff)
+    return ((pairs[pair >>> 5] ?? 0) & (1 << (pair & 31))) !== 0
   }
   return (keyword) => {
-    // A short keyword has no 4-gram; `includes` is cheap for those that start with a rare character (`Q~`, `://`).
-    if (keyword.length < 4) return text.includes(keyword)
+    if (keyword.length < 4) {
+      for (let at = 0; at + 1 < keyword.length; at++) if (!hasPair(keyword, at)) return false
+      return text.includes(keyword)
+    }
     let quad = 0
     for (let i = 0; i < keyword.length; i++) {
       quad = (quad << 8) | keyword.charCodeAt(i)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { redactSecrets } from "../src/capture/redact/redact.ts"
+import { redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { REDACTED } from "../src/capture/redact/values.ts"
 import { CLEAN_CORPUS } from "./support/clean.ts"
 import { ALPHABETS, changedLines, corpora, drawer, SHAPES, tally } from "./support/secrets.ts"
@@ -151,6 +151,10 @@ describe("redaction: one long text gives what its parts give", () => {
     const joined = samples.join("\n\n")
     expect(joined.length).toBeGreaterThan(100_000)
     expect(redactSecrets(joined)).toBe(samples.map((text) => redactSecrets(text)).join("\n\n"))
+  })
+
+  test("every keyword is printable ASCII: the bitmaps hold UTF-8 bytes and are asked with character codes", () => {
+    for (const rule of SECRET_RULES) for (const keyword of rule.keywords) expect(keyword).toMatch(/^[\x20-\x7e]+$/)
   })
 
   test("a rule's condition is tested exactly: words that only look like `machine` to the bitmap make no .netrc", () => {

@@ -3,6 +3,7 @@ import { applyCuts } from "./commands.ts"
 import {
   isLineStart,
   isNameField,
+  isWordStart,
   type Name,
   operatorAt,
   readName,
@@ -43,11 +44,11 @@ export function readOperator(text: string, from: number): { op: string; at: numb
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
-  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (!op) return isWordStart(text.charCodeAt(at)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
   if (op === ":" || op === "?:") {
     let type = at + op.length
     while (isBlank(text.charCodeAt(type))) type++
-    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    const typed = isWordStart(text.charCodeAt(type)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
     if (typed) return typed
   }
   at += op.length
@@ -160,12 +161,22 @@ export function closingQuote(text: string, from: number, quote: string, unclosed
 }
 
 /** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
-export const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+export function isStringPrefix(code: number): boolean {
+  switch (code | 32) {
+    case 114: // r
+    case 98: // b
+    case 102: // f
+    case 117: // u
+      return true
+    default:
+      return code === 76 || code === 64 || code === 36 // L @ $
+  }
+}
 
 export function stringPrefixLength(text: string, at: number): number {
-  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
-  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
 
 export function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
@@ -301,9 +312,10 @@ export function redactAssignments(text: string): string {
         : readValue(text, connector.at, ownLine, name.query, unclosed)
     if (!value) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
-    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
-    const literal = text.slice(value.start, value.end)
-    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
+    // fewer than 4 characters is none, known before it is cut out of the text.
+    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
+    if (literal && isSecretValue(text, literal, name, value, connector.op, notSecret)) {
       cursor = cuts.push([value.start, value.end]) && value.end
     } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
     words.lastIndex = Math.max(words.lastIndex, cursor)

@@ -110,6 +110,10 @@ export interface Name {
   query: boolean
 }
 
+/** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
+export const isWordStart = (code: number) =>
+  (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
+
 export const isNameChar = (code: number) =>
   (code >= 48 && code <= 57) ||
   (code >= 65 && code <= 90) ||
@@ -146,7 +150,12 @@ export const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ l
 )
 
 /** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
-export const isNameField = (name: string) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+export function isNameField(name: string): boolean {
+  if (name.length > 12) return false
+  const fields = FIELDS_BY_LENGTH[name.length] ?? []
+  for (const field of fields) if (isWordAt(name, 0, field)) return true
+  return false
+}
 
 /** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
 export function fieldOperatorBefore(text: string, start: number): number {
@@ -194,7 +203,7 @@ export function mayAssign(text: string, start: number, end: number): boolean {
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
-  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
 }
