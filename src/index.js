@@ -1047,6 +1047,13 @@ const CONTEXT_RULES = [
     replace: redactQuoted,
   },
   {
+    // `vault operator init` prints its unseal (or recovery) keys as `Unseal Key 1: <base64>`.
+    name: "vault-unseal-key",
+    keyword: ["Unseal Key", "Recovery Key"],
+    re: /\b((?:Unseal|Recovery) Key \d{1,2}:[ \t]*)[A-Za-z0-9+/]{20,100}={0,2}/g,
+    replace: redactAfter,
+  },
+  {
     name: "sql-password",
     // The rule ignores case: every spelling the keyword test could meet.
     keyword: ["IDENTIFIED", "identified", "Identified", "PASSWORD", "password", "Password"],
@@ -1174,16 +1181,23 @@ const VENDOR_RULES = [
  */
 const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{0,256})/g
 const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
-const CLI_P_RE = /[ \t]-([pa])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+const CLI_P_RE = /[ \t]-([pak])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
 /** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
 const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
 const MYSQL_COMMAND_RE = /^(?:mysql\w*|mariadb[\w-]*)\b/
+/** PsExec's `-p` is the remote user's password. */
+const PSEXEC_COMMAND_RE = /^psexec(?:64)?(?:\.exe)?\b/i
+/** NuGet's `-k` (`dotnet nuget push -k KEY`) is the feed's API key. */
+const NUGET_COMMAND_RE = /^(?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]/i
+/** The API key NuGet takes as a plain argument: after the package of `nuget push`, or after `setapikey`. */
+const NUGET_KEY_RE = /\bnuget(?:\.exe)?[ \t]+(?:push[ \t]+[^\s-]\S{0,255}|setapikey)[ \t]+([^\s"'-][^\s"']{7,255})/gi
 /** How far back a command's start is looked for. */
 const COMMAND_LOOKBACK = 300
-/** Whether `-p` (glued to its argument or not) or `-a` takes a password in this command. */
+/** Whether `-p` (glued to its argument or not), `-a` or `-k` takes a password or key in this command. */
 function takesPassword(flag, glued, command) {
   if (flag === "a") return !glued && command.startsWith("redis-cli")
-  if (command.startsWith("sshpass")) return true
+  if (flag === "k") return !glued && NUGET_COMMAND_RE.test(command)
+  if (command.startsWith("sshpass") || (!glued && PSEXEC_COMMAND_RE.test(command))) return true
   return glued ? MYSQL_COMMAND_RE.test(command) : LOGIN_COMMAND_RE.test(command)
 }
 /** The last command break (line end, `;`, `&`, `|`, `(`, backtick) in [from, to), or -1. */
@@ -1215,6 +1229,8 @@ function redactPasswordFlags(text, cuts) {
     cuts.push([end - argument.length, end])
   }
 }
+/** Words of the commands whose `-p`, `-a` or `-k` the flag scan reads, as the keyword test spells them. */
+const PASSWORD_FLAG_COMMANDS = ["login", "mysql", "mariadb", "sshpass", "redis-cli", "psexec", "PsExec", "nuget"]
 /** Passwords on command lines; each flag's argument keeps its quotes. */
 function redactCommandFlags(text, mayContain) {
   const cuts = []
@@ -1239,7 +1255,14 @@ function redactCommandFlags(text, mayContain) {
         cuts.push([match.index + match[0].length - password.length, match.index + match[0].length])
     }
   }
-  if (["login", "mysql", "mariadb", "sshpass", "redis-cli"].some(mayContain)) redactPasswordFlags(text, cuts)
+  if (PASSWORD_FLAG_COMMANDS.some(mayContain)) redactPasswordFlags(text, cuts)
+  if (mayContain("nuget") || mayContain("NuGet")) {
+    for (const match of text.matchAll(NUGET_KEY_RE)) {
+      const key = match[1] ?? ""
+      const end = match.index + match[0].length
+      if (looksRandom(key) && !isNeverSecret(key)) cuts.push([end - key.length, end])
+    }
+  }
   return applyCuts(
     text,
     cuts.sort((a, b) => a[0] - b[0]),
@@ -1499,13 +1522,18 @@ function redactSecretManifests(text) {
 const WEAK = 1
 const STRONG = 2
 /**
+ * A personal access token's name (`GITHUB_PAT`, `ado-pat`): `pat` after `_` or `-` and before no letter, so that
+ * `file_path` and `url_pattern` are no hit. The lookahead stands in no repeated group (see vendors.ts).
+ */
+const PAT_WORD = "[_-]pat(?![a-z])"
+/**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD})[\\w.-]*`, "gi")
 const NAME_MAX = 80
 const STRONG_PARTS = new Set(
-  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
 )
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
 const KEY_QUALIFIERS = new Set(
@@ -1658,11 +1686,15 @@ function mayAssign(text, start, end) {
   if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
+  if (c === "{") return isTerraformVariable(text, start) // variable "db_password" { … default = …
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
   if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
 }
+/** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
+const isTerraformVariable = (text, start) =>
+  text[start - 1] === '"' && /\bvariable[ \t]+$/.test(text.slice(Math.max(0, start - 13), start - 1))
 /** A name or value lower-cased, letters and digits only: how repeatsName compares them. */
 const spelled = (text) => text.toLowerCase().replace(/[^a-z\d]/g, "")
 function strengthAt(text, start, end, memo) {
@@ -1732,6 +1764,11 @@ const TYPE_ASSIGN_RE =
 const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
 /** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
 const SHELL_DEFAULT_RE = /(:?[-=])/y
+/**
+ * Terraform's `variable "db_password" {` and, within a dozen lines of it, `default = "…"`: the block's default
+ * is the variable's value.
+ */
+const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(default)[ \t]*=[ \t]*/y
 /** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
 const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
 const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
@@ -1775,6 +1812,7 @@ function readConnector(text, name) {
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
   // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
   if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
   const found = readOperator(text, at)
   if (found) return found
   // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.

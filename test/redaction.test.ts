@@ -75,6 +75,20 @@ describe("redaction: one shape each, exactly: the name stays readable, quotes st
       `'ENCRYPTION_KEY' => '${R}',`,
     ],
     ["SQL", `CREATE USER app WITH PASSWORD '${v}';`, `CREATE USER app WITH PASSWORD '${R}';`],
+    ["a personal access token's name", `export AZURE_DEVOPS_PAT="${v}"`, `export AZURE_DEVOPS_PAT="${R}"`],
+    [
+      "nuget push's key",
+      `nuget push app.nupkg ${v} -Source https://x.test`,
+      `nuget push app.nupkg ${R} -Source https://x.test`,
+    ],
+    ["dotnet nuget -k", `dotnet nuget push app.nupkg -k ${v}`, `dotnet nuget push app.nupkg -k ${R}`],
+    ["psexec -p", `psexec \\\\host -u ci -p ${v} cmd`, `psexec \\\\host -u ci -p ${R} cmd`],
+    [
+      "a Terraform variable's default",
+      `variable "db_password" {\n  type    = string\n  default = "${v}"\n}`,
+      `variable "db_password" {\n  type    = string\n  default = "${R}"\n}`,
+    ],
+    ["a Vault unseal key", `Unseal Key 1: ${v}${drawer(7)(24)}`, `Unseal Key 1: ${R}`],
     [
       "a key block cut off at its end, then prose",
       `-----BEGIN PRIVATE KEY-----\n${v}${v}\n${v}\n\nThe deploy notes go on.`,
@@ -111,6 +125,9 @@ describe("redaction: what is never a secret stays", () => {
     ["the name of a secret", "secretKeyRef: {name: db-credentials, key: password}"],
     ["an env var's name", "tokenEnvVar: GITHUB_TOKEN"],
     ["a same-word local default", "postgres://postgres:postgres@localhost:5432/app"],
+    ["a file path's name (no personal access token)", `file_path = "${drawer(6)(20)}"`],
+    ["curl's -k (no key)", `curl -k https://x.test/${drawer(6)(20)}`],
+    ["a Terraform variable's reference default", 'variable "db_password" {\n  default = var.fallback\n}'],
     [
       "prose that names the key markers",
       "`-----END PRIVATE KEY-----` repeated, no BEGIN; then `-----BEGIN PRIVATE KEY-----` alone",

@@ -3,6 +3,7 @@ import { applyCuts } from "./commands.ts"
 import {
   isLineStart,
   isNameField,
+  isTerraformVariable,
   isWordStart,
   type Name,
   operatorAt,
@@ -24,6 +25,12 @@ export const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
 
 /** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
 export const SHELL_DEFAULT_RE = /(:?[-=])/y
+
+/**
+ * Terraform's `variable "db_password" {` and, within a dozen lines of it, `default = "…"`: the block's default
+ * is the variable's value.
+ */
+export const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(default)[ \t]*=[ \t]*/y
 
 /** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
 export const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
@@ -72,6 +79,7 @@ export function readConnector(text: string, name: Name): { op: string; at: numbe
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
   // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
   if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
   const found = readOperator(text, at)
   if (found) return found
   // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.

@@ -6,15 +6,21 @@ export const WEAK = 1
 export const STRONG = 2
 
 /**
+ * A personal access token's name (`GITHUB_PAT`, `ado-pat`): `pat` after `_` or `-` and before no letter, so that
+ * `file_path` and `url_pattern` are no hit. The lookahead stands in no repeated group (see vendors.ts).
+ */
+export const PAT_WORD = "[_-]pat(?![a-z])"
+
+/**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD})[\\w.-]*`, "gi")
 
 export const NAME_MAX = 80
 
 export const STRONG_PARTS = new Set(
-  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
 )
 
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
@@ -202,11 +208,16 @@ export function mayAssign(text: string, start: number, end: number): boolean {
   if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
+  if (c === "{") return isTerraformVariable(text, start) // variable "db_password" { … default = …
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
   if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
 }
+
+/** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
+export const isTerraformVariable = (text: string, start: number) =>
+  text[start - 1] === '"' && /\bvariable[ \t]+$/.test(text.slice(Math.max(0, start - 13), start - 1))
 
 /** How telling each name read so far is; the last one is checked in place first, as repeats come in a row. */
 export interface Strengths {

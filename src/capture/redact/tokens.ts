@@ -365,6 +365,13 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     replace: redactQuoted,
   },
   {
+    // `vault operator init` prints its unseal (or recovery) keys as `Unseal Key 1: <base64>`.
+    name: "vault-unseal-key",
+    keyword: ["Unseal Key", "Recovery Key"],
+    re: /\b((?:Unseal|Recovery) Key \d{1,2}:[ \t]*)[A-Za-z0-9+/]{20,100}={0,2}/g,
+    replace: redactAfter,
+  },
+  {
     name: "sql-password",
     // The rule ignores case: every spelling the keyword test could meet.
     keyword: ["IDENTIFIED", "identified", "Identified", "PASSWORD", "password", "Password"],
