@@ -301,6 +301,10 @@ function keyBody(text: string): string {
 function detectSecretsSamples(dir: string): PeerSample[] {
   const out: PeerSample[] = []
   const files = git(dir, "ls-tree", "--name-only", "HEAD", "tests/plugins/").split("\n")
+  const everyRule = git(dir, "ls-tree", "--name-only", "HEAD", "detect_secrets/plugins/")
+    .split("\n")
+    .filter((name) => name.endsWith(".py"))
+    .flatMap((name) => denylist(git(dir, "show", `HEAD:${name}`)).map((re) => ({ re, group: -1 })))
   for (const file of files.filter((name) => name.endsWith("_test.py") && !name.endsWith("base_test.py"))) {
     const plugin = file.replace(/^.*\/|_test\.py$/g, "")
     const src = `detect-secrets:${plugin}`
@@ -314,7 +318,8 @@ function detectSecretsSamples(dir: string): PeerSample[] {
       // A template the test fills in (`'"{secret}"'`) is no sample of its own.
       if (line.length > 4096 || /\{(?:non_)?secret\}/.test(line)) continue
       if (!flag) {
-        out.push({ family: "negatives", source: src, text: line, secret: "" })
+        const peerFormat = secretByRules(everyRule, line) !== ""
+        out.push({ family: "negatives", source: src, text: line, secret: "", peerFormat })
         continue
       }
       const byRule = secret ?? (plugin === "private_key" ? keyBody(line) : secretByRules(rules, line))

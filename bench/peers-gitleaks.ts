@@ -359,35 +359,45 @@ export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
   const helpers = readHelpers(dir)
   const out: PeerSample[] = []
   const files = git(dir, "ls-tree", "--name-only", "HEAD", "cmd/generate/config/rules/").split("\n")
-  for (const file of files.filter((name) => name.endsWith(".go") && !name.endsWith("_test.go"))) {
-    const source = git(dir, "show", `HEAD:${file}`)
-    const base = file.replace(/^.*\/|\.go$/g, "")
-    const promised = PROMISED_RE.test(base)
-    const generic = base === "generic"
-    for (const rule of ruleFunctions(source, helpers, draw, new Map())) {
-      const src = `gitleaks:${rule.rule}`
-      const re = rule.regex === undefined ? undefined : toJsRegex(rule.regex)
-      for (const tp of rule.tps) {
-        // A literal sample says nothing of where its secret is: the rule's own regex does.
-        const found = tp.span || !re ? "" : secretByRules([{ re, group: rule.group }], tp.s)
-        const secret = tp.span ? tp.s.slice(...tp.span) : found || guessSecret(tp.s)
-        if (!secret) continue
-        const family = IDENTIFIER_RULE_RE.test(rule.rule)
-          ? "identifiers"
-          : generic
-            ? "generic assignments"
-            : promised
-              ? "promised families"
-              : "other vendors"
-        const located = tp.span ? "span" : found ? "rule" : "guess"
-        out.push({ family, source: src, text: tp.s, secret, located })
-      }
-      if (!generic && !IDENTIFIER_RULE_RE.test(rule.rule)) {
-        const alone = new Set(rule.tps.flatMap((tp) => (tp.span && tp.prefixed ? [tp.s.slice(...tp.span)] : [])))
-        for (const secret of alone)
-          out.push({ family: "vendor tokens alone", source: src, text: secret, secret, located: "span" })
-      }
-      for (const fp of rule.fps) out.push({ family: "negatives", source: src, text: fp.s, secret: "" })
+  const rules = files
+    .filter((name) => name.endsWith(".go") && !name.endsWith("_test.go"))
+    .flatMap((file) => {
+      const base = file.replace(/^.*\/|\.go$/g, "")
+      return ruleFunctions(git(dir, "show", `HEAD:${file}`), helpers, draw, new Map()).map((rule) => ({
+        ...rule,
+        base,
+        re: rule.regex === undefined ? undefined : toJsRegex(rule.regex),
+      }))
+    })
+  const regexes = rules.flatMap((rule) => (rule.re ? [{ re: rule.re }] : []))
+  for (const rule of rules) {
+    const src = `gitleaks:${rule.rule}`
+    const generic = rule.base === "generic"
+    const identifiers = IDENTIFIER_RULE_RE.test(rule.rule)
+    for (const tp of rule.tps) {
+      // A literal sample says nothing of where its secret is: the rule's own regex does.
+      const found = tp.span || !rule.re ? "" : secretByRules([{ re: rule.re, group: rule.group }], tp.s)
+      const secret = tp.span ? tp.s.slice(...tp.span) : found || guessSecret(tp.s)
+      if (!secret) continue
+      const family = identifiers
+        ? "identifiers"
+        : generic
+          ? "generic assignments"
+          : PROMISED_RE.test(rule.base)
+            ? "promised families"
+            : "other vendors"
+      const located = tp.span ? "span" : found ? "rule" : "guess"
+      out.push({ family, source: src, text: tp.s, secret, located })
+    }
+    if (!generic && !identifiers) {
+      const alone = new Set(rule.tps.flatMap((tp) => (tp.span && tp.prefixed ? [tp.s.slice(...tp.span)] : [])))
+      for (const secret of alone)
+        out.push({ family: "vendor tokens alone", source: src, text: secret, secret, located: "span" })
+    }
+    // A negative of one rule's test; whether any of gitleaks' regexes matches it says if its shape is a secret's.
+    for (const fp of rule.fps) {
+      const peerFormat = secretByRules(regexes, fp.s) !== ""
+      out.push({ family: "negatives", source: src, text: fp.s, secret: "", peerFormat })
     }
   }
   return out

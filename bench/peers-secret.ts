@@ -18,6 +18,12 @@ export interface PeerSample {
   secret: string
   /** How the secret was found: its span in a generated sample, the peer's rule run on it, or a guess. */
   located?: "span" | "rule" | "guess"
+  /**
+   * For a negative: whether one of the peer's own regexes matches it. Then its shape is a credential's, and it
+   * is an allowlist of known values, an entropy threshold, a length or checksum check, or the test of one rule
+   * among many that makes it a negative.
+   */
+  peerFormat?: boolean
 }
 
 /** The vendors and contexts the README promises, as the peers name their rules, files and plugins. */
