@@ -1179,7 +1179,9 @@ const VENDOR_RULES = [
  * flag and the blank before it, not by a lookbehind, which costs Bun's regex engine its JIT; an argument too
  * short to be a password fails in the regex already.
  */
-const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{0,256})/g
+const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{4,256})/g
+/** `-u KEY:`, a key of 8 characters or more and no password: apart, so that ` -u a:` runs match nothing. */
+const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
 const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
 const CLI_P_RE = /[ \t]-([pak])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
 /** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
@@ -1235,14 +1237,14 @@ const PASSWORD_FLAG_COMMANDS = ["login", "mysql", "mariadb", "sshpass", "redis-c
 function redactCommandFlags(text, mayContain) {
   const cuts = []
   if (mayContain(" -u") || mayContain("\t-u") || mayContain("--user")) {
+    // An API key as the user and no password (`curl -u "sk_live_…:"`, as Stripe documents it): the user goes.
+    for (const match of text.matchAll(CLI_KEY_AS_USER_RE)) {
+      const user = match[1] ?? ""
+      const at = match.index + match[0].indexOf(user)
+      if (looksRandom(user) && !isNeverSecret(user)) cuts.push([at, at + user.length])
+    }
     for (const match of text.matchAll(CLI_USER_RE)) {
       const [whole, user = "", password = ""] = match
-      // An API key as the user and no password (`curl -u "sk_live_…:"`, as Stripe documents it): the user goes.
-      if (password === "") {
-        const at = match.index + whole.indexOf(user)
-        if (looksRandom(user) && !isNeverSecret(user)) cuts.push([at, at + user.length])
-        continue
-      }
       // The same word twice (`postgres:postgres`) is a local default; `1000:1000` a uid and gid.
       if (password === user || isNeverSecret(password)) continue
       cuts.push([match.index + whole.length - password.length, match.index + whole.length])
