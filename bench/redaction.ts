@@ -96,6 +96,13 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ["random [A-Za-z0-9_-]", randomToken(rng(3), MB, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")],
   ['" -u a:" repeated', repeatTo(" -u a:", MB)],
   ['"://a:b@" repeated', repeatTo("://a:b@", MB)],
+  // What the newer rules read: NuGet's plain key, PAT names, Terraform variable blocks, unseal keys, unsigned JWTs.
+  ['"nuget push p " repeated', repeatTo("nuget push p ", MB)],
+  ['"X_PAT=" repeated', repeatTo("X_PAT=", MB)],
+  ['variable "db_password" { repeated', repeatTo('variable "db_password" {\n', MB)],
+  ['"Unseal Key 1: " repeated', repeatTo("Unseal Key 1: ", MB)],
+  ['"eyJhbGciOi.eyJzdWIiOi " repeated', repeatTo("eyJhbGciOi.eyJzdWIiOi ", MB)],
+  ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
 ]
 
 /**
@@ -130,10 +137,22 @@ export function passCosts(): string {
     const top = costs
       .slice(1)
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 4)
-    rows.push([label, fmtMs(costs[0]?.[1] ?? NaN), ...top.map(([name, ms]) => `${name} ${fmtMs(ms)}`)])
+      .slice(0, 3)
+    // Growth between a quarter of the input and all of it: 1 is linear, 2 quadratic.
+    const quarter = input.slice(0, input.length / 4)
+    const exponent =
+      Math.log(
+        median(repeatSync(() => redactSecrets(input), 200, 3)) /
+          median(repeatSync(() => redactSecrets(quarter), 200, 3)),
+      ) / Math.log(4)
+    rows.push([
+      label,
+      fmtMs(costs[0]?.[1] ?? NaN),
+      exponent.toFixed(2),
+      ...top.map(([name, ms]) => `${name} ${fmtMs(ms)}`),
+    ])
   }
-  return table(["input", "total per MB", "costliest pass", "second", "third", "fourth"], rows)
+  return table(["input", "total per MB", "growth", "costliest pass", "second", "third"], rows)
 }
 
 if (import.meta.main && process.argv.includes("--passes")) {
