@@ -32,11 +32,20 @@ export const MIRRORS = {
 
 export type Outcome = "redacted" | "partial" | "kept"
 
-/** Whether what is left of a secret is nothing (no 8-character run of it), some of it, or all of it. */
-export function outcome(secret: string, output: string): Outcome {
+/**
+ * Whether what is left of a secret is nothing (no 8-character run of it), some of it, or all of it. A run that
+ * the text holds outside the secret too (the `rubygems_` of `rubygemsToken = "rubygems_…"`) counts only where
+ * the output holds it more often than that context does.
+ */
+export function outcome(secret: string, output: string, text = ""): Outcome {
   if (output.includes(secret)) return "kept"
+  const context = text.replaceAll(secret, "\u0000")
+  const count = (haystack: string, needle: string) => haystack.split(needle).length - 1
   const width = Math.min(8, secret.length)
-  for (let i = 0; i + width <= secret.length; i++) if (output.includes(secret.slice(i, i + width))) return "partial"
+  for (let i = 0; i + width <= secret.length; i++) {
+    const run = secret.slice(i, i + width)
+    if (output.includes(run) && count(output, run) > count(context, run)) return "partial"
+  }
   return "redacted"
 }
 
@@ -83,18 +92,21 @@ function table(title: string, rows: Map<string, Row>): string {
 async function measure(samples: readonly PeerSample[], verbose: boolean) {
   const session = await captureSession()
   const byPath: Record<"read" | "webfetch", Map<string, Row>> = { read: new Map(), webfetch: new Map() }
-  const negatives = { read: 0, webfetch: 0, total: 0 }
+  // The negatives apart whose shape one of the peer's own regexes calls a credential's.
+  const negatives = { read: 0, webfetch: 0, total: 0, readOther: 0, webfetchOther: 0, other: 0 }
   const misses: string[] = []
   for (const sample of samples) {
     for (const path of ["read", "webfetch"] as const) {
       const output = path === "read" ? await session.read(sample.text) : await session.fetch(sample.text)
       if (sample.family === "negatives") {
         if (path === "read") negatives.total++
+        if (path === "read" && !sample.peerFormat) negatives.other++
         if (output !== sample.text) {
           negatives[path]++
+          if (!sample.peerFormat) negatives[path === "read" ? "readOther" : "webfetchOther"]++
           if (verbose)
             misses.push(
-              `[${path} negative ${sample.source}] ${JSON.stringify(sample.text).slice(0, 200)} → ${JSON.stringify(output).slice(0, 200)}`,
+              `[${path} negative${sample.peerFormat ? " (peer's format)" : ""} ${sample.source}] ${JSON.stringify(sample.text).slice(0, 200)} → ${JSON.stringify(output).slice(0, 200)}`,
             )
         }
         continue
@@ -103,7 +115,7 @@ async function measure(samples: readonly PeerSample[], verbose: boolean) {
       const row =
         rows.get(sample.family) ?? rows.set(sample.family, { redacted: 0, partial: 0, kept: 0 }).get(sample.family)
       if (!row) continue
-      const result = outcome(sample.secret, output)
+      const result = outcome(sample.secret, output, sample.text)
       row[result]++
       if (verbose && result !== "redacted") {
         misses.push(
@@ -213,10 +225,18 @@ async function main() {
   console.log(
     `| negatives changed | ${pct(negatives.read, negatives.total)} of ${negatives.total} | ${pct(negatives.webfetch, negatives.total)} of ${negatives.total} |`,
   )
+  console.log(
+    `| negatives changed that no regex of the peer matches | ${pct(negatives.readOther, negatives.other)} of ${negatives.other} | ${pct(negatives.webfetchOther, negatives.other)} of ${negatives.other} |`,
+  )
   const bySource = new Map<string, number>()
   for (const sample of samples)
     bySource.set(sample.source.split(":")[0] ?? "", (bySource.get(sample.source.split(":")[0] ?? "") ?? 0) + 1)
   console.log(`\nSamples by peer: ${[...bySource].map(([peer, n]) => `${peer} ${n}`).join(", ")}.`)
+  const located = new Map<string, number>()
+  for (const sample of samples) if (sample.located) located.set(sample.located, (located.get(sample.located) ?? 0) + 1)
+  console.log(
+    `Where each positive's secret is: ${[...located].map(([how, n]) => `${how} ${n}`).join(", ")} (span: drawn by the peer's generator; rule: found by the peer's own rule or report; guess: neither could be run).`,
+  )
   if (verbose) for (const miss of misses) console.log(miss.replaceAll(REDACTED, "▮"))
 }
 

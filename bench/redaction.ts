@@ -8,10 +8,15 @@
  * sample: nothing secret-looking reaches the output.
  */
 
-import { redactSecrets } from "../src/capture/redact/redact.ts"
+import { redactAssignments } from "../src/capture/redact/assignments.ts"
+import { redactCommandFlags } from "../src/capture/redact/commands.ts"
+import { redactJwts } from "../src/capture/redact/jwt.ts"
+import { redactPrivateKeys } from "../src/capture/redact/keys.ts"
+import { redactSecretManifests } from "../src/capture/redact/manifests.ts"
+import { keywordTest, redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { CLEAN_CORPUS } from "../test/support/clean.ts"
 import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/secrets.ts"
-import { fmtMs, KB, pyCode, table, tsCode } from "./lib.ts"
+import { fmtMs, KB, MB, median, pyCode, randomToken, repeatSync, repeatTo, rng, table, tsCode } from "./lib.ts"
 
 const share = (row: Tally | undefined) =>
   row ? `${((100 * row.redacted) / row.total).toFixed(1)}% of ${row.total}` : "—"
@@ -78,7 +83,81 @@ export function redactionCoverage(): { text: string; targets: Array<[string, str
   }
 }
 
-if (import.meta.main) {
+/** The adversarial inputs that cost the most per megabyte (bench/run.ts section 5 has them all). */
+const COSTLY_INPUTS: Array<[string, string]> = [
+  ['"key":" repeated', repeatTo('"key":"', MB)],
+  ['token=" repeated', repeatTo('token="', MB)],
+  ["token: ' repeated", repeatTo("token: '", MB)],
+  ['"key: " repeated', repeatTo("key: ", MB)],
+  ['<add key="password" repeated', repeatTo('<add key="password" ', MB)],
+  ['"password": " repeated', repeatTo('"password": "', MB)],
+  ['key=" repeated', repeatTo('key="', MB)],
+  ["a Secret manifest of data lines", `kind: Secret\ndata:\n${repeatTo("  k: dmFsdWU=\n", MB)}`],
+  ["random [A-Za-z0-9_-]", randomToken(rng(3), MB, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")],
+  ['" -u a:" repeated', repeatTo(" -u a:", MB)],
+  ['"://a:b@" repeated', repeatTo("://a:b@", MB)],
+  // What the newer rules read: NuGet's plain key, PAT names, Terraform variable blocks, unseal keys, unsigned JWTs.
+  ['"nuget push p " repeated', repeatTo("nuget push p ", MB)],
+  ['"X_PAT=" repeated', repeatTo("X_PAT=", MB)],
+  ['variable "db_password" { repeated', repeatTo('variable "db_password" {\n', MB)],
+  ['"Unseal Key 1: " repeated', repeatTo("Unseal Key 1: ", MB)],
+  ['"eyJhbGciOi.eyJzdWIiOi " repeated', repeatTo("eyJhbGciOi.eyJzdWIiOi ", MB)],
+  ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
+]
+
+/**
+ * What each pass of redactSecrets costs on each costly input, in ms per MB: key blocks, manifests, JWTs, every
+ * token and context rule (with its keyword test, as redactSecrets runs it), command flags, the assignment scan.
+ * The passes run on the raw input, so each is timed on what it would meet first.
+ */
+export function passCosts(): string {
+  const rows: string[][] = []
+  for (const [label, input] of COSTLY_INPUTS) {
+    const time = (work: () => unknown) => (median(repeatSync(work, 200, 3)) * MB) / input.length
+    const mayContain = keywordTest(input)
+    const costs: Array<[string, number]> = [
+      ["total", time(() => redactSecrets(input))],
+      ["keys", time(() => redactPrivateKeys(input))],
+      ["manifests", time(() => redactSecretManifests(input))],
+      ["jwt", time(() => redactJwts(input))],
+      ["keyword bitmap", time(() => keywordTest(input))],
+      ["commands", time(() => redactCommandFlags(input, mayContain))],
+      ["assignments", time(() => redactAssignments(input))],
+    ]
+    for (const rule of SECRET_RULES) {
+      if (!rule.keywords.some(mayContain) || (rule.requires && !input.includes(rule.requires))) continue
+      costs.push([
+        rule.name,
+        time(() => {
+          rule.re.lastIndex = 0
+          return input.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
+        }),
+      ])
+    }
+    const top = costs
+      .slice(1)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+    // Growth between a quarter of the input and all of it: 1 is linear, 2 quadratic.
+    const quarter = input.slice(0, input.length / 4)
+    const exponent =
+      Math.log(
+        median(repeatSync(() => redactSecrets(input), 200, 3)) /
+          median(repeatSync(() => redactSecrets(quarter), 200, 3)),
+      ) / Math.log(4)
+    rows.push([
+      label,
+      fmtMs(costs[0]?.[1] ?? NaN),
+      exponent.toFixed(2),
+      ...top.map(([name, ms]) => `${name} ${fmtMs(ms)}`),
+    ])
+  }
+  return table(["input", "total per MB", "growth", "costliest pass", "second", "third"], rows)
+}
+
+if (import.meta.main && process.argv.includes("--passes")) {
+  process.stdout.write(`# What each redaction pass costs on the costliest inputs\n\n${passCosts()}\n`)
+} else if (import.meta.main) {
   const { text, targets } = redactionCoverage()
   process.stdout.write(`# Redaction coverage\n\n${text}\n\n${table(["target", "goal", "measured", ""], targets)}\n`)
 }

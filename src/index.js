@@ -489,9 +489,10 @@ const PLACEHOLDER_RE =
 const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
 /**
  * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
- * (`GR134894112312312…`) or seven letters of the alphabet in a row (`…aBcDeFgH…`) is a stand-in too: a
- * token's random part holds none of them, and hex cannot hold the last. One pass: this runs for every match
- * and every assigned value (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
+ * (`GR134894112312312…`), seven letters of the alphabet in a row (`…aBcDeFgH…`) or one block written out twice
+ * or more (`1234567890abcdef1234567890abcdef`) is a stand-in too: a token's random part holds none of them, and
+ * hex cannot hold the alphabet. One pass for the characters: this runs for every match and every assigned value
+ * (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
  */
 function isPlaceholder(value) {
   if (PLACEHOLDER_RE.test(value)) return true
@@ -508,7 +509,16 @@ function isPlaceholder(value) {
     if (run >= 7 || same >= 6) return true
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
-  return value.length >= 12 && distinctCount(value.slice(-16)) <= 3
+  return value.length >= 12 && (distinctCount(value.slice(-16)) <= 3 || isRepeatedBlock(value))
+}
+/** Whether a value is one block of 2 to 32 characters written out twice or more (a last, partial block allowed). */
+function isRepeatedBlock(value) {
+  for (let period = 2; period <= 32 && period * 2 <= value.length; period++) {
+    let at = period
+    while (at < value.length && value.charCodeAt(at) === value.charCodeAt(at - period)) at++
+    if (at === value.length) return true
+  }
+  return false
 }
 function distinctCount(text) {
   let seen = ""
@@ -518,29 +528,27 @@ function distinctCount(text) {
 /** For values after a name, also the telling words; a token's own prefix (`sb_secret_`) may hold them. */
 const isStandIn = (value) => isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 /**
- * For a vendor's own format (a prefix, a length, an alphabet): only a telling stand-in (x's, `example`,
- * `your_`, `<…>`, an ellipsis) or a body mostly of x or of one character keeps it. Test keys are often written as runs of
- * letters or the alphabet in order (`tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`), and nothing but a token
- * has that prefix and shape: redacting such a stand-in costs the judge nothing.
+ * For a vendor's own format (a prefix, a length, an alphabet): only the stand-ins documentation writes (x's,
+ * `example`, `your_`, `<…>`, an ellipsis, a cycle of two or three characters) or a telling word with nothing
+ * random about it (`hf_FakeFakeFake…`) keeps it. Test keys are also written as one letter repeated or the
+ * alphabet in order (`sk_live_AAAA…`, `AGE-SECRET-KEY-1QQQQ…`, `tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`):
+ * nothing but a token has that prefix and length, a real one is never written so, and redacting a fixture
+ * costs the judge nothing.
  */
 function isTokenStandIn(value) {
   if (PLACEHOLDER_RE.test(value)) return true
   let xs = 0
-  let run = 1
-  let longest = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
     if ((code | 32) === 120 || code === 42) xs++
-    run = code === value.charCodeAt(i - 1) ? run + 1 : 1
-    longest = Math.max(longest, run)
   }
-  // Mostly x, or mostly one character (`sk_live_AAAA…`): a body, not a part of one, made of nothing.
-  if (value.length >= 4 && (xs * 2 >= value.length || longest * 5 >= value.length * 3)) return true
-  // A cycle of two or three characters at the end (`GR1348941231231…`); a run of one is a part, as in
-  // `tskey-api-AAAA…-BBBB…`, and counted above.
+  if (value.length >= 4 && xs * 2 >= value.length) return true
+  // A cycle of two or three characters at the end (`GR1348941231231…`); one character is a fixture's run.
   const tail = value.length >= 12 ? distinctCount(value.slice(-16)) : 0
-  return tail === 2 || tail === 3
+  return tail === 2 || tail === 3 || (TOKEN_STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 }
+/** Telling words a token's body may hold; not `secret` or `pw`, which prefixes hold (`sb_secret_`, `pscale_pw_`). */
+const TOKEN_STAND_IN_WORD_RE = /fake|dummy|sample|mock/i
 const redactToken = (match) => (isTokenStandIn(match) ? match : REDACTED)
 /** Keeps the first group (a name, a header's scheme) readable and redacts the rest of the match. */
 const redactAfter = (match, lead = "") => (isPlaceholder(match.slice(lead.length)) ? match : `${lead}${REDACTED}`)
@@ -583,6 +591,27 @@ function looksRandom(value) {
 /** `-_.:/+=` */
 const isSeparator = (code) =>
   code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
+/** The text a base64 value encodes, if it is printable text (a key or a random token decodes to binary). */
+function base64Text(value) {
+  if (value.length < 8 || value.length > 4096 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value))
+    return undefined
+  let text
+  try {
+    text = atob(value)
+  } catch {
+    return undefined
+  }
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code > 126) return undefined
+  }
+  return text
+}
+/** Base64 of words and blanks (`ZHVtbXkgdGV4dCBkYXRh…`, "dummy text data"): an encoded label, not key material. */
+function encodesProse(value) {
+  const text = base64Text(value)
+  return text !== undefined && /^[A-Za-z]+(?:[ ,.'-]+[A-Za-z]+)+[ .!\n]*$/.test(text) && text.includes(" ")
+}
 const redactIfKeyLike = (match) => (looksRandom(match) ? redactToken(match) : match)
 /** Values that configure, type or name something; compared lower-cased. */
 const NOT_SECRET_VALUES = new Set([
@@ -597,9 +626,21 @@ const NOT_SECRET_VALUES = new Set([
   ..."guest user username demo localhost local bearer basic digest oauth oauth2 jwt hmac plain sha256".split(" "),
   ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
 ])
-/** Template, environment and secret-store references: the value lives elsewhere. */
+/**
+ * Template, environment and secret-store references: the value lives elsewhere. Each is matched whole, opened
+ * and closed (`${{ … }}`, `${var.name}`, `${NAME:-default}`, `{{ … }}`, `{% … %}`, `<% … %>`, `#{…}`): a value that
+ * merely holds `{{`, `${` and `}}` among other punctuation (`m{{h}o)p${e]nob…}}`) is a password, not a template.
+ */
 const REFERENCE_RE =
-  /\$\{|\{\{|\{%|<%|%\{|#\{|%\([\w.-]+\)[sd]|\{[\w.:-]*\}|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+  /\$\{\{[^{}]{0,200}\}\}|\$\{[\w.:/@!#*?[\]-]{1,200}(?::?[-=?+][^{}]{0,200})?\}|\{\{[^{}]{0,200}\}\}|\{%[^%]{0,200}%\}|<%[^%]{0,200}%>|%\{[^{}]{1,200}\}|#\{[^{}]{1,200}\}|%\([\w.-]+\)[sd]|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+/** A format string's field (`{}`, `{0}`, `{api_key}`), not one of a template's doubled braces. */
+const FORMAT_FIELD_RE = /(?:^|[^{$#%])\{([\w.:-]{0,64})\}(?!\})/
+/** A reference, or a format field whose name is a name: `{ZqL5kVrX1n8tA2}` in braces is still a value. */
+const isReference = (value) => {
+  if (REFERENCE_RE.test(value)) return true
+  const field = FORMAT_FIELD_RE.exec(value)
+  return field !== null && !looksRandom(field[1] ?? "")
+}
 const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
 const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"]
@@ -655,7 +696,7 @@ function isNeverSecret(raw) {
   if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value) && !isRandomLetters(value)
   const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
   if (group?.[1].some((shape) => shape.test(value))) return true
-  if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true
+  if (REFERENCE_HINT_RE.test(value) && isReference(value)) return true
   return /[\\[({]/.test(value) && REGEX_HINT_RE.test(value)
 }
 function isSecretHeaderValue(value) {
@@ -663,6 +704,8 @@ function isSecretHeaderValue(value) {
 }
 // ── End src/capture/redact/values.ts ───────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/redact/tokens.ts ─────────────────────────────────────────────────────────────────────
+/** An Anthropic key of its published shape: prefix, version, 93 characters, `AA`. */
+const ANTHROPIC_RE = /^sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{93}AA$/
 /**
  * Prefix-anchored token formats, as their vendors publish them: a token is recognised standing alone, not
  * only after a telling name. Each is linear in the input: a literal start, no nested quantifiers, and every
@@ -678,7 +721,9 @@ const TOKEN_RULES = [
   { name: "github-pat", keyword: "github_pat_", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g, replace: redactToken },
   {
     // Personal, deploy, runner, trigger, CI job, feed, incoming mail, agent, OAuth app, SCIM, feature-flag and
-    // workspace tokens; the routable formats end in `.<version><crc>`.
+    // workspace tokens, each of the length GitLab gives it (20 to 50 characters; a trigger token 40, an incoming
+    // mail token 25, an OAuth secret 64, an agent token 50 or more); the routable formats end in
+    // `.<version><crc>`. A body longer or shorter than its kind's is something else spelled like one.
     name: "gitlab",
     keyword: [
       "glpat-",
@@ -694,13 +739,13 @@ const TOKEN_RULES = [
       "glffct-",
       "glwt-",
     ],
-    re: /\bgl(?:pat|dt|rtr?|ptt|cbt|ft|imt|agent|oas|soat|ffct|wt)-[0-9A-Za-z_-]{20,300}(?:\.[0-9A-Za-z]{2,12}){0,2}/g,
+    re: /\bgl(?:(?:pat|dt|rtr?|cbt|ft|soat|ffct|wt)-[\w-]{20,50}|ptt-[\w-]{40}|imt-[\w-]{25}|agent-[\w-]{50,1024}|oas-[\w-]{64})(?:\.[0-9A-Za-z]{2,12}){0,2}(?![\w-])/g,
     replace: redactToken,
   },
   {
     name: "gitlab-runner-registration",
     keyword: "GR1348941",
-    re: /\bGR1348941[0-9A-Za-z_-]{20,64}/g,
+    re: /\bGR1348941[0-9A-Za-z_-]{20,50}(?![\w-])/g,
     replace: redactToken,
   },
   {
@@ -713,9 +758,10 @@ const TOKEN_RULES = [
     name: "sk-key",
     keyword: "sk-",
     re: /\bsk-(?:proj-|ant-(?:api|admin)\d\d-|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{20,400}/g,
-    replace: redactIfKeyLike,
+    // Anthropic's keys are 93 characters and `AA` after their prefix: one of another length is no key of theirs.
+    replace: (match) => (match.startsWith("sk-ant-") && !ANTHROPIC_RE.test(match) ? match : redactIfKeyLike(match)),
   },
-  { name: "groq", keyword: "gsk_", re: /\bgsk_[A-Za-z0-9]{48,60}\b/g, replace: redactToken },
+  { name: "groq", keyword: "gsk_", re: /\bgsk_[A-Za-z0-9]{52}\b/g, replace: redactToken },
   { name: "xai", keyword: "xai-", re: /\bxai-[A-Za-z0-9]{60,100}\b/g, replace: redactToken },
   { name: "perplexity", keyword: "pplx-", re: /\bpplx-[A-Za-z0-9]{40,60}\b/g, replace: redactToken },
   { name: "replicate", keyword: "r8_", re: /\br8_[A-Za-z0-9]{37,40}\b/g, replace: redactToken },
@@ -737,10 +783,10 @@ const TOKEN_RULES = [
     replace: redactToken,
   },
   {
-    // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
+    // Bot tokens: the base64 of a numeric user id (so M, N or O first, 24 to 26 characters), a timestamp, an HMAC.
     name: "discord-bot",
     keyword: ".",
-    re: /\b[A-Z][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    re: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
     replace: redactIfMixed,
   },
   {
@@ -751,9 +797,10 @@ const TOKEN_RULES = [
   },
   { name: "telegram-bot", keyword: ":A", re: /\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, replace: redactToken },
   {
+    // Secret, restricted and ephemeral keys; a publishable key (`pk_`) is meant to be seen in web pages.
     name: "stripe",
     keyword: ["k_live_", "k_test_", "k_prod_"],
-    re: /\b(?:sk|rk|pk|ek)_(?:live|test|prod)_[A-Za-z0-9]{10,250}/g,
+    re: /\b(?:sk|rk|ek)_(?:live|test|prod)_[A-Za-z0-9]{24,250}/g,
     replace: redactToken,
   },
   { name: "stripe-webhook", keyword: "whsec_", re: /\bwhsec_[A-Za-z0-9]{20,250}/g, replace: redactToken },
@@ -770,15 +817,16 @@ const TOKEN_RULES = [
     replace: redactToken,
   },
   {
+    // `SG.`, 22, `.`, 43; also glued to the text before it (`oopsSG.…`, minified code): nothing else has that shape.
     name: "sendgrid",
     keyword: "SG.",
-    re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+    re: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g,
     replace: redactToken,
   },
   { name: "twilio", keyword: "SK", re: /\bSK[0-9a-fA-F]{32}\b/g, replace: redactToken },
   { name: "mailgun", keyword: "key-", re: /\b(?:pub)?key-[a-f0-9]{32}\b/g, replace: redactToken },
   { name: "mailgun-v2", keyword: "-", re: /\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g, replace: redactToken },
-  { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}/g, replace: redactToken },
+  { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g, replace: redactToken },
   { name: "google-oauth-secret", keyword: "GOCSPX-", re: /\bGOCSPX-[A-Za-z0-9_-]{28}/g, replace: redactToken },
   { name: "google-oauth-token", keyword: "ya29.", re: /\bya29\.[A-Za-z0-9_-]{20,2048}/g, replace: redactToken },
   { name: "google-refresh-token", keyword: "1//0", re: /\b1\/\/0[A-Za-z0-9_-]{40,512}/g, replace: redactToken },
@@ -840,10 +888,12 @@ const TOKEN_RULES = [
     replace: redactToken,
   },
   {
+    // Also after `_` or a digit (`MY_tskey-…`), not inside a word (`abctskey-…`); the start is matched, since a
+    // lookbehind costs Bun's regex engine its JIT.
     name: "tailscale",
     keyword: "tskey-",
-    re: /\btskey-(?:[a-z]{2,12}-)?[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,64}\b/g,
-    replace: redactToken,
+    re: /(^|[^A-Za-z])(tskey-(?:[a-z]{2,12}-)?[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,64})\b/g,
+    replace: (match, lead = "", token = "") => (isTokenStandIn(token) ? match : `${lead}${REDACTED}`),
   },
   {
     name: "linear",
@@ -881,7 +931,8 @@ const TOKEN_RULES = [
     replace: redactToken,
   },
   { name: "mapbox-legacy", keyword: "pk.", re: /\bpk\.[a-z0-9]{60}\.[a-z0-9]{22}\b/gi, replace: redactToken },
-  { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
+  // Upload tokens are macaroons of some 150 characters and more: a short one is a cut-off sample.
+  { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{100,1000}/g, replace: redactToken },
   { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
   {
     name: "supabase",
@@ -891,12 +942,13 @@ const TOKEN_RULES = [
   },
   { name: "postman", keyword: "PMAK-", re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g, replace: redactToken },
   {
+    // User tokens: 64 hex. Organisation tokens: base64 of their JSON claims, `_`, a 43-character secret.
     name: "sentry",
     keyword: ["sntrys_", "sntryu_"],
-    re: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}/g,
+    re: /\bsntry(?:u_[a-f0-9]{64}|s_eyJ[A-Za-z0-9+/=]{20,400}_[A-Za-z0-9+/_-]{43})(?![\w+/-])/g,
     replace: redactToken,
   },
-  { name: "newrelic", keyword: "NRAK-", re: /\bNRAK-[A-Z0-9]{27}\b/g, replace: redactToken },
+  { name: "newrelic", keyword: "NRAK-", re: /\bNRAK-[A-Za-z0-9]{27}\b/g, replace: redactToken },
   {
     name: "doppler",
     keyword: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
@@ -924,9 +976,10 @@ const TOKEN_RULES = [
     replace: redactToken,
   },
   {
+    // 40 characters and an 8-digit hex checksum.
     name: "cloudflare",
     keyword: ["cfut_", "cfat_", "cfk_"],
-    re: /\bcf(?:ut|at|k)_[A-Za-z0-9]{40,64}\b/g,
+    re: /\bcf(?:ut|at|k)_[A-Za-z0-9]{40}[a-f0-9]{8}\b/g,
     replace: redactToken,
   },
   { name: "docker-hub", keyword: "dckr_", re: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,64}/g, replace: redactToken },
@@ -939,6 +992,9 @@ const TOKEN_RULES = [
   { name: "aws-bedrock", keyword: "ABSK", re: /\bABSK[A-Za-z0-9+/]{100,4096}={0,2}/g, replace: redactToken },
   { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
 ]
+/** `<token>:x-oauth-basic@`: the token as the URL's user, a fixed word as its password. */
+const isTokenAsUser = (user, password) =>
+  password.toLowerCase() === "x-oauth-basic" && looksRandom(user) && !isNeverSecret(user)
 /** Credentials carried by a protocol or a command line rather than by a token format. */
 const CONTEXT_RULES = [
   {
@@ -967,8 +1023,10 @@ const CONTEXT_RULES = [
     keyword: "://",
     // Found from `://`: starting at every word to read a scheme would re-read runs of letters and dots.
     re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{1,256})@/g,
-    // The same word as user and password (`postgres:postgres@`) is a local default.
-    replace: (m, user = "", password = "") => (user === password || isNeverSecret(password) ? m : `://${REDACTED}@`),
+    // The same word as user and password (`postgres:postgres@`) is a local default. GitHub's `x-oauth-basic`
+    // password says the user is the token (`https://<token>:x-oauth-basic@github.com`).
+    replace: (m, user = "", password = "") =>
+      user === password || (isNeverSecret(password) && !isTokenAsUser(user, password)) ? m : `://${REDACTED}@`,
   },
   {
     // Signed URLs (S3, GCS, Azure SAS); names such as `token` and `api_key` go through the assignment scan.
@@ -992,6 +1050,13 @@ const CONTEXT_RULES = [
     requires: "machine",
     re: /^([ \t]*password[ \t]+)()(\S{1,256})(?=[ \t]*$)/gm,
     replace: redactQuoted,
+  },
+  {
+    // `vault operator init` prints its unseal (or recovery) keys as `Unseal Key 1: <base64>`.
+    name: "vault-unseal-key",
+    keyword: ["Unseal Key", "Recovery Key"],
+    re: /\b((?:Unseal|Recovery) Key \d{1,2}:[ \t]*)[A-Za-z0-9+/]{20,100}={0,2}/g,
+    replace: redactAfter,
   },
   {
     name: "sql-password",
@@ -1026,7 +1091,8 @@ const VENDOR_RULES = [
     re: /\b(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}/gi,
     replace: redactToken,
   },
-  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{20,4096}/g),
+  // A presigned URL in base64: hundreds of characters, never a few dozen.
+  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{100,4096}/g),
   prefixed("clickhouse", "4b1d", /\b4b1d[A-Za-z0-9]{38}\b/g),
   prefixed("clojars", "CLOJARS_", /\bCLOJARS_[a-z0-9]{60}\b/gi),
   prefixed("cloudflare-origin-ca", "v1.0-", /\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/g),
@@ -1050,6 +1116,8 @@ const VENDOR_RULES = [
   },
   prefixed("intra42", "s-s4t2", /\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b/g),
   prefixed("kraken", "kraken", /\bkraken_[A-Za-z0-9/=_+-]{80,90}/g),
+  // Test and live secret keys, and publishable ones (`test_pub_`): hex of a length nothing else has.
+  prefixed("lob", ["live_", "test_"], /\b(?:live|test)_(?:pub_[a-f0-9]{31}|[a-f0-9]{35})\b/g),
   prefixed("mailchimp", "-us", /\b[0-9a-f]{32}-us\d{1,2}\b/g),
   prefixed("maxmind", "_mmk", /\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b/g),
   prefixed("netlify", ["nfp_", "nfc_"], /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g),
@@ -1063,6 +1131,11 @@ const VENDOR_RULES = [
   },
   { name: "octopus-deploy", keyword: "API-", re: /\bAPI-[A-Z0-9]{26}\b/g, replace: redactIfKeyLike },
   prefixed("openshift", "sha256~", /\bsha256~[A-Za-z0-9_-]{43}(?![\w-])/g),
+  prefixed(
+    "plaid",
+    "access-",
+    /\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
+  ),
   prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
   prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
   prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
@@ -1080,6 +1153,12 @@ const VENDOR_RULES = [
   },
   prefixed("typeform", "tfp_", /\btfp_[A-Za-z0-9_.=-]{59}/g),
   prefixed("zendesk-sell", "zdt_", /\bzdt_[A-Za-z0-9]{40,64}\b/g),
+  // Yandex Cloud: API keys (`AQVN`), static access keys (`YC`), IAM tokens (`t1.` and two parts).
+  { name: "yandex-api-key", keyword: "AQVN", re: /\bAQVN[A-Za-z0-9_-]{35,38}(?![\w-])/g, replace: redactIfKeyLike },
+  { name: "yandex-access-key", keyword: "YC", re: /\bYC[A-Za-z0-9_-]{38}(?![\w-])/g, replace: redactIfMixed },
+  prefixed("yandex-iam-token", "t1.", /\bt1\.[A-Za-z0-9_-]{8,64}={0,2}\.[A-Za-z0-9_-]{86}={0,2}/g),
+  // Beamer API keys: `b_` and 44 characters; a word or an identifier of that length mixes no digits in.
+  { name: "beamer", keyword: "b_", re: /\bb_[a-z0-9=_-]{44}(?![\w=-])/g, replace: redactIfKeyLike },
   {
     // Incoming webhooks of Microsoft Teams: tenant and group ids, `IncomingWebhook`, a key, an owner id.
     name: "teams-webhook",
@@ -1088,32 +1167,44 @@ const VENDOR_RULES = [
     replace: redactToken,
   },
   {
+    // Dots inside, never two in a row (`SG.….…` is no key). Tested after the match: Bun's regex engine miscounts
+    // a repeated group whose last alternative ends in a lookahead (`(?:a|b(?!b)){5}` matches "ab").
     name: "sendgrid-long",
     keyword: "SG.",
     re: /\bSG\.[A-Za-z0-9_=.-]{60,80}/g,
-    replace: redactIfKeyLike,
+    replace: (match) => (match.includes("..") ? match : redactIfKeyLike(match)),
   },
 ]
 // ── End src/capture/redact/vendors.ts ──────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/redact/commands.ts ───────────────────────────────────────────────────────────────────
 /**
- * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget), `-pass pass:…` (openssl),
+ * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget; or `key:`, a key with no
+ * password), `-pass pass:…` (openssl),
  * and `-p`/`-a`, which are a password only for some commands (a port or `mkdir -p` elsewhere). Found by the
  * flag and the blank before it, not by a lookbehind, which costs Bun's regex engine its JIT; an argument too
  * short to be a password fails in the regex already.
  */
-const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128}):["']?([^\s"']{4,256})/g
+const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{4,256})/g
+/** `-u KEY:`, a key of 8 characters or more and no password: apart, so that ` -u a:` runs match nothing. */
+const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
 const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
-const CLI_P_RE = /[ \t]-([pa])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+const CLI_P_RE = /[ \t]-([pak])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
 /** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
 const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
 const MYSQL_COMMAND_RE = /^(?:mysql\w*|mariadb[\w-]*)\b/
+/** PsExec's `-p` is the remote user's password. */
+const PSEXEC_COMMAND_RE = /^psexec(?:64)?(?:\.exe)?\b/i
+/** NuGet's `-k` (`dotnet nuget push -k KEY`) is the feed's API key. */
+const NUGET_COMMAND_RE = /^(?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]/i
+/** The API key NuGet takes as a plain argument: after the package of `nuget push`, or after `setapikey`. */
+const NUGET_KEY_RE = /\bnuget(?:\.exe)?[ \t]+(?:push[ \t]+[^\s-]\S{0,255}|setapikey)[ \t]+([^\s"'-][^\s"']{7,255})/gi
 /** How far back a command's start is looked for. */
 const COMMAND_LOOKBACK = 300
-/** Whether `-p` (glued to its argument or not) or `-a` takes a password in this command. */
+/** Whether `-p` (glued to its argument or not), `-a` or `-k` takes a password or key in this command. */
 function takesPassword(flag, glued, command) {
   if (flag === "a") return !glued && command.startsWith("redis-cli")
-  if (command.startsWith("sshpass")) return true
+  if (flag === "k") return !glued && NUGET_COMMAND_RE.test(command)
+  if (command.startsWith("sshpass") || (!glued && PSEXEC_COMMAND_RE.test(command))) return true
   return glued ? MYSQL_COMMAND_RE.test(command) : LOGIN_COMMAND_RE.test(command)
 }
 /** The last command break (line end, `;`, `&`, `|`, `(`, backtick) in [from, to), or -1. */
@@ -1145,10 +1236,18 @@ function redactPasswordFlags(text, cuts) {
     cuts.push([end - argument.length, end])
   }
 }
+/** Words of the commands whose `-p`, `-a` or `-k` the flag scan reads, as the keyword test spells them. */
+const PASSWORD_FLAG_COMMANDS = ["login", "mysql", "mariadb", "sshpass", "redis-cli", "psexec", "PsExec", "nuget"]
 /** Passwords on command lines; each flag's argument keeps its quotes. */
 function redactCommandFlags(text, mayContain) {
   const cuts = []
   if (mayContain(" -u") || mayContain("\t-u") || mayContain("--user")) {
+    // An API key as the user and no password (`curl -u "sk_live_…:"`, as Stripe documents it): the user goes.
+    for (const match of text.matchAll(CLI_KEY_AS_USER_RE)) {
+      const user = match[1] ?? ""
+      const at = match.index + match[0].indexOf(user)
+      if (looksRandom(user) && !isNeverSecret(user)) cuts.push([at, at + user.length])
+    }
     for (const match of text.matchAll(CLI_USER_RE)) {
       const [whole, user = "", password = ""] = match
       // The same word twice (`postgres:postgres`) is a local default; `1000:1000` a uid and gid.
@@ -1163,7 +1262,14 @@ function redactCommandFlags(text, mayContain) {
         cuts.push([match.index + match[0].length - password.length, match.index + match[0].length])
     }
   }
-  if (["login", "mysql", "mariadb", "sshpass", "redis-cli"].some(mayContain)) redactPasswordFlags(text, cuts)
+  if (PASSWORD_FLAG_COMMANDS.some(mayContain)) redactPasswordFlags(text, cuts)
+  if (mayContain("nuget") || mayContain("NuGet")) {
+    for (const match of text.matchAll(NUGET_KEY_RE)) {
+      const key = match[1] ?? ""
+      const end = match.index + match[0].length
+      if (looksRandom(key) && !isNeverSecret(key)) cuts.push([end - key.length, end])
+    }
+  }
   return applyCuts(
     text,
     cuts.sort((a, b) => a[0] - b[0]),
@@ -1297,10 +1403,15 @@ function jwtStart(text, dot) {
   }
   return -1
 }
+/** Where the header starts within the run before the dot: after a glued prefix (`ghs_<id>_`), if any. */
+function jwtHeaderAt(text, start, dot) {
+  const at = text.indexOf("ey", start)
+  return at < 0 || at > dot ? start : at
+}
 /**
  * JWTs (and JWEs): header and payload are base64url JSON, so both start `ey`. The scan starts at the dot
  * before the payload: starting at every `eyJ` would re-read a long base64 run once per occurrence. The header
- * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`).
+ * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`); the signature may be missing, when both parts are JSON.
  */
 function redactJwts(text) {
   if (!text.includes(".ey")) return text
@@ -1311,9 +1422,16 @@ function redactJwts(text) {
     if (dot < cursor) continue
     let end = jwtRunEnd(text, dot + 1)
     cursor = end
-    if (end - dot - 1 < 10 || text[end] !== ".") continue
+    // Without its signature (cut in a log, an unsigned token) only when both parts are JSON (`eyJ`): a word
+    // that happens to start with `ey` (`eyeballing.eyelashes`) is no header.
+    const signed = text[end] === "."
+    if (end - dot - 1 < 10 || (!signed && !text.startsWith(".eyJ", dot))) continue
     const start = jwtStart(text, dot)
-    if (start < 0) continue
+    if (start < 0 || (!signed && !text.startsWith("eyJ", jwtHeaderAt(text, start, dot)))) continue
+    if (!signed) {
+      cuts.push([start, end])
+      continue
+    }
     end = jwtRunEnd(text, end + 1)
     for (let part = 0; part < 2 && text[end] === "." && isJwtChar(text.charCodeAt(end + 1)); part++) {
       end = jwtRunEnd(text, end + 1)
@@ -1340,6 +1458,11 @@ function indentOf(line) {
   let indent = 0
   while (isBlank(line.charCodeAt(indent))) indent++
   return { indent, blank: indent === line.length || line[indent] === "#" }
+}
+/** A data value whose base64 spells a stand-in or a common default (`YmFyCg==`, "bar"): nothing is kept there. */
+function encodesStandIn(raw) {
+  const text = base64Text(raw.replace(/^["']|["']$/g, ""))?.trim()
+  return text !== undefined && (text === "" || NOT_SECRET_VALUES.has(text.toLowerCase()) || isPlaceholder(text))
 }
 /** A data entry with its value redacted and its quotes kept. */
 function redactEntry(entry) {
@@ -1370,7 +1493,7 @@ function redactDataBlocks(lines, from, to) {
     const entry = DATA_ENTRY_RE.exec(line)
     if (!entry?.[2]) continue
     if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
-    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2])) lines[i] = redactEntry(entry)
+    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2]) && !encodesStandIn(entry[2])) lines[i] = redactEntry(entry)
   }
 }
 /**
@@ -1406,13 +1529,18 @@ function redactSecretManifests(text) {
 const WEAK = 1
 const STRONG = 2
 /**
+ * A personal access token's name (`GITHUB_PAT`, `ado-pat`): `pat` after `_` or `-` and before no letter, so that
+ * `file_path` and `url_pattern` are no hit. The lookahead stands in no repeated group (see vendors.ts).
+ */
+const PAT_WORD = "[_-]pat(?![a-z])"
+/**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD})[\\w.-]*`, "gi")
 const NAME_MAX = 80
 const STRONG_PARTS = new Set(
-  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
 )
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
 const KEY_QUALIFIERS = new Set(
@@ -1425,7 +1553,10 @@ const KEY_QUALIFIERS = new Set(
     .join(" ")
     .split(" "),
 )
-/** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
+/**
+ * Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`; a
+ * key's hash or fingerprint (`issuerKeyHash`) is made to be shown.
+ */
 const NOT_SECRET_SUFFIXES = new Set(
   [
     "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
@@ -1438,6 +1569,7 @@ const NOT_SECRET_SUFFIXES = new Set(
     "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
     "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
     "options opts settings chars charset alphabet username user login email event down up press pressed",
+    "hash hashes digest checksum fingerprint thumbprint",
   ]
     .join(" ")
     .split(" "),
@@ -1482,6 +1614,8 @@ function nameStrength(name) {
   }
   return 0
 }
+/** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
+const isWordStart = (code) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
 const isNameChar = (code) =>
   (code >= 48 && code <= 57) ||
   (code >= 65 && code <= 90) ||
@@ -1512,7 +1646,12 @@ const FIELDS_BY_LENGTH = Array.from({ length: 16 }, (_, length) =>
   NAME_FIELDS.filter((field) => field.length === length),
 )
 /** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
-const isNameField = (name) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+function isNameField(name) {
+  if (name.length > 12) return false
+  const fields = FIELDS_BY_LENGTH[name.length] ?? []
+  for (const field of fields) if (isWordAt(name, 0, field)) return true
+  return false
+}
 /** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
 function fieldOperatorBefore(text, start) {
   let at = start - 1
@@ -1554,11 +1693,15 @@ function mayAssign(text, start, end) {
   if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
+  if (c === "{") return isTerraformVariable(text, start) // variable "db_password" { … default = …
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
-  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
 }
+/** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
+const isTerraformVariable = (text, start) =>
+  text[start - 1] === '"' && /\bvariable[ \t]+$/.test(text.slice(Math.max(0, start - 13), start - 1))
 /** A name or value lower-cased, letters and digits only: how repeatsName compares them. */
 const spelled = (text) => text.toLowerCase().replace(/[^a-z\d]/g, "")
 function strengthAt(text, start, end, memo) {
@@ -1628,6 +1771,11 @@ const TYPE_ASSIGN_RE =
 const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
 /** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
 const SHELL_DEFAULT_RE = /(:?[-=])/y
+/**
+ * Terraform's `variable "db_password" {` and, within a dozen lines of it, `default = "…"`: the block's default
+ * is the variable's value.
+ */
+const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(default)[ \t]*=[ \t]*/y
 /** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
 const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
 const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
@@ -1644,11 +1792,11 @@ function readOperator(text, from) {
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
-  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (!op) return isWordStart(text.charCodeAt(at)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
   if (op === ":" || op === "?:") {
     let type = at + op.length
     while (isBlank(text.charCodeAt(type))) type++
-    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    const typed = isWordStart(text.charCodeAt(type)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
     if (typed) return typed
   }
   at += op.length
@@ -1671,6 +1819,7 @@ function readConnector(text, name) {
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
   // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
   if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
   const found = readOperator(text, at)
   if (found) return found
   // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
@@ -1713,7 +1862,11 @@ function endsInlineValue(code) {
       return false
   }
 }
-/** Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation. */
+/**
+ * Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation.
+ * An `=` is part of it (`…dhoc5g3yghsm0==qm2b…`, base64 padding): the scan goes on past every value it read
+ * amid other text, so a run of `key=key=…` is read once, not once per hit.
+ */
 function unquotedEnd(text, from, ownLine, query) {
   let end = from
   for (; end < text.length; end++) {
@@ -1721,16 +1874,8 @@ function unquotedEnd(text, from, ownLine, query) {
     if (endsAnyValue(code)) break
     if (ownLine) continue
     if (endsInlineValue(code) || (query && code === 35)) break
-    // `=` ends it unless it is base64 padding: so `key=key=key…` cannot make every hit read the whole run.
-    if (code === 61 && !isPaddingAt(text, end)) break
   }
   return end
-}
-function isPaddingAt(text, at) {
-  let end = at
-  while (text.charCodeAt(end) === 61) end++
-  const code = text.charCodeAt(end)
-  return Number.isNaN(code) || endsAnyValue(code) || endsInlineValue(code)
 }
 /** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
 function closingQuote(text, from, quote, unclosed) {
@@ -1749,11 +1894,21 @@ function closingQuote(text, from, quote, unclosed) {
   return -1
 }
 /** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
-const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+function isStringPrefix(code) {
+  switch (code | 32) {
+    case 114: // r
+    case 98: // b
+    case 102: // f
+    case 117: // u
+      return true
+    default:
+      return code === 76 || code === 64 || code === 36 // L @ $
+  }
+}
 function stringPrefixLength(text, at) {
-  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
-  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
 function readValue(text, at, ownLine, query, unclosed) {
   const start = at + stringPrefixLength(text, at)
@@ -1810,7 +1965,8 @@ function isSecretValue(text, value, name, found, op, notSecret) {
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
-  if (strength === WEAK && !looksRandom(value)) return false
+  // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
+  if (strength === WEAK && (!looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false
   if (strength === WEAK) return true
   if (found.quoted) return true
@@ -1869,9 +2025,10 @@ function redactAssignments(text) {
         : readValue(text, connector.at, ownLine, name.query, unclosed)
     if (!value) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
-    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
-    const literal = text.slice(value.start, value.end)
-    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
+    // fewer than 4 characters is none, known before it is cut out of the text.
+    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
+    if (literal && isSecretValue(text, literal, name, value, connector.op, notSecret)) {
       cursor = cuts.push([value.start, value.end]) && value.end
     } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
     words.lastIndex = Math.max(words.lastIndex, cursor)
@@ -1888,24 +2045,35 @@ const QUADGRAM_MIN_CHARS = 4_096
 const UTF8 = new TextEncoder()
 /**
  * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
- * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
- * over a megabyte cost 30 to 60 ms in Bun, the pass 5 to 10. A false "may" only means its rule runs for nothing.
+ * in a Bloom-style bitmap of about 8 bits per byte, and which 2-byte sequences in a table of all of them; a
+ * keyword is then a few bit tests: a hundred `includes` over a megabyte cost 30 to 60 ms in Bun, the pass 5 to
+ * 10. A short keyword (`b_`, `t1.`) is searched only if its pairs are all there: an `includes` that finds
+ * nothing still reads the whole text. A false "may" only means its rule runs for nothing.
  */
 function keywordTest(text) {
   if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
   const bytes = UTF8.encode(text)
   const shift = Math.ceil(Math.log2(bytes.length * 8))
   const map = new Uint32Array(1 << (shift - 5))
+  const pairs = new Uint32Array(2048)
   const bit = (quad) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
   let quad = 0
   for (let i = 0; i < bytes.length; i++) {
     quad = (quad << 8) | (bytes[i] ?? 0)
     const b = bit(quad)
     map[b >>> 5] = (map[b >>> 5] ?? 0) | (1 << (b & 31))
+    const pair = quad & 0xffff
+    pairs[pair >>> 5] = (pairs[pair >>> 5] ?? 0) | (1 << (pair & 31))
+  }
+  const hasPair = (keyword, at) => {
+    const pair = ((keyword.charCodeAt(at) & 0xff) << 8) | (keyword.charCodeAt(at + 1) & 0xff)
+    return ((pairs[pair >>> 5] ?? 0) & (1 << (pair & 31))) !== 0
   }
   return (keyword) => {
-    // A short keyword has no 4-gram; `includes` is cheap for those that start with a rare character (`Q~`, `://`).
-    if (keyword.length < 4) return text.includes(keyword)
+    if (keyword.length < 4) {
+      for (let at = 0; at + 1 < keyword.length; at++) if (!hasPair(keyword, at)) return false
+      return text.includes(keyword)
+    }
     let quad = 0
     for (let i = 0; i < keyword.length; i++) {
       quad = (quad << 8) | keyword.charCodeAt(i)
@@ -1915,8 +2083,33 @@ function keywordTest(text) {
     return true
   }
 }
+/** `#`, `*`, `•`: what masks the rest of a token shown in a dashboard or a log. */
+const isMaskChar = (code) => code === 35 || code === 42 || code === 0x2022
+/**
+ * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
+ * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
+ */
+function isMaskedAt(text, at) {
+  if (text.charCodeAt(at) === 0x2026) return true
+  return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
+}
+/** A token rule's replacer that keeps a masked token: String.replace passes the offset and the text last. */
+const unlessMasked =
+  (replace) =>
+  (match, ...rest) => {
+    const text = rest.at(-1)
+    const offset = rest.at(-2)
+    if (typeof text === "string" && typeof offset === "number" && isMaskedAt(text, offset + match.length)) return match
+    return replace(match, ...rest)
+  }
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
+const SECRET_RULES = [
+  ...[...TOKEN_RULES, ...VENDOR_RULES].map((rule) => ({
+    ...rule,
+    replace: unlessMasked(rule.replace),
+  })),
+  ...CONTEXT_RULES,
+].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))

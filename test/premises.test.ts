@@ -6,14 +6,19 @@ import { JUDGE_PROMPTS, pickPrompt } from "../src/judge/prompt.ts"
 import { readOutput } from "./support/fixtures.ts"
 import { createHost } from "./support/host.ts"
 import { judgeEnv, startJudge } from "./support/judge.ts"
+import { drawer } from "./support/secrets.ts"
 
 type Env = Record<string, string>
 type ToolResult = { output: string; metadata?: Record<string, unknown>; title?: string } | { error: string }
 
 // ── fake secrets, built at run time so the repository holds nothing that looks like a credential ──
 
-/** Mixed letters and digits, periodic, so a fragment of it is easy to look for. */
-const body = (n: number) => "Zq9Xw8Vy7Ut6".repeat(Math.ceil(n / 12)).slice(0, n)
+/**
+ * Mixed letters and digits, drawn once from a seeded PRNG: every secret starts with the same characters, so a
+ * fragment of it is easy to look for, and none repeats a block (a value that does is a stand-in).
+ */
+const BODY = drawer(36)(4096)
+const body = (n: number) => BODY.slice(0, n)
 const letters = (n: number) => "ZqXwVyUtRsPo".repeat(Math.ceil(n / 12)).slice(0, n)
 const SECRET = {
   ghp: `gh${"p_"}${body(36)}`,
@@ -24,7 +29,7 @@ const SECRET = {
   githubPat: `github${"_pat_"}11${body(20)}_${body(59)}`,
   openai: `sk${"-"}${body(48)}`,
   openaiProject: `sk${"-proj-"}${body(60)}-${body(40)}_${body(50)}`,
-  anthropic: `sk${"-ant-api03-"}${body(40)}-${body(30)}_${body(23)}AA`,
+  anthropic: `sk${"-ant-api03-"}${body(40)}-${body(30)}_${body(21)}AA`,
   openrouter: `sk${"-or-v1-"}${"0123456789abcdef".repeat(4)}`,
   slackBot: `xo${"xb-"}123456789012-123456789012-${body(24)}`,
   slackUser: `xo${"xp-"}123456789012-123456789012-${body(24)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test"
-import { redactSecrets } from "../src/capture/redact/redact.ts"
+import { redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { REDACTED } from "../src/capture/redact/values.ts"
 import { CLEAN_CORPUS } from "./support/clean.ts"
 import { ALPHABETS, changedLines, corpora, drawer, SHAPES, tally } from "./support/secrets.ts"
@@ -75,6 +75,20 @@ describe("redaction: one shape each, exactly: the name stays readable, quotes st
       `'ENCRYPTION_KEY' => '${R}',`,
     ],
     ["SQL", `CREATE USER app WITH PASSWORD '${v}';`, `CREATE USER app WITH PASSWORD '${R}';`],
+    ["a personal access token's name", `export AZURE_DEVOPS_PAT="${v}"`, `export AZURE_DEVOPS_PAT="${R}"`],
+    [
+      "nuget push's key",
+      `nuget push app.nupkg ${v} -Source https://x.test`,
+      `nuget push app.nupkg ${R} -Source https://x.test`,
+    ],
+    ["dotnet nuget -k", `dotnet nuget push app.nupkg -k ${v}`, `dotnet nuget push app.nupkg -k ${R}`],
+    ["psexec -p", `psexec \\\\host -u ci -p ${v} cmd`, `psexec \\\\host -u ci -p ${R} cmd`],
+    [
+      "a Terraform variable's default",
+      `variable "db_password" {\n  type    = string\n  default = "${v}"\n}`,
+      `variable "db_password" {\n  type    = string\n  default = "${R}"\n}`,
+    ],
+    ["a Vault unseal key", `Unseal Key 1: ${v}${drawer(7)(24)}`, `Unseal Key 1: ${R}`],
     [
       "a key block cut off at its end, then prose",
       `-----BEGIN PRIVATE KEY-----\n${v}${v}\n${v}\n\nThe deploy notes go on.`,
@@ -111,6 +125,9 @@ describe("redaction: what is never a secret stays", () => {
     ["the name of a secret", "secretKeyRef: {name: db-credentials, key: password}"],
     ["an env var's name", "tokenEnvVar: GITHUB_TOKEN"],
     ["a same-word local default", "postgres://postgres:postgres@localhost:5432/app"],
+    ["a file path's name (no personal access token)", `file_path = "${drawer(6)(20)}"`],
+    ["curl's -k (no key)", `curl -k https://x.test/${drawer(6)(20)}`],
+    ["a Terraform variable's reference default", 'variable "db_password" {\n  default = var.fallback\n}'],
     [
       "prose that names the key markers",
       "`-----END PRIVATE KEY-----` repeated, no BEGIN; then `-----BEGIN PRIVATE KEY-----` alone",
@@ -151,6 +168,10 @@ describe("redaction: one long text gives what its parts give", () => {
     const joined = samples.join("\n\n")
     expect(joined.length).toBeGreaterThan(100_000)
     expect(redactSecrets(joined)).toBe(samples.map((text) => redactSecrets(text)).join("\n\n"))
+  })
+
+  test("every keyword is printable ASCII: the bitmaps hold UTF-8 bytes and are asked with character codes", () => {
+    for (const rule of SECRET_RULES) for (const keyword of rule.keywords) expect(keyword).toMatch(/^[\x20-\x7e]+$/)
   })
 
   test("a rule's condition is tested exactly: words that only look like `machine` to the bitmap make no .netrc", () => {
@@ -243,7 +264,74 @@ describe("redaction: vendor formats and names the public scanners' tests hold", 
     ["a login that is a user name", "login: deploy-bot"],
     ["an empty Secret value", "apiVersion: v1\nkind: Secret\ndata:\n  htpasswd: ''"],
     ["a templated Secret value", "apiVersion: v1\nkind: Secret\ndata:\n  htpasswd: {{ htpasswd }}"],
-    ["a Stripe key of one repeated letter", `sk_${"live_"}${"A".repeat(24)}`],
+  ])("kept: %s", (_label, text) => {
+    expect(redactSecrets(text)).toBe(text)
+  })
+})
+
+describe("redaction: classes the public scanners' tests showed, written anew with random bodies", () => {
+  const draw = drawer(2026)
+  const { alnum, hex, lowerAlnum, b64url } = ALPHABETS
+  const uuid = () => `${draw(8, hex)}-${draw(4, hex)}-${draw(4, hex)}-${draw(4, hex)}-${draw(12, hex)}`
+  const b64 = (text: string) => btoa(text).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")
+  const header = b64(JSON.stringify({ alg: "HS256", typ: "JWT" }))
+  const claims = b64(JSON.stringify({ sub: draw(10, "0123456789"), name: draw(8, alnum) }))
+  const key = `sk_${"live_"}${draw(24)}`
+  const block = draw(16, hex)
+  const yandex = { api: `AQVN${draw(36)}`, access: `YC${draw(38)}`, iam: `t1.${draw(20)}.${draw(86, b64url)}` }
+  const lob = { secret: `test_${draw(35, hex)}`, pub: `live_pub_${draw(31, hex)}` }
+  const braced = `{${draw(14)}}`
+  const userToken = draw(40, hex)
+  const withEquals = `${draw(20)}==${draw(8)}`
+  const templateLike = `q{{${draw(4)}}e)r\${${draw(3)}]y(u[i>-_$#${draw(6)}}}`
+  // [label, text, the part that must go]
+  test.each([
+    ["an age key written as one repeated letter", `AGE_KEY=AGE-SECRET-KEY-1${"Q".repeat(58)}`, "Q".repeat(58)],
+    ["an AWS key id written as one repeated letter", `id: AKIA${"Z".repeat(16)}`, `AKIA${"Z".repeat(16)}`],
+    ["a Stripe key of one repeated letter", `sk_${"live_"}${"A".repeat(24)}`, "A".repeat(24)],
+    ["a Tailscale key after an underscore", `MY_tskey-api-${draw(12)}-${draw(24)}`, "tskey-api-"],
+    ["a SendGrid key glued to a word", `oopsSG.${draw(22, b64url)}.${draw(43, b64url)}`, "SG."],
+    ["a Yandex API key", yandex.api, yandex.api],
+    ["a Yandex static access key", yandex.access, yandex.access],
+    ["a Yandex IAM token", yandex.iam, yandex.iam],
+    ["a Plaid access token", `access-production-${uuid()}`, "access-production-"],
+    ["a Lob secret key", lob.secret, lob.secret],
+    ["a Lob publishable key", lob.pub, lob.pub],
+    ["a Beamer key", `b_${draw(44, lowerAlnum)}`, "b_"],
+    ["a New Relic user key in lower case", `NRAK-${draw(27, lowerAlnum)}`, "NRAK-"],
+    ["a JWT without its signature", `token ${header}.${claims} end`, claims],
+    ["an API key as curl's user, with no password", `curl -u "${key}:" https://api.test`, key],
+    ["a password in braces, the user quoted apart", `curl --user "{${uuid()}}":"${braced}" -X POST`, braced],
+    ["a token as a URL's user before x-oauth-basic", `https://${userToken}:x-oauth-basic@git.test/a`, userToken],
+    ["a value holding = amid other text", `{"settings": "API_TOKEN=${withEquals}\\nNEXT=1"}`, withEquals],
+    ["punctuation that only looks like a template", `token = "${templateLike}"`, templateLike],
+  ])("%s", (_label, text, secret) => {
+    const out = redactSecrets(text)
+    expect(out).toContain(REDACTED)
+    expect(out).not.toContain(secret)
+  })
+
+  test.each([
+    [
+      "a masked Slack token",
+      `"token": "xo${"xp-"}${draw(12, "0123456789")}-${draw(12, "0123456789")}-${"#".repeat(20)}"`,
+    ],
+    ["a masked GitHub token", `gh${"p_"}${draw(8)}${"*".repeat(28)}`],
+    ["a Stripe publishable key", `pk_${"live_"}${draw(24)}`],
+    ["a GitLab token of a length its kind does not have", `glimt-${draw(23, alnum)} and glptt-${draw(20, hex)}`],
+    ["an Anthropic prefix on a value of another length", `sk-ant-api03-${draw(40)}AA`],
+    ["a Groq prefix on a value of another length", `gsk_${draw(56)}`],
+    ["a Sentry user prefix on 65 hex digits", `sntryu_${draw(65, hex)}`],
+    ["a Google prefix on a value that runs on", `AIza${draw(43)}`],
+    ["a Discord-shaped value whose first part is no user id", `P${draw(23)}.${draw(6)}.${draw(27)}`],
+    ["a SendGrid prefix with two dots in a row", `SG.${draw(22)}..${draw(43)}`],
+    ["a Tailscale prefix inside a word", `abctskey-api-${draw(12)}-${draw(24)}`],
+    ["a key's hash", `issuerKeyHash=${draw(30)}`],
+    ["base64 of words under a key of unknown kind", `ANY_KEY = ${btoa("plain words of a label here")}`],
+    ["a value of one block written twice", `access_key = "${block}${block}"`],
+    ["a Secret's data value that encodes a default", `kind: Secret\ndata:\n  extra: ${btoa("bar\n")}`],
+    ["two words that start with ey around a dot", "eyeballing.eyelashes-something"],
+    ["a format field", 'password = "{password}"'],
   ])("kept: %s", (_label, text) => {
     expect(redactSecrets(text)).toBe(text)
   })

@@ -591,6 +591,8 @@ export interface Shape {
   templates: readonly string[]
   /** Characters the value may not hold in this syntax (its delimiters). */
   avoid?: string
+  /** The values this shape holds, where they have a shape of their own (a Vault unseal key is base64 of 32 bytes). */
+  value?: (draw: Draw) => string
 }
 
 export const SHAPES: readonly Shape[] = [
@@ -802,6 +804,43 @@ export const SHAPES: readonly Shape[] = [
     styles: ["snake"],
     templates: ["CREATE USER app WITH PASSWORD '{s}';", "CREATE USER 'app'@'%' IDENTIFIED BY '{s}';"],
   },
+  {
+    shape: "access token names (_PAT)",
+    styles: ["snake"],
+    templates: ["GITHUB_PAT={s}", 'export AZURE_DEVOPS_PAT="{s}"', "ado_pat: {s}", "gitlab-pat: '{s}'"],
+  },
+  {
+    // A login or an API key only where it looks random: what these tools take is a token, not a word.
+    shape: "build tools (Sonar, NuGet)",
+    styles: ["snake"],
+    templates: [
+      "mvn sonar:sonar -Dsonar.login={s} -Dsonar.host.url=https://sonar.example.test",
+      "./gradlew sonar -Dsonar.token={s}",
+      "nuget push app.1.0.0.nupkg {s} -Source https://nuget.example.test/v3/index.json",
+      "dotnet nuget push app.nupkg -k {s} -s https://nuget.example.test",
+      "nuget setapikey {s} -Source https://nuget.example.test",
+    ],
+    avoid: "-_.+",
+  },
+  {
+    shape: "psexec -p",
+    styles: ["snake"],
+    templates: ["psexec \\\\build01 -u ci -p {s} cmd /c deploy.bat", "PsExec64.exe \\\\host -u admin -p {s} -i whoami"],
+  },
+  {
+    shape: "Terraform variable default",
+    styles: ["snake"],
+    templates: [
+      'variable "{n}" {\n  type      = string\n  default   = "{s}"\n  sensitive = true\n}',
+      'variable "{n}" { default = "{s}" }',
+    ],
+  },
+  {
+    shape: "Vault unseal keys",
+    styles: ["snake"],
+    templates: ["Unseal Key 1: {s}\nUnseal Key 2: …", "Recovery Key 3: {s}"],
+    value: (draw) => draw(44, b64),
+  },
 ]
 
 const QUERY_NAMES = ["api_key", "apikey", "token", "access_token", "key", "client_secret", "password"]
@@ -857,7 +896,9 @@ export function shapeSamples(seed = 7, perTemplate = 6): ShapeSample[] {
           shape.shape === "query string"
             ? (QUERY_NAMES[i % QUERY_NAMES.length] ?? "")
             : (names[(i * 7 + t * 3) % names.length] ?? "")
-        const value = shape.shape === ".npmrc" && i % 2 === 0 ? uuid(draw) : secretValue(draw, i + t, shape.avoid)
+        const value =
+          shape.value?.(draw) ??
+          (shape.shape === ".npmrc" && i % 2 === 0 ? uuid(draw) : secretValue(draw, i + t, shape.avoid))
         const text = template
           .replaceAll("{n}", name)
           .replaceAll("{q}", name)

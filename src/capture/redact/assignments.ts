@@ -3,6 +3,8 @@ import { applyCuts } from "./commands.ts"
 import {
   isLineStart,
   isNameField,
+  isTerraformVariable,
+  isWordStart,
   type Name,
   operatorAt,
   readName,
@@ -12,7 +14,7 @@ import {
   spelled,
   WEAK,
 } from "./names.ts"
-import { isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
+import { encodesProse, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
 
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
 export const TYPE_ASSIGN_RE =
@@ -23,6 +25,12 @@ export const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
 
 /** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
 export const SHELL_DEFAULT_RE = /(:?[-=])/y
+
+/**
+ * Terraform's `variable "db_password" {` and, within a dozen lines of it, `default = "…"`: the block's default
+ * is the variable's value.
+ */
+export const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(default)[ \t]*=[ \t]*/y
 
 /** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
 export const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
@@ -43,11 +51,11 @@ export function readOperator(text: string, from: number): { op: string; at: numb
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
-  if (!op) return /^[A-Za-z_&]$/.test(text[at] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (!op) return isWordStart(text.charCodeAt(at)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
   if (op === ":" || op === "?:") {
     let type = at + op.length
     while (isBlank(text.charCodeAt(type))) type++
-    const typed = /^[A-Za-z_&]$/.test(text[type] ?? "") ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+    const typed = isWordStart(text.charCodeAt(type)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
     if (typed) return typed
   }
   at += op.length
@@ -71,6 +79,7 @@ export function readConnector(text: string, name: Name): { op: string; at: numbe
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
   // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
   if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
   const found = readOperator(text, at)
   if (found) return found
   // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
@@ -126,7 +135,11 @@ export function endsInlineValue(code: number): boolean {
   }
 }
 
-/** Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation. */
+/**
+ * Where an unquoted value ends: a line's own value runs to whitespace, one amid other text also at punctuation.
+ * An `=` is part of it (`…dhoc5g3yghsm0==qm2b…`, base64 padding): the scan goes on past every value it read
+ * amid other text, so a run of `key=key=…` is read once, not once per hit.
+ */
 export function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
   let end = from
   for (; end < text.length; end++) {
@@ -134,17 +147,8 @@ export function unquotedEnd(text: string, from: number, ownLine: boolean, query:
     if (endsAnyValue(code)) break
     if (ownLine) continue
     if (endsInlineValue(code) || (query && code === 35)) break
-    // `=` ends it unless it is base64 padding: so `key=key=key…` cannot make every hit read the whole run.
-    if (code === 61 && !isPaddingAt(text, end)) break
   }
   return end
-}
-
-export function isPaddingAt(text: string, at: number): boolean {
-  let end = at
-  while (text.charCodeAt(end) === 61) end++
-  const code = text.charCodeAt(end)
-  return Number.isNaN(code) || endsAnyValue(code) || endsInlineValue(code)
 }
 
 /** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
@@ -165,12 +169,22 @@ export function closingQuote(text: string, from: number, quote: string, unclosed
 }
 
 /** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
-export const isStringPrefix = (char = "") => char !== "" && "rbfuRBFUL@$".includes(char)
+export function isStringPrefix(code: number): boolean {
+  switch (code | 32) {
+    case 114: // r
+    case 98: // b
+    case 102: // f
+    case 117: // u
+      return true
+    default:
+      return code === 76 || code === 64 || code === 36 // L @ $
+  }
+}
 
 export function stringPrefixLength(text: string, at: number): number {
-  if (!isStringPrefix(text[at]) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
-  return isStringPrefix(text[at + 1]) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
 
 export function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
@@ -245,7 +259,8 @@ export function isSecretValue(
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
-  if (strength === WEAK && !looksRandom(value)) return false
+  // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
+  if (strength === WEAK && (!looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false
   if (strength === WEAK) return true
   if (found.quoted) return true
@@ -305,9 +320,10 @@ export function redactAssignments(text: string): string {
         : readValue(text, connector.at, ownLine, name.query, unclosed)
     if (!value) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
-    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`).
-    const literal = text.slice(value.start, value.end)
-    if (isSecretValue(text, literal, name, value, connector.op, notSecret)) {
+    // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
+    // fewer than 4 characters is none, known before it is cut out of the text.
+    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
+    if (literal && isSecretValue(text, literal, name, value, connector.op, notSecret)) {
       cursor = cuts.push([value.start, value.end]) && value.end
     } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
     words.lastIndex = Math.max(words.lastIndex, cursor)

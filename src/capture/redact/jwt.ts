@@ -30,10 +30,16 @@ export function jwtStart(text: string, dot: number): number {
   return -1
 }
 
+/** Where the header starts within the run before the dot: after a glued prefix (`ghs_<id>_`), if any. */
+export function jwtHeaderAt(text: string, start: number, dot: number): number {
+  const at = text.indexOf("ey", start)
+  return at < 0 || at > dot ? start : at
+}
+
 /**
  * JWTs (and JWEs): header and payload are base64url JSON, so both start `ey`. The scan starts at the dot
  * before the payload: starting at every `eyJ` would re-read a long base64 run once per occurrence. The header
- * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`).
+ * may be glued to a prefix after `_` (`ghs_<id>_eyJ…`); the signature may be missing, when both parts are JSON.
  */
 export function redactJwts(text: string): string {
   if (!text.includes(".ey")) return text
@@ -44,9 +50,16 @@ export function redactJwts(text: string): string {
     if (dot < cursor) continue
     let end = jwtRunEnd(text, dot + 1)
     cursor = end
-    if (end - dot - 1 < 10 || text[end] !== ".") continue
+    // Without its signature (cut in a log, an unsigned token) only when both parts are JSON (`eyJ`): a word
+    // that happens to start with `ey` (`eyeballing.eyelashes`) is no header.
+    const signed = text[end] === "."
+    if (end - dot - 1 < 10 || (!signed && !text.startsWith(".eyJ", dot))) continue
     const start = jwtStart(text, dot)
-    if (start < 0) continue
+    if (start < 0 || (!signed && !text.startsWith("eyJ", jwtHeaderAt(text, start, dot)))) continue
+    if (!signed) {
+      cuts.push([start, end])
+      continue
+    }
     end = jwtRunEnd(text, end + 1)
     for (let part = 0; part < 2 && text[end] === "." && isJwtChar(text.charCodeAt(end + 1)); part++) {
       end = jwtRunEnd(text, end + 1)

@@ -1,5 +1,5 @@
 // Kubernetes Secret manifests, whose data values are secrets whatever their keys are called.
-import { isBlank, REDACTED } from "./values.ts"
+import { base64Text, isBlank, isPlaceholder, NOT_SECRET_VALUES, REDACTED } from "./values.ts"
 
 export const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?[Ss]ecret["']?[ \t]*(?:#.*)?$/m
 
@@ -23,6 +23,12 @@ export function indentOf(line: string): { indent: number; blank: boolean } {
   let indent = 0
   while (isBlank(line.charCodeAt(indent))) indent++
   return { indent, blank: indent === line.length || line[indent] === "#" }
+}
+
+/** A data value whose base64 spells a stand-in or a common default (`YmFyCg==`, "bar"): nothing is kept there. */
+export function encodesStandIn(raw: string): boolean {
+  const text = base64Text(raw.replace(/^["']|["']$/g, ""))?.trim()
+  return text !== undefined && (text === "" || NOT_SECRET_VALUES.has(text.toLowerCase()) || isPlaceholder(text))
 }
 
 /** A data entry with its value redacted and its quotes kept. */
@@ -55,7 +61,7 @@ export function redactDataBlocks(lines: string[], from: number, to: number): voi
     const entry = DATA_ENTRY_RE.exec(line)
     if (!entry?.[2]) continue
     if (BLOCK_SCALAR_RE.test(entry[2])) scalarIndent = indent
-    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2])) lines[i] = redactEntry(entry)
+    else if (!EMPTY_OR_TEMPLATE_RE.test(entry[2]) && !encodesStandIn(entry[2])) lines[i] = redactEntry(entry)
   }
 }
 

@@ -6,15 +6,21 @@ export const WEAK = 1
 export const STRONG = 2
 
 /**
+ * A personal access token's name (`GITHUB_PAT`, `ado-pat`): `pat` after `_` or `-` and before no letter, so that
+ * `file_path` and `url_pattern` are no hit. The lookahead stands in no repeated group (see vendors.ts).
+ */
+export const PAT_WORD = "[_-]pat(?![a-z])"
+
+/**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")})[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD})[\\w.-]*`, "gi")
 
 export const NAME_MAX = 80
 
 export const STRONG_PARTS = new Set(
-  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey".split(" "),
+  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
 )
 
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
@@ -29,7 +35,10 @@ export const KEY_QUALIFIERS = new Set(
     .split(" "),
 )
 
-/** Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`. */
+/**
+ * Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`; a
+ * key's hash or fingerprint (`issuerKeyHash`) is made to be shown.
+ */
 export const NOT_SECRET_SUFFIXES = new Set(
   [
     "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
@@ -42,6 +51,7 @@ export const NOT_SECRET_SUFFIXES = new Set(
     "algorithm alg scheme encoding usage scope scopes audience issuer stdin prompt command cmd rotation rule",
     "rules list template strength score visible visibility toggle icon at date time timestamp cache config",
     "options opts settings chars charset alphabet username user login email event down up press pressed",
+    "hash hashes digest checksum fingerprint thumbprint",
   ]
     .join(" ")
     .split(" "),
@@ -106,6 +116,10 @@ export interface Name {
   query: boolean
 }
 
+/** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
+export const isWordStart = (code: number) =>
+  (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
+
 export const isNameChar = (code: number) =>
   (code >= 48 && code <= 57) ||
   (code >= 65 && code <= 90) ||
@@ -142,7 +156,12 @@ export const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ l
 )
 
 /** Whether a name is a name field itself (`key`, `Key`): its quoted value may name a secret whose value follows. */
-export const isNameField = (name: string) => name.length <= 12 && NAME_FIELDS.includes(name.toLowerCase())
+export function isNameField(name: string): boolean {
+  if (name.length > 12) return false
+  const fields = FIELDS_BY_LENGTH[name.length] ?? []
+  for (const field of fields) if (isWordAt(name, 0, field)) return true
+  return false
+}
 
 /** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
 export function fieldOperatorBefore(text: string, start: number): number {
@@ -189,11 +208,16 @@ export function mayAssign(text: string, start: number, end: number): boolean {
   if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
+  if (c === "{") return isTerraformVariable(text, start) // variable "db_password" { … default = …
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
-  if (!/^[A-Za-z_&]$/.test(c)) return false
+  if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
 }
+
+/** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
+export const isTerraformVariable = (text: string, start: number) =>
+  text[start - 1] === '"' && /\bvariable[ \t]+$/.test(text.slice(Math.max(0, start - 13), start - 1))
 
 /** How telling each name read so far is; the last one is checked in place first, as repeats come in a row. */
 export interface Strengths {

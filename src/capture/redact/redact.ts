@@ -19,24 +19,35 @@ export const UTF8 = new TextEncoder()
 
 /**
  * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
- * in a Bloom-style bitmap of about 8 bits per byte; a keyword is then a few bit tests: a hundred `includes`
- * over a megabyte cost 30 to 60 ms in Bun, the pass 5 to 10. A false "may" only means its rule runs for nothing.
+ * in a Bloom-style bitmap of about 8 bits per byte, and which 2-byte sequences in a table of all of them; a
+ * keyword is then a few bit tests: a hundred `includes` over a megabyte cost 30 to 60 ms in Bun, the pass 5 to
+ * 10. A short keyword (`b_`, `t1.`) is searched only if its pairs are all there: an `includes` that finds
+ * nothing still reads the whole text. A false "may" only means its rule runs for nothing.
  */
 export function keywordTest(text: string): (keyword: string) => boolean {
   if (text.length < QUADGRAM_MIN_CHARS) return (keyword) => text.includes(keyword)
   const bytes = UTF8.encode(text)
   const shift = Math.ceil(Math.log2(bytes.length * 8))
   const map = new Uint32Array(1 << (shift - 5))
+  const pairs = new Uint32Array(2048)
   const bit = (quad: number) => Math.imul(quad, 0x9e3779b1) >>> (32 - shift)
   let quad = 0
   for (let i = 0; i < bytes.length; i++) {
     quad = (quad << 8) | (bytes[i] ?? 0)
     const b = bit(quad)
     map[b >>> 5] = (map[b >>> 5] ?? 0) | (1 << (b & 31))
+    const pair = quad & 0xffff
+    pairs[pair >>> 5] = (pairs[pair >>> 5] ?? 0) | (1 << (pair & 31))
+  }
+  const hasPair = (keyword: string, at: number) => {
+    const pair = ((keyword.charCodeAt(at) & 0xff) << 8) | (keyword.charCodeAt(at + 1) & 0xff)
+    return ((pairs[pair >>> 5] ?? 0) & (1 << (pair & 31))) !== 0
   }
   return (keyword) => {
-    // A short keyword has no 4-gram; `includes` is cheap for those that start with a rare character (`Q~`, `://`).
-    if (keyword.length < 4) return text.includes(keyword)
+    if (keyword.length < 4) {
+      for (let at = 0; at + 1 < keyword.length; at++) if (!hasPair(keyword, at)) return false
+      return text.includes(keyword)
+    }
     let quad = 0
     for (let i = 0; i < keyword.length; i++) {
       quad = (quad << 8) | keyword.charCodeAt(i)
@@ -47,8 +58,38 @@ export function keywordTest(text: string): (keyword: string) => boolean {
   }
 }
 
+/** `#`, `*`, `•`: what masks the rest of a token shown in a dashboard or a log. */
+const isMaskChar = (code: number) => code === 35 || code === 42 || code === 0x2022
+
+/**
+ * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
+ * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
+ */
+export function isMaskedAt(text: string, at: number): boolean {
+  if (text.charCodeAt(at) === 0x2026) return true
+  return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
+}
+
+type Replacer = (match: string, ...rest: unknown[]) => string
+
+/** A token rule's replacer that keeps a masked token: String.replace passes the offset and the text last. */
+const unlessMasked =
+  (replace: Replacer): Replacer =>
+  (match, ...rest) => {
+    const text = rest.at(-1)
+    const offset = rest.at(-2)
+    if (typeof text === "string" && typeof offset === "number" && isMaskedAt(text, offset + match.length)) return match
+    return replace(match, ...rest)
+  }
+
 /** Every token and context rule in the order they run, with their keywords as one list each. */
-export const SECRET_RULES = [...TOKEN_RULES, ...VENDOR_RULES, ...CONTEXT_RULES].map((rule) => ({
+export const SECRET_RULES = [
+  ...[...TOKEN_RULES, ...VENDOR_RULES].map((rule) => ({
+    ...rule,
+    replace: unlessMasked(rule.replace as Replacer),
+  })),
+  ...CONTEXT_RULES,
+].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,
 }))
@@ -64,7 +105,7 @@ export function redactAfterKeys(text: string): string {
   for (const rule of SECRET_RULES) {
     if (!rule.keywords.some(mayContain) || (rule.requires && !out.includes(rule.requires))) continue
     rule.re.lastIndex = 0
-    out = out.replace(rule.re, rule.replace as (match: string, ...rest: unknown[]) => string)
+    out = out.replace(rule.re, rule.replace as Replacer)
   }
   return redactAssignments(redactCommandFlags(out, mayContain))
 }

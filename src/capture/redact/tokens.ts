@@ -3,6 +3,8 @@ import {
   isNeverSecret,
   isPlaceholder,
   isSecretHeaderValue,
+  isTokenStandIn,
+  looksRandom,
   REDACTED,
   redactAfter,
   redactIfKeyLike,
@@ -11,6 +13,9 @@ import {
   redactToken,
   type SecretRule,
 } from "./values.ts"
+
+/** An Anthropic key of its published shape: prefix, version, 93 characters, `AA`. */
+export const ANTHROPIC_RE = /^sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{93}AA$/
 
 /**
  * Prefix-anchored token formats, as their vendors publish them: a token is recognised standing alone, not
@@ -27,7 +32,9 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   { name: "github-pat", keyword: "github_pat_", re: /\bgithub_pat_[A-Za-z0-9_]{22,255}/g, replace: redactToken },
   {
     // Personal, deploy, runner, trigger, CI job, feed, incoming mail, agent, OAuth app, SCIM, feature-flag and
-    // workspace tokens; the routable formats end in `.<version><crc>`.
+    // workspace tokens, each of the length GitLab gives it (20 to 50 characters; a trigger token 40, an incoming
+    // mail token 25, an OAuth secret 64, an agent token 50 or more); the routable formats end in
+    // `.<version><crc>`. A body longer or shorter than its kind's is something else spelled like one.
     name: "gitlab",
     keyword: [
       "glpat-",
@@ -43,13 +50,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
       "glffct-",
       "glwt-",
     ],
-    re: /\bgl(?:pat|dt|rtr?|ptt|cbt|ft|imt|agent|oas|soat|ffct|wt)-[0-9A-Za-z_-]{20,300}(?:\.[0-9A-Za-z]{2,12}){0,2}/g,
+    re: /\bgl(?:(?:pat|dt|rtr?|cbt|ft|soat|ffct|wt)-[\w-]{20,50}|ptt-[\w-]{40}|imt-[\w-]{25}|agent-[\w-]{50,1024}|oas-[\w-]{64})(?:\.[0-9A-Za-z]{2,12}){0,2}(?![\w-])/g,
     replace: redactToken,
   },
   {
     name: "gitlab-runner-registration",
     keyword: "GR1348941",
-    re: /\bGR1348941[0-9A-Za-z_-]{20,64}/g,
+    re: /\bGR1348941[0-9A-Za-z_-]{20,50}(?![\w-])/g,
     replace: redactToken,
   },
   {
@@ -62,9 +69,10 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     name: "sk-key",
     keyword: "sk-",
     re: /\bsk-(?:proj-|ant-(?:api|admin)\d\d-|or-v1-|svcacct-|admin-)?[A-Za-z0-9_-]{20,400}/g,
-    replace: redactIfKeyLike,
+    // Anthropic's keys are 93 characters and `AA` after their prefix: one of another length is no key of theirs.
+    replace: (match) => (match.startsWith("sk-ant-") && !ANTHROPIC_RE.test(match) ? match : redactIfKeyLike(match)),
   },
-  { name: "groq", keyword: "gsk_", re: /\bgsk_[A-Za-z0-9]{48,60}\b/g, replace: redactToken },
+  { name: "groq", keyword: "gsk_", re: /\bgsk_[A-Za-z0-9]{52}\b/g, replace: redactToken },
   { name: "xai", keyword: "xai-", re: /\bxai-[A-Za-z0-9]{60,100}\b/g, replace: redactToken },
   { name: "perplexity", keyword: "pplx-", re: /\bpplx-[A-Za-z0-9]{40,60}\b/g, replace: redactToken },
   { name: "replicate", keyword: "r8_", re: /\br8_[A-Za-z0-9]{37,40}\b/g, replace: redactToken },
@@ -86,10 +94,10 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   {
-    // Bot tokens: the base64 of a numeric user id (so M, N or O first), a timestamp, an HMAC.
+    // Bot tokens: the base64 of a numeric user id (so M, N or O first, 24 to 26 characters), a timestamp, an HMAC.
     name: "discord-bot",
     keyword: ".",
-    re: /\b[A-Z][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
+    re: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![\w-])/g,
     replace: redactIfMixed,
   },
   {
@@ -100,9 +108,10 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   },
   { name: "telegram-bot", keyword: ":A", re: /\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, replace: redactToken },
   {
+    // Secret, restricted and ephemeral keys; a publishable key (`pk_`) is meant to be seen in web pages.
     name: "stripe",
     keyword: ["k_live_", "k_test_", "k_prod_"],
-    re: /\b(?:sk|rk|pk|ek)_(?:live|test|prod)_[A-Za-z0-9]{10,250}/g,
+    re: /\b(?:sk|rk|ek)_(?:live|test|prod)_[A-Za-z0-9]{24,250}/g,
     replace: redactToken,
   },
   { name: "stripe-webhook", keyword: "whsec_", re: /\bwhsec_[A-Za-z0-9]{20,250}/g, replace: redactToken },
@@ -119,15 +128,16 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   {
+    // `SG.`, 22, `.`, 43; also glued to the text before it (`oopsSG.…`, minified code): nothing else has that shape.
     name: "sendgrid",
     keyword: "SG.",
-    re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+    re: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g,
     replace: redactToken,
   },
   { name: "twilio", keyword: "SK", re: /\bSK[0-9a-fA-F]{32}\b/g, replace: redactToken },
   { name: "mailgun", keyword: "key-", re: /\b(?:pub)?key-[a-f0-9]{32}\b/g, replace: redactToken },
   { name: "mailgun-v2", keyword: "-", re: /\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g, replace: redactToken },
-  { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}/g, replace: redactToken },
+  { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g, replace: redactToken },
   { name: "google-oauth-secret", keyword: "GOCSPX-", re: /\bGOCSPX-[A-Za-z0-9_-]{28}/g, replace: redactToken },
   { name: "google-oauth-token", keyword: "ya29.", re: /\bya29\.[A-Za-z0-9_-]{20,2048}/g, replace: redactToken },
   { name: "google-refresh-token", keyword: "1//0", re: /\b1\/\/0[A-Za-z0-9_-]{40,512}/g, replace: redactToken },
@@ -189,10 +199,12 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   {
+    // Also after `_` or a digit (`MY_tskey-…`), not inside a word (`abctskey-…`); the start is matched, since a
+    // lookbehind costs Bun's regex engine its JIT.
     name: "tailscale",
     keyword: "tskey-",
-    re: /\btskey-(?:[a-z]{2,12}-)?[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,64}\b/g,
-    replace: redactToken,
+    re: /(^|[^A-Za-z])(tskey-(?:[a-z]{2,12}-)?[A-Za-z0-9]{6,40}-[A-Za-z0-9]{16,64})\b/g,
+    replace: (match, lead = "", token = "") => (isTokenStandIn(token) ? match : `${lead}${REDACTED}`),
   },
   {
     name: "linear",
@@ -230,7 +242,8 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   { name: "mapbox-legacy", keyword: "pk.", re: /\bpk\.[a-z0-9]{60}\.[a-z0-9]{22}\b/gi, replace: redactToken },
-  { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{50,1000}/g, replace: redactToken },
+  // Upload tokens are macaroons of some 150 characters and more: a short one is a cut-off sample.
+  { name: "pypi", keyword: "pypi-AgE", re: /\bpypi-AgE[A-Za-z0-9_-]{100,1000}/g, replace: redactToken },
   { name: "npm", keyword: "npm_", re: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: redactToken },
   {
     name: "supabase",
@@ -240,12 +253,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   },
   { name: "postman", keyword: "PMAK-", re: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g, replace: redactToken },
   {
+    // User tokens: 64 hex. Organisation tokens: base64 of their JSON claims, `_`, a 43-character secret.
     name: "sentry",
     keyword: ["sntrys_", "sntryu_"],
-    re: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,400}/g,
+    re: /\bsntry(?:u_[a-f0-9]{64}|s_eyJ[A-Za-z0-9+/=]{20,400}_[A-Za-z0-9+/_-]{43})(?![\w+/-])/g,
     replace: redactToken,
   },
-  { name: "newrelic", keyword: "NRAK-", re: /\bNRAK-[A-Z0-9]{27}\b/g, replace: redactToken },
+  { name: "newrelic", keyword: "NRAK-", re: /\bNRAK-[A-Za-z0-9]{27}\b/g, replace: redactToken },
   {
     name: "doppler",
     keyword: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
@@ -273,9 +287,10 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   {
+    // 40 characters and an 8-digit hex checksum.
     name: "cloudflare",
     keyword: ["cfut_", "cfat_", "cfk_"],
-    re: /\bcf(?:ut|at|k)_[A-Za-z0-9]{40,64}\b/g,
+    re: /\bcf(?:ut|at|k)_[A-Za-z0-9]{40}[a-f0-9]{8}\b/g,
     replace: redactToken,
   },
   { name: "docker-hub", keyword: "dckr_", re: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,64}/g, replace: redactToken },
@@ -288,6 +303,10 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   { name: "aws-bedrock", keyword: "ABSK", re: /\bABSK[A-Za-z0-9+/]{100,4096}={0,2}/g, replace: redactToken },
   { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
 ]
+
+/** `<token>:x-oauth-basic@`: the token as the URL's user, a fixed word as its password. */
+export const isTokenAsUser = (user: string, password: string) =>
+  password.toLowerCase() === "x-oauth-basic" && looksRandom(user) && !isNeverSecret(user)
 
 /** Credentials carried by a protocol or a command line rather than by a token format. */
 export const CONTEXT_RULES: readonly SecretRule[] = [
@@ -317,8 +336,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keyword: "://",
     // Found from `://`: starting at every word to read a scheme would re-read runs of letters and dots.
     re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{1,256})@/g,
-    // The same word as user and password (`postgres:postgres@`) is a local default.
-    replace: (m, user = "", password = "") => (user === password || isNeverSecret(password) ? m : `://${REDACTED}@`),
+    // The same word as user and password (`postgres:postgres@`) is a local default. GitHub's `x-oauth-basic`
+    // password says the user is the token (`https://<token>:x-oauth-basic@github.com`).
+    replace: (m, user = "", password = "") =>
+      user === password || (isNeverSecret(password) && !isTokenAsUser(user, password)) ? m : `://${REDACTED}@`,
   },
   {
     // Signed URLs (S3, GCS, Azure SAS); names such as `token` and `api_key` go through the assignment scan.
@@ -342,6 +363,13 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     requires: "machine",
     re: /^([ \t]*password[ \t]+)()(\S{1,256})(?=[ \t]*$)/gm,
     replace: redactQuoted,
+  },
+  {
+    // `vault operator init` prints its unseal (or recovery) keys as `Unseal Key 1: <base64>`.
+    name: "vault-unseal-key",
+    keyword: ["Unseal Key", "Recovery Key"],
+    re: /\b((?:Unseal|Recovery) Key \d{1,2}:[ \t]*)[A-Za-z0-9+/]{20,100}={0,2}/g,
+    replace: redactAfter,
   },
   {
     name: "sql-password",

@@ -29,9 +29,10 @@ export const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
 
 /**
  * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
- * (`GR134894112312312…`) or seven letters of the alphabet in a row (`…aBcDeFgH…`) is a stand-in too: a
- * token's random part holds none of them, and hex cannot hold the last. One pass: this runs for every match
- * and every assigned value (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
+ * (`GR134894112312312…`), seven letters of the alphabet in a row (`…aBcDeFgH…`) or one block written out twice
+ * or more (`1234567890abcdef1234567890abcdef`) is a stand-in too: a token's random part holds none of them, and
+ * hex cannot hold the alphabet. One pass for the characters: this runs for every match and every assigned value
+ * (and a backreference in PLACEHOLDER_RE would cost the regex its JIT).
  */
 export function isPlaceholder(value: string): boolean {
   if (PLACEHOLDER_RE.test(value)) return true
@@ -48,7 +49,17 @@ export function isPlaceholder(value: string): boolean {
     if (run >= 7 || same >= 6) return true
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
-  return value.length >= 12 && distinctCount(value.slice(-16)) <= 3
+  return value.length >= 12 && (distinctCount(value.slice(-16)) <= 3 || isRepeatedBlock(value))
+}
+
+/** Whether a value is one block of 2 to 32 characters written out twice or more (a last, partial block allowed). */
+export function isRepeatedBlock(value: string): boolean {
+  for (let period = 2; period <= 32 && period * 2 <= value.length; period++) {
+    let at = period
+    while (at < value.length && value.charCodeAt(at) === value.charCodeAt(at - period)) at++
+    if (at === value.length) return true
+  }
+  return false
 }
 
 export function distinctCount(text: string): number {
@@ -62,29 +73,28 @@ export const isStandIn = (value: string) =>
   isPlaceholder(value) || (STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 
 /**
- * For a vendor's own format (a prefix, a length, an alphabet): only a telling stand-in (x's, `example`,
- * `your_`, `<…>`, an ellipsis) or a body mostly of x or of one character keeps it. Test keys are often written as runs of
- * letters or the alphabet in order (`tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`), and nothing but a token
- * has that prefix and shape: redacting such a stand-in costs the judge nothing.
+ * For a vendor's own format (a prefix, a length, an alphabet): only the stand-ins documentation writes (x's,
+ * `example`, `your_`, `<…>`, an ellipsis, a cycle of two or three characters) or a telling word with nothing
+ * random about it (`hf_FakeFakeFake…`) keeps it. Test keys are also written as one letter repeated or the
+ * alphabet in order (`sk_live_AAAA…`, `AGE-SECRET-KEY-1QQQQ…`, `tskey-api-AAAA…-BBBB…`, `ntn_…aBcDeFgHiJ…`):
+ * nothing but a token has that prefix and length, a real one is never written so, and redacting a fixture
+ * costs the judge nothing.
  */
 export function isTokenStandIn(value: string): boolean {
   if (PLACEHOLDER_RE.test(value)) return true
   let xs = 0
-  let run = 1
-  let longest = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
     if ((code | 32) === 120 || code === 42) xs++
-    run = code === value.charCodeAt(i - 1) ? run + 1 : 1
-    longest = Math.max(longest, run)
   }
-  // Mostly x, or mostly one character (`sk_live_AAAA…`): a body, not a part of one, made of nothing.
-  if (value.length >= 4 && (xs * 2 >= value.length || longest * 5 >= value.length * 3)) return true
-  // A cycle of two or three characters at the end (`GR1348941231231…`); a run of one is a part, as in
-  // `tskey-api-AAAA…-BBBB…`, and counted above.
+  if (value.length >= 4 && xs * 2 >= value.length) return true
+  // A cycle of two or three characters at the end (`GR1348941231231…`); one character is a fixture's run.
   const tail = value.length >= 12 ? distinctCount(value.slice(-16)) : 0
-  return tail === 2 || tail === 3
+  return tail === 2 || tail === 3 || (TOKEN_STAND_IN_WORD_RE.test(value) && !looksRandom(value))
 }
+
+/** Telling words a token's body may hold; not `secret` or `pw`, which prefixes hold (`sb_secret_`, `pscale_pw_`). */
+export const TOKEN_STAND_IN_WORD_RE = /fake|dummy|sample|mock/i
 
 export const redactToken = (match: string) => (isTokenStandIn(match) ? match : REDACTED)
 
@@ -136,6 +146,29 @@ export function looksRandom(value: string): boolean {
 export const isSeparator = (code: number) =>
   code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
 
+/** The text a base64 value encodes, if it is printable text (a key or a random token decodes to binary). */
+export function base64Text(value: string): string | undefined {
+  if (value.length < 8 || value.length > 4096 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value))
+    return undefined
+  let text: string
+  try {
+    text = atob(value)
+  } catch {
+    return undefined
+  }
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code > 126) return undefined
+  }
+  return text
+}
+
+/** Base64 of words and blanks (`ZHVtbXkgdGV4dCBkYXRh…`, "dummy text data"): an encoded label, not key material. */
+export function encodesProse(value: string): boolean {
+  const text = base64Text(value)
+  return text !== undefined && /^[A-Za-z]+(?:[ ,.'-]+[A-Za-z]+)+[ .!\n]*$/.test(text) && text.includes(" ")
+}
+
 export const redactIfKeyLike = (match: string) => (looksRandom(match) ? redactToken(match) : match)
 
 /** Values that configure, type or name something; compared lower-cased. */
@@ -152,9 +185,23 @@ export const NOT_SECRET_VALUES = new Set([
   ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
 ])
 
-/** Template, environment and secret-store references: the value lives elsewhere. */
+/**
+ * Template, environment and secret-store references: the value lives elsewhere. Each is matched whole, opened
+ * and closed (`${{ … }}`, `${var.name}`, `${NAME:-default}`, `{{ … }}`, `{% … %}`, `<% … %>`, `#{…}`): a value that
+ * merely holds `{{`, `${` and `}}` among other punctuation (`m{{h}o)p${e]nob…}}`) is a password, not a template.
+ */
 export const REFERENCE_RE =
-  /\$\{|\{\{|\{%|<%|%\{|#\{|%\([\w.-]+\)[sd]|\{[\w.:-]*\}|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+  /\$\{\{[^{}]{0,200}\}\}|\$\{[\w.:/@!#*?[\]-]{1,200}(?::?[-=?+][^{}]{0,200})?\}|\{\{[^{}]{0,200}\}\}|\{%[^%]{0,200}%\}|<%[^%]{0,200}%>|%\{[^{}]{1,200}\}|#\{[^{}]{1,200}\}|%\([\w.-]+\)[sd]|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
+
+/** A format string's field (`{}`, `{0}`, `{api_key}`), not one of a template's doubled braces. */
+export const FORMAT_FIELD_RE = /(?:^|[^{$#%])\{([\w.:-]{0,64})\}(?!\})/
+
+/** A reference, or a format field whose name is a name: `{ZqL5kVrX1n8tA2}` in braces is still a value. */
+export const isReference = (value: string) => {
+  if (REFERENCE_RE.test(value)) return true
+  const field = FORMAT_FIELD_RE.exec(value)
+  return field !== null && !looksRandom(field[1] ?? "")
+}
 
 export const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
@@ -219,7 +266,7 @@ export function isNeverSecret(raw: string): boolean {
   if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value) && !isRandomLetters(value)
   const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))
   if (group?.[1].some((shape) => shape.test(value))) return true
-  if (REFERENCE_HINT_RE.test(value) && REFERENCE_RE.test(value)) return true
+  if (REFERENCE_HINT_RE.test(value) && isReference(value)) return true
   return /[\\[({]/.test(value) && REGEX_HINT_RE.test(value)
 }
 

@@ -25,7 +25,8 @@ export const VENDOR_RULES: readonly SecretRule[] = [
     re: /\b(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120}/gi,
     replace: redactToken,
   },
-  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{20,4096}/g),
+  // A presigned URL in base64: hundreds of characters, never a few dozen.
+  prefixed("aws-bedrock-short", "bedrock-api-key-", /\bbedrock-api-key-[A-Za-z0-9+/=]{100,4096}/g),
   prefixed("clickhouse", "4b1d", /\b4b1d[A-Za-z0-9]{38}\b/g),
   prefixed("clojars", "CLOJARS_", /\bCLOJARS_[a-z0-9]{60}\b/gi),
   prefixed("cloudflare-origin-ca", "v1.0-", /\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b/g),
@@ -49,6 +50,8 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   },
   prefixed("intra42", "s-s4t2", /\bs-s4t2(?:ud|af)-[a-f0-9]{64}\b/g),
   prefixed("kraken", "kraken", /\bkraken_[A-Za-z0-9/=_+-]{80,90}/g),
+  // Test and live secret keys, and publishable ones (`test_pub_`): hex of a length nothing else has.
+  prefixed("lob", ["live_", "test_"], /\b(?:live|test)_(?:pub_[a-f0-9]{31}|[a-f0-9]{35})\b/g),
   prefixed("mailchimp", "-us", /\b[0-9a-f]{32}-us\d{1,2}\b/g),
   prefixed("maxmind", "_mmk", /\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b/g),
   prefixed("netlify", ["nfp_", "nfc_"], /\bnf[pc]_[A-Za-z0-9]{36,40}\b/g),
@@ -62,6 +65,11 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   },
   { name: "octopus-deploy", keyword: "API-", re: /\bAPI-[A-Z0-9]{26}\b/g, replace: redactIfKeyLike },
   prefixed("openshift", "sha256~", /\bsha256~[A-Za-z0-9_-]{43}(?![\w-])/g),
+  prefixed(
+    "plaid",
+    "access-",
+    /\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
+  ),
   prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
   prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
   prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
@@ -79,6 +87,12 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   },
   prefixed("typeform", "tfp_", /\btfp_[A-Za-z0-9_.=-]{59}/g),
   prefixed("zendesk-sell", "zdt_", /\bzdt_[A-Za-z0-9]{40,64}\b/g),
+  // Yandex Cloud: API keys (`AQVN`), static access keys (`YC`), IAM tokens (`t1.` and two parts).
+  { name: "yandex-api-key", keyword: "AQVN", re: /\bAQVN[A-Za-z0-9_-]{35,38}(?![\w-])/g, replace: redactIfKeyLike },
+  { name: "yandex-access-key", keyword: "YC", re: /\bYC[A-Za-z0-9_-]{38}(?![\w-])/g, replace: redactIfMixed },
+  prefixed("yandex-iam-token", "t1.", /\bt1\.[A-Za-z0-9_-]{8,64}={0,2}\.[A-Za-z0-9_-]{86}={0,2}/g),
+  // Beamer API keys: `b_` and 44 characters; a word or an identifier of that length mixes no digits in.
+  { name: "beamer", keyword: "b_", re: /\bb_[a-z0-9=_-]{44}(?![\w=-])/g, replace: redactIfKeyLike },
   {
     // Incoming webhooks of Microsoft Teams: tenant and group ids, `IncomingWebhook`, a key, an owner id.
     name: "teams-webhook",
@@ -87,9 +101,11 @@ export const VENDOR_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   {
+    // Dots inside, never two in a row (`SG.….…` is no key). Tested after the match: Bun's regex engine miscounts
+    // a repeated group whose last alternative ends in a lookahead (`(?:a|b(?!b)){5}` matches "ab").
     name: "sendgrid-long",
     keyword: "SG.",
     re: /\bSG\.[A-Za-z0-9_=.-]{60,80}/g,
-    replace: redactIfKeyLike,
+    replace: (match) => (match.includes("..") ? match : redactIfKeyLike(match)),
   },
 ]
