@@ -259,6 +259,15 @@ async function printSensitivity(print: (text?: string) => void) {
  * A second model that never gives a verdict: with every check on, how the flags fare when the second
  * opinion cannot be had (what a title model on the opencode route did).
  */
+/** A configuration's name and what its flags were worth: flags, precision, recall, notes holding a wrong flag. */
+const flagColumns = (name: string, outcome: Outcome): Array<string | number> => [
+  name,
+  outcome.flagged,
+  ratio(outcome.trueFlags, outcome.flagged),
+  ratio(outcome.trueFlags, outcome.unfaithful),
+  `${outcome.wrongNotes}/${outcome.notes}`,
+]
+
 async function printSilentSecond(print: (text?: string) => void) {
   const rows: Array<Array<string | number>> = []
   const answers: Array<[string, JudgeReply]> = [
@@ -268,14 +277,7 @@ async function printSilentSecond(print: (text?: string) => void) {
   ]
   for (const [name, answer] of answers) {
     const outcome = await measure(ALL_ON, ERROR_MODEL, answer)
-    rows.push([
-      name,
-      outcome.flagged,
-      ratio(outcome.trueFlags, outcome.flagged),
-      ratio(outcome.trueFlags, outcome.unfaithful),
-      `${outcome.wrongNotes}/${outcome.notes}`,
-      outcome.secondOpinions,
-    ])
+    rows.push([...flagColumns(name, outcome), outcome.secondOpinions])
   }
   print("All checks on, with a second judge model that:")
   print()
@@ -308,11 +310,7 @@ export async function benchNoisyJudge(
     const outcome = await measure(checks)
     results.set(name, outcome)
     rows.push([
-      name,
-      outcome.flagged,
-      ratio(outcome.trueFlags, outcome.flagged),
-      ratio(outcome.trueFlags, outcome.unfaithful),
-      `${outcome.wrongNotes}/${outcome.notes}`,
+      ...flagColumns(name, outcome),
       outcome.requests,
       outcome.secondOpinions,
       Math.round(outcome.promptBytes / 4).toLocaleString("en"),
