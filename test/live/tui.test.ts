@@ -51,8 +51,10 @@ const judge: JudgeRule = (call) =>
       }
     : { verdict: "faithful", source: call.sources[0]?.id ?? "S1", reason: "stated in the file" }
 
-// A long reply: 21 statements, of which the judge contradicts every fifth and finds no source for the next.
-const LONG_REPLY = Array.from({ length: 21 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")
+// A long reply: 21 statements, of which the judge contradicts every fifth and finds no source for the next,
+// and an offer that states nothing to check.
+const LONG_OFFER = "Let me know if you want the full survey."
+const LONG_REPLY = `${Array.from({ length: 21 }, (_, i) => `Bridge number ${i} crosses the northern river.`).join(" ")} ${LONG_OFFER}`
 const longAgent: AgentScript = (c) => {
   if (c.isNote) return { text: FIXED }
   if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "facts.txt" } }] }
@@ -462,6 +464,11 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
               rows.findLastIndex((r) => r.startsWith("? ")),
             )
             expect(at("Automatic check: the reply after it")).toBeGreaterThan(at("✓ 12 more statements"))
+            // the sentence no request was spent on is named, with why, after the statements that were judged
+            const skipped = at("Not judged, as they state nothing to check:")
+            expect(skipped).toBeGreaterThan(at("✓ 12 more statements"))
+            expect(rows[skipped + 1]).toContain(`- an offer or advice: "${LONG_OFFER}"`)
+            expect(skipped).toBeLessThan(at("Automatic check: the reply after it"))
             expect(at("Its 1 statement holds up.")).toBeGreaterThan(at("the reply after it"))
             expect(at("This session: 22 statements judged, 1 note sent")).toBeGreaterThan(at("Its 1 statement"))
             // no line of the report was broken again by the terminal
