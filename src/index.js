@@ -5454,7 +5454,7 @@ function createNotifier(config, warnings, deps) {
       // A missing TUI is no reason to fail.
     }
   }
-  const held = createToastHold(show)
+  const held = createToastHold(show, deps)
   const toast = (message, variant = "warning") => held.toast(message, variant)
   const reportFailure = (kind, render, how = "toast") => {
     const now = deps.now()
@@ -5508,33 +5508,54 @@ function createNotifier(config, warnings, deps) {
 /** At most this many toasts wait behind a hold; older ones give way. */
 const HELD_TOASTS = 3
 /**
+ * No hold keeps a toast back longer than this. A correction turn that never ends (a hung model, a provider that
+ * stops answering) would otherwise silence every warning for the rest of the session; by now the notice it
+ * guarded has long been read.
+ */
+const HOLD_LIMIT_MS = 120_000
+/**
  * Toasts held while something the user must read has just appeared, shown together once nothing holds them.
  * opencode shows one toast at a time and a new one replaces the last at once, so advice goes first and a
- * warning last: the warning is the one that stays. The same text waits once.
+ * warning last: the warning is the one that stays. The same text waits once. A hold older than HOLD_LIMIT_MS
+ * holds nothing: a toast put in waiting, and a hold begun while toasts wait, each set one timer for that
+ * limit, after which the clock decides what still holds.
  */
-function createToastHold(show) {
-  let holds = 0
+function createToastHold(show, clock) {
+  /** When each hold still in force began. */
+  const holds = new Map()
   const waiting = []
+  const holding = () => {
+    const now = clock.now()
+    for (const [hold, since] of holds) if (now - since >= HOLD_LIMIT_MS) holds.delete(hold)
+    return holds.size > 0
+  }
   const flush = () => {
     const queue = [...waiting.filter((t) => t.variant === "info"), ...waiting.filter((t) => t.variant !== "info")]
     waiting.length = 0
     for (const next of queue) show(next.message, next.variant)
   }
+  const flushIfFree = () => {
+    if (!holding()) flush()
+  }
+  const recheckAtLimit = () => void clock.sleep(HOLD_LIMIT_MS).then(flushIfFree, flushIfFree)
   return {
     toast(message, variant) {
-      if (holds === 0) return show(message, variant)
+      if (!holding()) {
+        flush()
+        return show(message, variant)
+      }
       if (waiting.some((t) => t.message === message)) return
       waiting.push({ message, variant })
       trimOldest(waiting, HELD_TOASTS)
+      recheckAtLimit()
     },
     hold() {
-      holds++
-      let released = false
+      const hold = Symbol("hold")
+      holds.set(hold, clock.now())
+      if (waiting.length) recheckAtLimit()
       return () => {
-        if (released) return
-        released = true
-        holds--
-        if (holds === 0) flush()
+        holds.delete(hold)
+        flushIfFree()
       }
     },
   }
@@ -6466,7 +6487,8 @@ function defaultDeps(client) {
     client,
     fetch: (url, init) => fetch(url, init),
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    // No wait of the plugin's (a retry's backoff, a toast hold's limit) may keep a process from exiting.
+    sleep: (ms) => new Promise((resolve) => void setTimeout(resolve, ms).unref?.()),
     random: Math.random,
     ...fileDeps,
     writeStderr: (text) => {

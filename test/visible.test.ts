@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test"
 import type { FlaggedClaim } from "../src/judge/verdict.ts"
 import { REPORT_ITEMS } from "../src/out/command.ts"
 import { buildNotice, MESSAGE_WIDTH, NOTE_TAG, NOTICE_READ_MS } from "../src/out/note.ts"
-import { createToastHold, toastText } from "../src/out/notifier.ts"
+import { createToastHold, HOLD_LIMIT_MS, toastText } from "../src/out/notifier.ts"
 import {
   BRIDGES_CONTRADICTED,
   bridgesJudge,
@@ -445,7 +445,7 @@ describe("toasts for people", () => {
 
   test("held toasts come together once released, the warning last so it is the one that stays", () => {
     const shown: string[] = []
-    const hold = createToastHold((message) => shown.push(message))
+    const hold = createToastHold((message) => shown.push(message), { now: () => 0, sleep: async () => {} })
     const release = hold.hold()
     const second = hold.hold()
     hold.toast("Warning", "warning")
@@ -458,6 +458,70 @@ describe("toasts for people", () => {
     expect(shown).toEqual(["Advice", "Warning"])
     hold.toast("Later", "info")
     expect(shown.at(-1)).toBe("Later")
+  })
+
+  test("no hold keeps a toast back past its limit: a correction that never ends silences nothing for good", async () => {
+    let now = 1_000
+    const timers: Array<{ ms: number; fire: () => void }> = []
+    const clock = {
+      now: () => now,
+      sleep: (ms: number) => new Promise<void>((resolve) => timers.push({ ms, fire: resolve })),
+    }
+    const shown: string[] = []
+    const hold = createToastHold((message) => shown.push(message), clock)
+    hold.hold() // never released
+    hold.toast("Judge unreachable", "warning")
+    expect(shown).toEqual([])
+    expect(timers.map((timer) => timer.ms)).toEqual([HOLD_LIMIT_MS])
+    // the timer firing early (or a clock that has not moved) changes nothing
+    timers[0]?.fire()
+    await Bun.sleep(0)
+    expect(shown).toEqual([])
+    now += HOLD_LIMIT_MS
+    hold.toast("Second", "warning")
+    expect(shown).toEqual(["Judge unreachable", "Second"])
+    // a hold begun while toasts wait sets its own timer, so it cannot strand them either
+    const later = hold.hold()
+    hold.toast("Third", "warning")
+    hold.hold()
+    expect(timers.length).toBe(3)
+    later()
+    expect(shown).toEqual(["Judge unreachable", "Second"])
+    now += HOLD_LIMIT_MS
+    for (const timer of timers.splice(0)) timer.fire()
+    await Bun.sleep(0)
+    expect(shown).toEqual(["Judge unreachable", "Second", "Third"])
+  })
+
+  test("a correction turn that hangs holds the toasts it would cover only up to the limit", async () => {
+    let offset = 0
+    const limits: Array<() => void> = []
+    await withJudge(bridges, async (provider) => {
+      const host = createHost({
+        providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {}, judge: {} } }],
+        providerURL: provider.url,
+        opencodeConfig: { small_model: "mock/title" },
+        promptResult: () => new Promise(() => {}),
+        deps: {
+          now: () => Date.now() + offset,
+          sleep: (ms) =>
+            ms === HOLD_LIMIT_MS ? new Promise<void>((resolve) => limits.push(resolve)) : Promise.resolve(),
+        },
+      })
+      const session = await host.createSession()
+      await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+      for (let i = 0; i < 500 && host.prompts.length === 0; i++) await Bun.sleep(2)
+      await Bun.sleep(20)
+      expect(host.prompts).toHaveLength(1)
+      expect(host.toasts).toEqual([])
+      expect(limits.length).toBeGreaterThan(0)
+      offset = HOLD_LIMIT_MS
+      for (const fire of limits.splice(0)) fire()
+      await Bun.sleep(10)
+      expect(host.toasts.map((toast) => toast.message)).toEqual([
+        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
+      ])
+    })
   })
 
   test("with notes off, the flagged toast waits until the reply has been read", async () => {

@@ -44,7 +44,8 @@ export function defaultDeps(client: HostClient): Deps {
     client,
     fetch: (url, init) => fetch(url, init),
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    // No wait of the plugin's (a retry's backoff, a toast hold's limit) may keep a process from exiting.
+    sleep: (ms) => new Promise((resolve) => void setTimeout(resolve, ms).unref?.()),
     random: Math.random,
     ...fileDeps,
     writeStderr: (text) => {

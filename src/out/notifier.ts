@@ -83,7 +83,7 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
       // A missing TUI is no reason to fail.
     }
   }
-  const held = createToastHold(show)
+  const held = createToastHold(show, deps)
   const toast: Notifier["toast"] = (message, variant = "warning") => held.toast(message, variant)
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
@@ -139,33 +139,58 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
 export const HELD_TOASTS = 3
 
 /**
+ * No hold keeps a toast back longer than this. A correction turn that never ends (a hung model, a provider that
+ * stops answering) would otherwise silence every warning for the rest of the session; by now the notice it
+ * guarded has long been read.
+ */
+export const HOLD_LIMIT_MS = 120_000
+
+/**
  * Toasts held while something the user must read has just appeared, shown together once nothing holds them.
  * opencode shows one toast at a time and a new one replaces the last at once, so advice goes first and a
- * warning last: the warning is the one that stays. The same text waits once.
+ * warning last: the warning is the one that stays. The same text waits once. A hold older than HOLD_LIMIT_MS
+ * holds nothing: a toast put in waiting, and a hold begun while toasts wait, each set one timer for that
+ * limit, after which the clock decides what still holds.
  */
-export function createToastHold(show: (message: string, variant: ToastVariant) => void) {
-  let holds = 0
+export function createToastHold(
+  show: (message: string, variant: ToastVariant) => void,
+  clock: Pick<Deps, "now" | "sleep">,
+) {
+  /** When each hold still in force began. */
+  const holds = new Map<symbol, number>()
   const waiting: Array<{ message: string; variant: ToastVariant }> = []
+  const holding = () => {
+    const now = clock.now()
+    for (const [hold, since] of holds) if (now - since >= HOLD_LIMIT_MS) holds.delete(hold)
+    return holds.size > 0
+  }
   const flush = () => {
     const queue = [...waiting.filter((t) => t.variant === "info"), ...waiting.filter((t) => t.variant !== "info")]
     waiting.length = 0
     for (const next of queue) show(next.message, next.variant)
   }
+  const flushIfFree = () => {
+    if (!holding()) flush()
+  }
+  const recheckAtLimit = () => void clock.sleep(HOLD_LIMIT_MS).then(flushIfFree, flushIfFree)
   return {
     toast(message: string, variant: ToastVariant) {
-      if (holds === 0) return show(message, variant)
+      if (!holding()) {
+        flush()
+        return show(message, variant)
+      }
       if (waiting.some((t) => t.message === message)) return
       waiting.push({ message, variant })
       trimOldest(waiting, HELD_TOASTS)
+      recheckAtLimit()
     },
     hold() {
-      holds++
-      let released = false
+      const hold = Symbol("hold")
+      holds.set(hold, clock.now())
+      if (waiting.length) recheckAtLimit()
       return () => {
-        if (released) return
-        released = true
-        holds--
-        if (holds === 0) flush()
+        holds.delete(hold)
+        flushIfFree()
       }
     },
   }
