@@ -488,6 +488,22 @@ describe("judge faults", () => {
 // ── 2. host faults ───────────────────────────────────────────────────────────────────────────────────────
 
 describe("host faults", () => {
+  test("a wait of the plugin's (a backoff, a toast hold's limit) never keeps the process from exiting", async () => {
+    const child = `
+      import { defaultDeps } from ${JSON.stringify(join(import.meta.dir, "../src/host/v1.ts"))}
+      const deps = defaultDeps({})
+      void deps.sleep(60_000).then(() => console.log("waited"))
+      let fired = false
+      await deps.sleep(10).then(() => { fired = true })
+      console.log(fired ? "short wait fired" : "short wait lost")
+    `
+    const started = Date.now()
+    const proc = Bun.spawn([process.execPath, "-e", child], { stdout: "pipe", stderr: "pipe" })
+    expect(await proc.exited).toBe(0)
+    expect(await new Response(proc.stdout).text()).toBe("short wait fired\n")
+    expect(Date.now() - started).toBeLessThan(20_000)
+  })
+
   /** A complete turn that must end in a note: proof the plugin still works after the fault. */
   async function stillNotes(host: Watched, session?: string) {
     const id = session ?? (await host.createSession())
