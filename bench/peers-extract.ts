@@ -8,6 +8,7 @@ import { join } from "node:path"
 import type { Draw } from "../test/support/secrets.ts"
 import { gitleaksSamples } from "./peers-gitleaks.ts"
 import {
+  findByRules,
   git,
   guessSecret,
   IDENTIFIER_RULE_RE,
@@ -304,7 +305,9 @@ function detectSecretsSamples(dir: string): PeerSample[] {
   const everyRule = git(dir, "ls-tree", "--name-only", "HEAD", "detect_secrets/plugins/")
     .split("\n")
     .filter((name) => name.endsWith(".py"))
-    .flatMap((name) => denylist(git(dir, "show", `HEAD:${name}`)).map((re) => ({ re, group: -1 })))
+    .flatMap((name) =>
+      denylist(git(dir, "show", `HEAD:${name}`)).map((re) => ({ re, group: -1, id: name.replace(/^.*\/|\.py$/g, "") })),
+    )
   for (const file of files.filter((name) => name.endsWith("_test.py") && !name.endsWith("base_test.py"))) {
     const plugin = file.replace(/^.*\/|_test\.py$/g, "")
     const src = `detect-secrets:${plugin}`
@@ -318,8 +321,8 @@ function detectSecretsSamples(dir: string): PeerSample[] {
       // A template the test fills in (`'"{secret}"'`) is no sample of its own.
       if (line.length > 4096 || /\{(?:non_)?secret\}/.test(line)) continue
       if (!flag) {
-        const peerFormat = secretByRules(everyRule, line) !== ""
-        out.push({ family: "negatives", source: src, text: line, secret: "", peerFormat })
+        const peerRule = findByRules(everyRule, line)?.rule
+        out.push({ family: "negatives", source: src, text: line, secret: "", ...(peerRule ? { peerRule } : {}) })
         continue
       }
       const byRule = secret ?? (plugin === "private_key" ? keyBody(line) : secretByRules(rules, line))

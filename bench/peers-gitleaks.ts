@@ -1,6 +1,7 @@
 // gitleaks' rule tests, read from its sources: a small evaluator for the Go expressions that build them.
 import type { Draw } from "../test/support/secrets.ts"
 import {
+  findByRules,
   generate,
   git,
   guessSecret,
@@ -369,7 +370,7 @@ export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
         re: rule.regex === undefined ? undefined : toJsRegex(rule.regex),
       }))
     })
-  const regexes = rules.flatMap((rule) => (rule.re ? [{ re: rule.re }] : []))
+  const regexes = rules.flatMap((rule) => (rule.re ? [{ re: rule.re, id: rule.rule }] : []))
   for (const rule of rules) {
     const src = `gitleaks:${rule.rule}`
     const generic = rule.base === "generic"
@@ -396,8 +397,8 @@ export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
     }
     // A negative of one rule's test; whether any of gitleaks' regexes matches it says if its shape is a secret's.
     for (const fp of rule.fps) {
-      const peerFormat = secretByRules(regexes, fp.s) !== ""
-      out.push({ family: "negatives", source: src, text: fp.s, secret: "", peerFormat })
+      const peerRule = findByRules(regexes, fp.s)?.rule
+      out.push({ family: "negatives", source: src, text: fp.s, secret: "", ...(peerRule ? { peerRule } : {}) })
     }
   }
   return out

@@ -19,11 +19,11 @@ export interface PeerSample {
   /** How the secret was found: its span in a generated sample, the peer's rule run on it, or a guess. */
   located?: "span" | "rule" | "guess"
   /**
-   * For a negative: whether one of the peer's own regexes matches it. Then its shape is a credential's, and it
-   * is an allowlist of known values, an entropy threshold, a length or checksum check, or the test of one rule
-   * among many that makes it a negative.
+   * For a negative: the first of the peer's own rules whose regex matches it, if one does. Then its shape is a
+   * credential's, and it is an allowlist of known values, an entropy threshold, a length or checksum check, or
+   * the test of one rule among many that makes it a negative.
    */
-  peerFormat?: boolean
+  peerRule?: string
 }
 
 /** The vendors and contexts the README promises, as the peers name their rules, files and plugins. */
@@ -148,14 +148,25 @@ export function secretOf(raw: string): string {
   return tail || head.replace(/^["']|["']$/g, "")
 }
 
-/** Where the rules of a peer say a sample's secret is: the first of them that finds one. */
-export function secretByRules(rules: ReadonlyArray<{ re: RegExp; group?: number }>, text: string): string {
+export interface PeerRule {
+  re: RegExp
+  group?: number
+  /** The peer's name for the rule: gitleaks' rule id, detect-secrets' plugin module. */
+  id?: string
+}
+
+/** The first of a peer's rules that finds a secret in a text, and the secret it finds. */
+export function findByRules(rules: readonly PeerRule[], text: string): { rule: string; secret: string } | undefined {
   for (const rule of rules) {
     const span = secretSpan(rule.re, text, rule.group)
-    if (span) return secretOf(text.slice(...span))
+    if (span) return { rule: rule.id ?? "?", secret: secretOf(text.slice(...span)) }
   }
-  return ""
+  return undefined
 }
+
+/** Where the rules of a peer say a sample's secret is: the first of them that finds one. */
+export const secretByRules = (rules: readonly PeerRule[], text: string): string =>
+  findByRules(rules, text)?.secret ?? ""
 
 /** Rules that find identifiers or markers rather than secrets: OAuth client ids, a service-account file's type. */
 export const IDENTIFIER_RULE_RE = /client[-_]id|tenant[-_]id|account[-_ ]id|^gcp-service-account$|^ip_public$/i

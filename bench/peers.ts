@@ -95,18 +95,20 @@ async function measure(samples: readonly PeerSample[], verbose: boolean) {
   // The negatives apart whose shape one of the peer's own regexes calls a credential's.
   const negatives = { read: 0, webfetch: 0, total: 0, readOther: 0, webfetchOther: 0, other: 0 }
   const misses: string[] = []
+  const changedNegatives: Array<{ sample: PeerSample; output: string }> = []
   for (const sample of samples) {
     for (const path of ["read", "webfetch"] as const) {
       const output = path === "read" ? await session.read(sample.text) : await session.fetch(sample.text)
       if (sample.family === "negatives") {
         if (path === "read") negatives.total++
-        if (path === "read" && !sample.peerFormat) negatives.other++
+        if (path === "read" && !sample.peerRule) negatives.other++
         if (output !== sample.text) {
+          if (path === "read") changedNegatives.push({ sample, output })
           negatives[path]++
-          if (!sample.peerFormat) negatives[path === "read" ? "readOther" : "webfetchOther"]++
+          if (!sample.peerRule) negatives[path === "read" ? "readOther" : "webfetchOther"]++
           if (verbose)
             misses.push(
-              `[${path} negative${sample.peerFormat ? " (peer's format)" : ""} ${sample.source}] ${JSON.stringify(sample.text).slice(0, 200)} → ${JSON.stringify(output).slice(0, 200)}`,
+              `[${path} negative${sample.peerRule ? " (peer's format)" : ""} ${sample.source}] ${JSON.stringify(sample.text).slice(0, 200)} → ${JSON.stringify(output).slice(0, 200)}`,
             )
         }
         continue
@@ -124,7 +126,57 @@ async function measure(samples: readonly PeerSample[], verbose: boolean) {
       }
     }
   }
-  return { byPath, negatives, misses }
+  return { byPath, negatives, misses, changedNegatives }
+}
+
+/**
+ * Why a negative that redaction changes is a negative for its peer, in the order the reasons are checked:
+ * - its text holds a value that is a positive's secret in the peers' own tests (the same UUID after a
+ *   well-formed npm registry line, the same password in another file type): only what is around it differs;
+ * - the regex of the very rule whose negative it is matches it: the rule tells it apart by a list of known
+ *   values or an entropy floor, not by its shape;
+ * - another rule of the same peer matches it: it is a credential by the peer's own rules, a negative of one
+ *   rule's test only;
+ * - no regex of the peer matches it.
+ */
+export function whyNegative(sample: PeerSample, output: string, positiveSecrets: ReadonlySet<string>): string {
+  for (const secret of positiveSecrets) {
+    if (secret.length >= 8 && sample.text.includes(secret) && !output.includes(secret))
+      return "holds a value the peers count as a positive elsewhere"
+  }
+  if (!sample.peerRule) return "no regex of the peer matches it"
+  const rule = sample.source.replace(/^[^:]+:/, "")
+  return sample.peerRule === rule ? "its own rule's regex matches it" : "another rule of the peer matches it"
+}
+
+const REASONS = [
+  "holds a value the peers count as a positive elsewhere",
+  "its own rule's regex matches it",
+  "another rule of the peer matches it",
+  "no regex of the peer matches it",
+] as const
+
+function negativesTable(
+  changed: ReadonlyArray<{ sample: PeerSample; output: string }>,
+  samples: readonly PeerSample[],
+  total: number,
+): string {
+  const positiveSecrets = new Set(
+    samples.filter((s) => s.family !== "negatives" && s.family !== "stand-ins").map((s) => s.secret),
+  )
+  const counts = new Map<string, number>(REASONS.map((reason) => [reason, 0]))
+  for (const { sample, output } of changed) {
+    const reason = whyNegative(sample, output, positiveSecrets)
+    counts.set(reason, (counts.get(reason) ?? 0) + 1)
+  }
+  const out = ["| a negative changed by redaction, because it | changed | of all negatives |", "|---|---|---|"]
+  for (const [reason, n] of counts) out.push(`| ${reason} | ${n} | ${pct(n, total)} |`)
+  const rest = changed.length - (counts.get("no regex of the peer matches it") ?? 0)
+  out.push(
+    "",
+    `Were every negative that no regex of the peer matches kept, ${rest} of ${total} would still change (${pct(rest, total)}).`,
+  )
+  return out.join("\n")
 }
 
 function summary(rows: Map<string, Row>, families: readonly string[]): string {
@@ -213,7 +265,7 @@ async function main() {
   if (ordinaryArg) return ordinaryReport(ordinaryArg.slice("--ordinary=".length).split(","))
   const samples = peerSamples(ROOT, MIRRORS, drawer(22))
   const verbose = process.argv.includes("--misses")
-  const { byPath, negatives, misses } = await measure(samples, verbose)
+  const { byPath, negatives, misses, changedNegatives } = await measure(samples, verbose)
   const families = ["promised families", "vendor tokens alone", "generic assignments"]
   for (const path of ["read", "webfetch"] as const) {
     console.log(table(`Through ${path}:`, byPath[path]), "\n")
@@ -227,6 +279,9 @@ async function main() {
   )
   console.log(
     `| negatives changed that no regex of the peer matches | ${pct(negatives.readOther, negatives.other)} of ${negatives.other} | ${pct(negatives.webfetchOther, negatives.other)} of ${negatives.other} |`,
+  )
+  console.log(
+    `\nThe negatives that change, through read:\n\n${negativesTable(changedNegatives, samples, negatives.total)}`,
   )
   const bySource = new Map<string, number>()
   for (const sample of samples)

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test"
+import { whyNegative } from "../bench/peers.ts"
 import { redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { REDACTED } from "../src/capture/redact/values.ts"
 import { CLEAN_CORPUS } from "./support/clean.ts"
@@ -334,5 +335,31 @@ describe("redaction: classes the public scanners' tests showed, written anew wit
     ["a format field", 'password = "{password}"'],
   ])("kept: %s", (_label, text) => {
     expect(redactSecrets(text)).toBe(text)
+  })
+})
+
+describe("the peers' benchmark: why a negative that redaction changes is a negative for its peer", () => {
+  const positives = new Set(["743b294a-cd03-11ec-9d64-0242ac120002"])
+  const negative = (text: string, source: string, peerRule?: string) => ({
+    family: "negatives" as const,
+    source,
+    text,
+    secret: "",
+    ...(peerRule ? { peerRule } : {}),
+  })
+  test("each reason, checked in order: a positive's value, the rule's own regex, another rule, none", () => {
+    const npm = negative("_authToken=743b294a-cd03-11ec-9d64-0242ac120002", "detect-secrets:npm", "npm")
+    expect(whyNegative(npm, `_authToken=${REDACTED}`, positives)).toBe(
+      "holds a value the peers count as a positive elsewhere",
+    )
+    // the value kept: the reason is the next one
+    expect(whyNegative(npm, npm.text, positives)).toBe("its own rule's regex matches it")
+    const gcp = negative("AIzaSyQ1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6j", "gitleaks:gcp-api-key", "gcp-api-key")
+    expect(whyNegative(gcp, REDACTED, positives)).toBe("its own rule's regex matches it")
+    const telegram = negative('telegram_api_token = "x"', "gitleaks:telegram-bot-api-token", "generic-api-key")
+    expect(whyNegative(telegram, REDACTED, positives)).toBe("another rule of the peer matches it")
+    expect(whyNegative(negative("SUMO_ACCESS_KEY: AbCeFG123", "gitleaks:sumologic-access-token"), "", positives)).toBe(
+      "no regex of the peer matches it",
+    )
   })
 })
