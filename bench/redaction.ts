@@ -103,6 +103,8 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"Unseal Key 1: " repeated', repeatTo("Unseal Key 1: ", MB)],
   ['"eyJhbGciOi.eyJzdWIiOi " repeated', repeatTo("eyJhbGciOi.eyJzdWIiOi ", MB)],
   ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
+  // An assignment inside a quoted value: a hit every 14 bytes, each reading a value.
+  ['"env: "API_KEY=" repeated', repeatTo('env: "API_KEY=', MB)],
 ]
 
 /**

@@ -522,6 +522,7 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"aaa1Q~" repeated (Entra secrets)', (n) => repeatTo("aaa1Q~", n)],
   ['"xoxb-" repeated', (n) => repeatTo("xoxb-", n)],
   ["one line of random hex", (n) => randomToken(rng(4), n, "0123456789abcdef")],
+  ['"env: "API_KEY=" repeated (assignments in quoted values)', (n) => repeatTo('env: "API_KEY=', n)],
 ]
 
 function markdownCorpus() {

@@ -1729,6 +1729,9 @@ function readName(text, from, runEnd, strengths) {
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""
+  // Nor is a name that a quote opens before or an `=` follows the value of a name field: `env: "API_KEY=…"`,
+  // `--env=API_KEY=…` are assignments inside the field's value.
+  const inValue = (quote === "" && isQuote(before)) || text[end] === "="
   return {
     start,
     end,
@@ -1736,7 +1739,7 @@ function readName(text, from, runEnd, strengths) {
     strength,
     quote,
     element: text[start - 1] === "<",
-    keyField: isNameFieldValue(text, start),
+    keyField: !inValue && isNameFieldValue(text, start),
     query: text[start - 1] === "?" || text[start - 1] === "&",
   }
 }
@@ -1817,8 +1820,11 @@ function readConnector(text, name) {
   }
   if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
-  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
-  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`), or in an argument list the next element
+  // (`["--token", "…"]`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") {
+    return name.quote && text[at] === "," ? stickyAt(COMMA_RE, text, at) : readFlagGap(text, at)
+  }
   if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
   const found = readOperator(text, at)
   if (found) return found

@@ -147,6 +147,34 @@ describe("redaction: what is never a secret stays", () => {
   })
 })
 
+describe("redaction: an assignment inside a quoted value, and a flag's argument in a list", () => {
+  const R = REDACTED
+  const v = drawer(31)(20)
+  const w = `${drawer(32)(8)}-${drawer(33)(6)}`
+  test.each([
+    ["a quoted value's assignment", `env: "API_KEY=${v}"`, `env: "API_KEY=${R}"`],
+    ["a name field's unquoted value", `env: API_KEY=${v}`, `env: API_KEY=${R}`],
+    ["--env=", `docker run --env=DB_PASSWORD=${w} app`, `docker run --env=DB_PASSWORD=${R} app`],
+    [
+      "a command's inner assignment",
+      `command: ["sh", "-c", "DB_PASSWORD=${w} ./run"]`,
+      `command: ["sh", "-c", "DB_PASSWORD=${R} ./run"]`,
+    ],
+    ["a flag in an argument list", `args: ["--token", "${v}"]`, `args: ["--token", "${R}"]`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a quoted value's setting", 'environment:\n  - "LOG_LEVEL=info"'],
+    ["a quoted value's reference", `env: "API_KEY=${"$"}{API_KEY}"`],
+    ["a flag's file in a list", 'args: ["--password-file", "/run/secrets/db"]'],
+    ["a flag's command substitution in a list", 'args: ["--token", "$(cat /run/secrets/token)"]'],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("redaction: a value never crosses a line break", () => {
   test.each([
     ["dotenv", "GITHUB_API_KEY=\nNEXT_SETTING=abc123def456ghi"],

@@ -666,4 +666,19 @@ const passthrough = true
 const bypassCache = false
 `,
   ],
+  [
+    "Compose: assignments in quoted values that hold no secret",
+    `services:
+  web:
+    image: nginx:1.27
+    environment:
+      - "LOG_LEVEL=info"
+      - "API_KEY_FILE=/run/secrets/api_key"
+      - "DB_PASSWORD=${"$"}{DB_PASSWORD}"
+    command: ["sh", "-c", "DB_PASSWORD=$$DB_PASSWORD ./run"]
+    env: "TOKEN_TTL=3600"
+  worker:
+    command: ["worker", "--token", "$(cat /run/secrets/token)", "--password-file", "/run/secrets/db"]
+`,
+  ],
 ]

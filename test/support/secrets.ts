@@ -724,7 +724,7 @@ export const SHAPES: readonly Shape[] = [
   {
     shape: "command-line flags",
     styles: ["kebab", "snake"],
-    templates: ["deploy --{n} {s} --region eu", "deploy --{n}={s}", 'tool -{n} "{s}"'],
+    templates: ["deploy --{n} {s} --region eu", "deploy --{n}={s}", 'tool -{n} "{s}"', 'args: ["--{n}", "{s}"]'],
   },
   {
     shape: "curl -u",
@@ -833,6 +833,16 @@ export const SHAPES: readonly Shape[] = [
     templates: [
       'variable "{n}" {\n  type      = string\n  default   = "{s}"\n  sensitive = true\n}',
       'variable "{n}" { default = "{s}" }',
+    ],
+  },
+  {
+    shape: "assignments in a quoted value",
+    styles: ["upper"],
+    templates: [
+      'env: "{n}={s}"',
+      'command: ["sh", "-c", "{n}={s} ./run"]',
+      '"environment": ["{n}={s}"]',
+      "docker run --env={n}={s} app",
     ],
   },
   {

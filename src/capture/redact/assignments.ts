@@ -77,8 +77,11 @@ export function readConnector(text: string, name: Name): { op: string; at: numbe
   }
   if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
-  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
-  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`), or in an argument list the next element
+  // (`["--token", "…"]`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") {
+    return name.quote && text[at] === "," ? stickyAt(COMMA_RE, text, at) : readFlagGap(text, at)
+  }
   if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
   const found = readOperator(text, at)
   if (found) return found

@@ -1,5 +1,5 @@
 // Secret-named keys: how strongly a name says its value is a secret, in any spelling.
-import { isBlank, SECRET_WORDS } from "./values.ts"
+import { isBlank, isQuote, SECRET_WORDS } from "./values.ts"
 
 export const WEAK = 1
 
@@ -255,6 +255,9 @@ export function readName(text: string, from: number, runEnd: number, strengths: 
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""
+  // Nor is a name that a quote opens before or an `=` follows the value of a name field: `env: "API_KEY=…"`,
+  // `--env=API_KEY=…` are assignments inside the field's value.
+  const inValue = (quote === "" && isQuote(before)) || text[end] === "="
   return {
     start,
     end,
@@ -262,7 +265,7 @@ export function readName(text: string, from: number, runEnd: number, strengths: 
     strength,
     quote,
     element: text[start - 1] === "<",
-    keyField: isNameFieldValue(text, start),
+    keyField: !inValue && isNameFieldValue(text, start),
     query: text[start - 1] === "?" || text[start - 1] === "&",
   }
 }
