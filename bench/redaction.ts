@@ -105,6 +105,17 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
   // An assignment inside a quoted value: a hit every 14 bytes, each reading a value.
   ['"env: "API_KEY=" repeated', repeatTo('env: "API_KEY=', MB)],
+  // Code: comparisons, calls and their arguments, credential pairs.
+  ['"password == " repeated', repeatTo("password == ", MB)],
+  ['""a" == password " repeated', repeatTo('"a" == password ', MB)],
+  ['"password.equals(" repeated', repeatTo("password.equals(", MB)],
+  ['"strcmp(password, " repeated', repeatTo("strcmp(password, ", MB)],
+  ['"setPassword(" repeated', repeatTo("setPassword(", MB)],
+  ['"setPassword("a"" repeated', repeatTo('setPassword("a"', MB)],
+  ['"setPassword("abcd".x(" repeated', repeatTo('setPassword("abcd".x(', MB)],
+  ['"HTTPBasicAuth(" repeated', repeatTo("HTTPBasicAuth(", MB)],
+  ['"login("a", " repeated', repeatTo('login("a", ', MB)],
+  ['"auth=("a", " repeated', repeatTo('auth=("a", ', MB)],
 ]
 
 /**

@@ -523,6 +523,16 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"xoxb-" repeated', (n) => repeatTo("xoxb-", n)],
   ["one line of random hex", (n) => randomToken(rng(4), n, "0123456789abcdef")],
   ['"env: "API_KEY=" repeated (assignments in quoted values)', (n) => repeatTo('env: "API_KEY=', n)],
+  // Code: comparisons, calls and their arguments, credential pairs.
+  ['"password == " repeated', (n) => repeatTo("password == ", n)],
+  ['""a" == password " repeated (a literal before the name)', (n) => repeatTo('"a" == password ', n)],
+  ['"password.equals(" repeated', (n) => repeatTo("password.equals(", n)],
+  ['"strcmp(password, " repeated', (n) => repeatTo("strcmp(password, ", n)],
+  ['"setPassword(" repeated (calls in calls)', (n) => repeatTo("setPassword(", n)],
+  ['"setPassword("abcd".x(" repeated (conversions never closed)', (n) => repeatTo('setPassword("abcd".x(', n)],
+  ['"HTTPBasicAuth(" repeated (arguments never closed)', (n) => repeatTo("HTTPBasicAuth(", n)],
+  ['"login("a", " repeated', (n) => repeatTo('login("a", ', n)],
+  ['"auth=("a", " repeated (pairs never closed)', (n) => repeatTo('auth=("a", ', n)],
 ]
 
 function markdownCorpus() {

@@ -836,6 +836,54 @@ export const SHAPES: readonly Shape[] = [
     ],
   },
   {
+    shape: "comparisons",
+    styles: ["snake", "camel", "upper"],
+    templates: [
+      'if ({n} == "{s}") {',
+      "if {n} == '{s}':",
+      'if (req.body.{n} === "{s}") return next()',
+      "if ({n} !== '{s}') throw new Error(denied)",
+      'if ("{s}".equals({n})) {',
+    ],
+  },
+  {
+    shape: "comparing calls",
+    styles: ["snake", "camel"],
+    templates: [
+      'if ({n}.equals("{s}")) {',
+      'return {n}.equalsIgnoreCase("{s}");',
+      'if (strcmp({n}, "{s}") == 0)',
+      'ok = hmac.compare_digest({n}, "{s}")',
+      "if (hash_equals({$}{n}, '{s}')) {",
+    ],
+  },
+  {
+    shape: "setters, builders, constructors",
+    styles: ["snake", "camel"],
+    templates: [
+      'dataSource.set{P}("{s}");',
+      'cfg.Set{P}("{s}")',
+      'Client.builder().{c}("{s}").build()',
+      '.with{P}("{s}".toCharArray())',
+      'std::string {n}("{s}");',
+    ],
+  },
+  {
+    // The name is the call's own: the user it takes stays, the password goes.
+    shape: "credentials by position",
+    styles: ["snake"],
+    templates: [
+      'auth = HTTPBasicAuth("admin", "{s}")',
+      'r = requests.get(url, auth=("admin", "{s}"))',
+      'req.SetBasicAuth("admin", "{s}")',
+      'var cred = new NetworkCredential("admin", "{s}");',
+      'Connection c = DriverManager.getConnection(url, "admin", "{s}");',
+      'server.login("me@example.test", "{s}")',
+      'new UsernamePasswordCredentials("admin", "{s}")',
+      'auth := smtp.PlainAuth("", "me@example.test", "{s}", "smtp.example.test")',
+    ],
+  },
+  {
     shape: "assignments in a quoted value",
     styles: ["upper"],
     templates: [
