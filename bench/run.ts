@@ -31,6 +31,7 @@ import { benchBatch } from "./batch.ts"
 import { CORPUS, type CorpusEntry, playTurn } from "./corpus.ts"
 import {
   approxTokens,
+  BLOCK_STAIRS,
   breathe,
   commonPrefixLength,
   fmtBytes,
@@ -533,6 +534,11 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"HTTPBasicAuth(" repeated (arguments never closed)', (n) => repeatTo("HTTPBasicAuth(", n)],
   ['"login("a", " repeated', (n) => repeatTo('login("a", ', n)],
   ['"auth=("a", " repeated (pairs never closed)', (n) => repeatTo('auth=("a", ', n)],
+  // YAML block scalars after a secret's name.
+  ['"password:", a pipe and a line break, repeated (block scalars with no lines)', (n) => repeatTo("password: |\n", n)],
+  ["one block scalar of a megabyte", (n) => `password: |\n${repeatTo("  Zx9vQ2mL\n", n)}`],
+  ["block scalars nested 256 deep, each inside the last", (n) => repeatTo(BLOCK_STAIRS, n)],
+  ['"key:", a pipe and a comment, repeated on one line (headers amid a line)', (n) => `x ${repeatTo("key: | # ", n)}`],
 ]
 
 function markdownCorpus() {

@@ -2116,6 +2116,65 @@ function createCodeMemo() {
   return { strength, shape, isPair }
 }
 // ── End src/capture/redact/calls.ts ────────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/redact/blocks.ts ─────────────────────────────────────────────────────────────────────
+/**
+ * Where the line of a block scalar's header ends (its `\n`), the header at `at`: `|` or `>`, a chomping
+ * indicator and an indentation digit in either order, then blanks or a comment; -1 if there is none. `Password: |`
+ * amid a line (`grep Password: | cut …`) is a pipe, not a header.
+ */
+function blockHeaderEnd(text, at) {
+  const indicator = text[at]
+  if (indicator !== "|" && indicator !== ">") return -1
+  let i = at + 1
+  for (let n = 0; n < 2; n++) {
+    const code = text.charCodeAt(i)
+    if (code === 45 || code === 43 || (code >= 49 && code <= 57)) i++ // - + 1-9
+  }
+  const blanks = i
+  while (isBlank(text.charCodeAt(i))) i++
+  if (text[i] === "#" && i > blanks) while (i < text.length && text[i] !== "\n" && text[i] !== "\r") i++
+  if (text[i] === "\r") i++
+  return text[i] === "\n" ? i : -1
+}
+/** The indentation of the line a key starts, its list dash included (`- password: |` is indented by 2). */
+function keyIndent(text, start) {
+  let from = start
+  while (from > 0 && start - from < 80 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
+  let indent = 0
+  while (from + indent < start && (isBlank(text.charCodeAt(from + indent)) || text[from + indent] === "-")) indent++
+  return indent
+}
+/**
+ * The lines of the block after the header line that ends at `from`, more indented than `indent`. They are one
+ * value (a password, a token, base64 folded over lines) only where every line is one run without blanks or
+ * quotes: JSON, a script or prose in a block is left to the rest of the scan, and reading stops at its first
+ * such line. Each line is read once.
+ */
+function readBlock(text, from, indent) {
+  const spans = []
+  let at = from + 1
+  while (at < text.length) {
+    let content = at
+    while (isBlank(text.charCodeAt(content))) content++
+    let end = content
+    while (end < text.length && text[end] !== "\n") end++
+    const first = text.charCodeAt(content)
+    if (content < end && first !== 13) {
+      if (content - at <= indent) return { spans, end: at }
+      let last = content
+      for (let i = content; i < end; i++) {
+        const code = text.charCodeAt(i)
+        if (isBlank(code) || code === 13) continue
+        if (i > last + 1 || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
+        last = i
+      }
+      spans.push(content, last + 1)
+    }
+    at = end + 1 // a blank line belongs to the block
+  }
+  return { spans, end: text.length }
+}
+// ── End src/capture/redact/blocks.ts ───────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/redact/assignments.ts ────────────────────────────────────────────────────────────────
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
 const TYPE_ASSIGN_RE =
@@ -2363,6 +2422,22 @@ function isSecretValue(text, value, name, found, op, notSecret) {
   )
 }
 /**
+ * A block scalar after a name (`password: |`, `client_secret: >-`) whose header is at `at`: its lines, and their
+ * contents run together as the one value they hold. Undefined if no header is there or the name starts no line.
+ */
+function readBlockValue(text, name, at) {
+  // The line's start first: a header's comment is read to the line's end, once per line that starts a block.
+  if (!isLineStart(text, name.start - name.quote.length)) return undefined
+  const header = blockHeaderEnd(text, at)
+  if (header < 0) return undefined
+  const block = readBlock(text, header, keyIndent(text, name.start))
+  let value = ""
+  for (let i = 0; i + 1 < block.spans.length && value.length <= 1024; i += 2) {
+    value += text.slice(block.spans[i], block.spans[i + 1])
+  }
+  return { block, value }
+}
+/**
  * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
  * command-line flags), and literals code compares or passes where a secret goes: the name stays readable, only
  * the value becomes REDACTED. Starts at each hit and reads the name around it; every read is bounded or moves the
@@ -2387,6 +2462,8 @@ function redactAssignments(text) {
   // cost more than the rest; the hit's end is all the scan needs.
   const words = new RegExp(SECRET_NAME_RE)
   let cursor = 0
+  // Where the last block scalar read ended: a block inside it is not read again, so each line is read once.
+  let blockEnd = 0
   while (words.test(text)) {
     const name = readName(text, cursor, words.lastIndex, strengths, isCredentialCall)
     if (typeof name === "number") {
@@ -2401,6 +2478,22 @@ function redactAssignments(text) {
     const strength = connector.strength ?? (connector.op === "==" ? code.strength(name.text) : name.strength)
     if (!strength) continue
     const named = strength === name.strength ? name : { ...name, strength }
+    const indicator = text.charCodeAt(connector.at) // | or >
+    const blockAt =
+      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+        ? readBlockValue(text, name, connector.at)
+        : undefined
+    if (blockAt) {
+      blockEnd = blockAt.block.end
+      const { spans, end } = blockAt.block
+      const found = { start: spans[0] ?? end, end: spans.at(-1) ?? end, quoted: true, stop: "|" }
+      if (blockAt.value.length >= 4 && isSecretValue(text, blockAt.value, named, found, ":", notSecret)) {
+        for (let i = 0; i + 1 < spans.length; i += 2) cuts.push([spans[i] ?? 0, spans[i + 1] ?? 0])
+        cursor = end
+        words.lastIndex = Math.max(words.lastIndex, cursor)
+      }
+      continue
+    }
     const ownLine = !CODE_OPS.has(connector.op) && connector.op !== " " && !name.quote && isLineStart(text, name.start)
     const value =
       connector.op === ">"

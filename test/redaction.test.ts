@@ -299,6 +299,42 @@ describe("redaction: literals code compares with or passes where a secret goes, 
   })
 })
 
+describe("redaction: YAML block scalars after a secret's name", () => {
+  const R = REDACTED
+  const v = drawer(35)(20)
+  const w = `${drawer(36)(8)}-${drawer(37)(6)}`
+  test.each([
+    ["a block scalar", `password: |\n  ${w}\nhost: db`, `password: |\n  ${R}\nhost: db`],
+    ["a folded block scalar", `client_secret: >-\n  ${v}\n`, `client_secret: >-\n  ${R}\n`],
+    ["a block scalar over two lines", `- token: |2\n    ${v}\n    ${w}\n`, `- token: |2\n    ${R}\n    ${R}\n`],
+    [
+      "a header with a comment",
+      `smtp:\n  pass: |+ # rotated\n    ${w}\n\n  port: 25`,
+      `smtp:\n  pass: |+ # rotated\n    ${R}\n\n  port: 25`,
+    ],
+    ["a quoted key", `"apiToken": |\n  ${v}`, `"apiToken": |\n  ${R}`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a block scalar of prose", "password: |\n  correct horse battery staple"],
+    ["a block scalar of JSON", `credentials: |\n  {"user": "app", "password": "${"$"}{DB_PASSWORD}"}`],
+    ["an empty block scalar", "password: |\nhost: db"],
+    ["a pipe in a shell command", "grep Password: | cut -d' ' -f3 > passwords"],
+    ["a table row", "| Password: |\n|           |"],
+    ["a script block", 'script: |\n  echo "$CI_JOB_TOKEN" | docker login -u ci --password-stdin\n  make build'],
+    ["a template in a block", `token: >-\n  ${"$"}{{ secrets.DEPLOY_TOKEN }}`],
+    [
+      "a public key block under a bare key",
+      "key: |\n  -----BEGIN PGP PUBLIC KEY BLOCK-----\n  mQINBFit2ioBEADhWpZ8/wvZ6hUTiXOwQHXMAlaFHcPH9hAtr4F1y2\n  -----END PGP PUBLIC KEY BLOCK-----",
+    ],
+    ["a list of names under a name's key", "secret_names: |\n  db-password\n  api-key"],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("redaction: a value never crosses a line break", () => {
   test.each([
     ["dotenv", "GITHUB_API_KEY=\nNEXT_SETTING=abc123def456ghi"],

@@ -799,4 +799,63 @@ label = _("Password")
 prompt = t("password")
 `,
   ],
+  [
+    "GitLab CI with script blocks",
+    `stages: [build, deploy]
+variables:
+  DOCKER_DRIVER: overlay2
+build:
+  stage: build
+  script: |
+    echo "building $CI_COMMIT_SHA"
+    docker login -u "$CI_REGISTRY_USER" -p "$CI_REGISTRY_PASSWORD" "$CI_REGISTRY"
+    make build
+  after_script:
+    - echo done
+deploy:
+  before_script: >-
+    apk add --no-cache curl
+  script:
+    - curl -H "PRIVATE-TOKEN: $API_TOKEN" https://gitlab.example.test/api/v4/projects
+`,
+  ],
+  [
+    "GitHub Actions: cache keys and run blocks",
+    `jobs:
+  build:
+    steps:
+      - uses: actions/cache@v4
+        with:
+          path: ~/.npm
+          key: ${"$"}{{ runner.os }}-node-${"$"}{{ hashFiles('**/package-lock.json') }}
+          restore-keys: |
+            ${"$"}{{ runner.os }}-node-
+      - name: deploy
+        env:
+          TOKEN: ${"$"}{{ secrets.DEPLOY_TOKEN }}
+        run: |
+          echo "token length ${"$"}{#TOKEN}"
+          ./deploy.sh --token "$TOKEN"
+      - name: notes
+        with:
+          description: |
+            Rotate the token and the password every month.
+          key: |
+            npm-cache-v1
+`,
+  ],
+  [
+    "cloud-init: a public key block under key",
+    `apt:
+  sources:
+    docker.list:
+      source: deb [arch=amd64] https://download.docker.com/linux/ubuntu $RELEASE stable
+      keyid: 9DC858229FC7DD38854AE2D88D81803C0EBFCD88
+      key: |
+        -----BEGIN PGP PUBLIC KEY BLOCK-----
+        mQINBFit2ioBEADhWpZ8/wvZ6hUTiXOwQHXMAlaFHcPH9hAtr4F1y2+OYdbtMuth
+        lqqwp028AqyY+PRfVMtSYMbjuQuu5byyKR01BbqYhuS3jtqQmljZ/bJvXqnmiVXh
+        -----END PGP PUBLIC KEY BLOCK-----
+`,
+  ],
 ]

@@ -884,6 +884,11 @@ export const SHAPES: readonly Shape[] = [
     ],
   },
   {
+    shape: "YAML block scalars",
+    styles: ["snake", "camel", "upper"],
+    templates: ["{n}: |\n  {s}", "{n}: >-\n  {s}\nnext: 1", "config:\n  {n}: |-\n    {s}\n  host: db"],
+  },
+  {
     shape: "assignments in a quoted value",
     styles: ["upper"],
     templates: [

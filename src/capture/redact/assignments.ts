@@ -1,4 +1,5 @@
 // Assignments in every syntax: a secret-named key, its operator and its value, found in one linear scan.
+import { type Block, blockHeaderEnd, keyIndent, readBlock } from "./blocks.ts"
 import {
   type CodeMemo,
   closesAfter,
@@ -328,6 +329,23 @@ export function isSecretValue(
 }
 
 /**
+ * A block scalar after a name (`password: |`, `client_secret: >-`) whose header is at `at`: its lines, and their
+ * contents run together as the one value they hold. Undefined if no header is there or the name starts no line.
+ */
+export function readBlockValue(text: string, name: Name, at: number): { block: Block; value: string } | undefined {
+  // The line's start first: a header's comment is read to the line's end, once per line that starts a block.
+  if (!isLineStart(text, name.start - name.quote.length)) return undefined
+  const header = blockHeaderEnd(text, at)
+  if (header < 0) return undefined
+  const block = readBlock(text, header, keyIndent(text, name.start))
+  let value = ""
+  for (let i = 0; i + 1 < block.spans.length && value.length <= 1024; i += 2) {
+    value += text.slice(block.spans[i], block.spans[i + 1])
+  }
+  return { block, value }
+}
+
+/**
  * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
  * command-line flags), and literals code compares or passes where a secret goes: the name stays readable, only
  * the value becomes REDACTED. Starts at each hit and reads the name around it; every read is bounded or moves the
@@ -352,6 +370,8 @@ export function redactAssignments(text: string): string {
   // cost more than the rest; the hit's end is all the scan needs.
   const words = new RegExp(SECRET_NAME_RE)
   let cursor = 0
+  // Where the last block scalar read ended: a block inside it is not read again, so each line is read once.
+  let blockEnd = 0
   while (words.test(text)) {
     const name = readName(text, cursor, words.lastIndex, strengths, isCredentialCall)
     if (typeof name === "number") {
@@ -366,6 +386,22 @@ export function redactAssignments(text: string): string {
     const strength = connector.strength ?? (connector.op === "==" ? code.strength(name.text) : name.strength)
     if (!strength) continue
     const named = strength === name.strength ? name : { ...name, strength }
+    const indicator = text.charCodeAt(connector.at) // | or >
+    const blockAt =
+      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+        ? readBlockValue(text, name, connector.at)
+        : undefined
+    if (blockAt) {
+      blockEnd = blockAt.block.end
+      const { spans, end } = blockAt.block
+      const found: Value = { start: spans[0] ?? end, end: spans.at(-1) ?? end, quoted: true, stop: "|" }
+      if (blockAt.value.length >= 4 && isSecretValue(text, blockAt.value, named, found, ":", notSecret)) {
+        for (let i = 0; i + 1 < spans.length; i += 2) cuts.push([spans[i] ?? 0, spans[i + 1] ?? 0])
+        cursor = end
+        words.lastIndex = Math.max(words.lastIndex, cursor)
+      }
+      continue
+    }
     const ownLine = !CODE_OPS.has(connector.op) && connector.op !== " " && !name.quote && isLineStart(text, name.start)
     const value =
       connector.op === ">"
