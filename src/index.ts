@@ -762,8 +762,11 @@ const isQuote = (code: number) => code === 34 || code === 39 || code === 96
 const PLACEHOLDER_RE =
   /x{5}|X{5}|\*{3}|example|placeholder|change[_-]?(?:me|it)|your[_-]|[_-]here\b|redacted|replace[_-]?me|insert[_-]|\.\.\.|…|<[^<>]{0,64}>/i
 
-/** Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`. */
-const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
+/**
+ * Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`; a
+ * value that says it is invalid (`secret == 'invalid'`, `invalid-token`) is a test's, not a working one.
+ */
+const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw|invalid/i
 
 /**
  * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
@@ -920,6 +923,8 @@ const NOT_SECRET_VALUES = new Set([
   ),
   ..."guest user username demo localhost local bearer basic digest oauth oauth2 jwt hmac plain sha256".split(" "),
   ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
+  // fetch's `credentials: "include"` and `"omit"`
+  ..."include omit".split(" "),
 ])
 
 /**
@@ -993,6 +998,16 @@ const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readon
 
 /** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
 const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
+
+/**
+ * A Google app password as Google shows it, four groups of four letters (`qwrt zxcv mnbv lkjh`): the one value
+ * with blanks behind a password's name that is no prose. One group at least holds no vowel, as random letters
+ * mostly do and words do not (`pass word goes here` stays).
+ */
+const isAppPassword = (value: string) =>
+  value.length === 19 &&
+  /^[a-z]{4}(?: [a-z]{4}){3}$/.test(value) &&
+  value.split(" ").some((group) => !/[aeiou]/.test(group))
 
 function isNeverSecret(raw: string): boolean {
   const quoted = isQuote(raw.charCodeAt(0)) || isQuote(raw.charCodeAt(raw.length - 1))
@@ -2971,6 +2986,7 @@ function isSecretValue(
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
+  if (strength === STRONG && found.quoted && isAppPassword(value)) return true
   // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
   if (strength === WEAK && (value.length < 8 || !looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false

@@ -335,6 +335,34 @@ describe("redaction: YAML block scalars after a secret's name", () => {
   })
 })
 
+describe("redaction: values in code that are secrets, and that are not", () => {
+  const R = REDACTED
+  const letters = drawer(34)
+  const appPassword = [
+    letters(4, "bcdfghjklmnpqrstvwxz"),
+    ...[1, 2, 3].map(() => letters(4, "abcdefghijklmnopqrstuvwxyz")),
+  ].join(" ")
+  test.each([
+    [
+      "a Google app password, blanks and all",
+      `new NetworkCredential("me@example.test", "${appPassword}")`,
+      `new NetworkCredential("me@example.test", "${R}")`,
+    ],
+    ["a Google app password assigned", `EMAIL_HOST_PASSWORD = "${appPassword}"`, `EMAIL_HOST_PASSWORD = "${R}"`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a value that says it is invalid", "return secret == 'invalid'"],
+    ["four words under a password's name", 'password = "pass word goes here"'],
+    ["fetch's credentials mode", 'fetch(url, { credentials: "include" })'],
+    ["fetch's credentials modes as a type", 'type RequestCredentials = "include" | "omit" | "same-origin"'],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("redaction: a value never crosses a line break", () => {
   test.each([
     ["dotenv", "GITHUB_API_KEY=\nNEXT_SETTING=abc123def456ghi"],

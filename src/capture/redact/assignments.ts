@@ -27,7 +27,7 @@ import {
   spelled,
   WEAK,
 } from "./names.ts"
-import { encodesProse, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
+import { encodesProse, isAppPassword, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
 
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
 export const TYPE_ASSIGN_RE =
@@ -309,6 +309,7 @@ export function isSecretValue(
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
+  if (strength === STRONG && found.quoted && isAppPassword(value)) return true
   // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
   if (strength === WEAK && (value.length < 8 || !looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false
