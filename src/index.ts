@@ -3090,8 +3090,10 @@ function redactAssignments(text: string): string {
     if (connector.closes && !closesAfter(text, value.end + value.stop.length, connector.closes)) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
     // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
-    // fewer than 4 characters is none, known before it is cut out of the text.
-    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
+    // fewer than 4 characters is none, known before it is cut out of the text; after a key of unknown kind, one of
+    // fewer than 8 (no random part is shorter).
+    const least = strength === WEAK && !name.query ? 8 : 4
+    const literal = value.end - value.start < least ? "" : text.slice(value.start, value.end)
     // The cursor only moves on: a literal compared from before the name (`"…" == password`) ends before it.
     if (literal && isSecretValue(text, literal, named, value, connector.op, notSecret)) {
       cursor = Math.max(cursor, cuts.push([value.start, value.end]) && value.end)
