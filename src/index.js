@@ -2170,21 +2170,19 @@ function readBlock(text, from, indent) {
   while (at < text.length) {
     let content = at
     while (isBlank(text.charCodeAt(content))) content++
-    let end = content
-    while (end < text.length && text[end] !== "\n") end++
     const first = text.charCodeAt(content)
-    if (content < end && first !== 13) {
-      if (content - at <= indent) return { spans, end: at }
-      let last = content
-      for (let i = content; i < end; i++) {
-        const code = text.charCodeAt(i)
-        if (isBlank(code) || code === 13) continue
-        if (i > last + 1 || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
-        last = i
-      }
-      spans.push(content, last + 1)
+    // Indented no further than the key: the block ends here, before this line is read.
+    if (content < text.length && first !== 10 && first !== 13 && content - at <= indent) return { spans, end: at }
+    let end = content
+    let last = -1
+    for (; end < text.length && text[end] !== "\n"; end++) {
+      const code = text.charCodeAt(end)
+      if (isBlank(code) || code === 13) continue
+      if ((last >= 0 && end > last + 1) || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
+      last = end
     }
-    at = end + 1 // a blank line belongs to the block
+    if (last >= 0) spans.push(content, last + 1) // a blank line belongs to the block
+    at = end + 1
   }
   return { spans, end: text.length }
 }
