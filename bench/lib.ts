@@ -130,6 +130,12 @@ export const sha256 = (text: string) => createHash("sha256").update(text).digest
 /** Repeats `unit` to exactly `size` characters. */
 export const repeatTo = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
 
+/**
+ * Block scalars each inside the last, 256 deep (`key:|` is a header and a line without blanks): a scan that read
+ * each block anew would read every deeper line once per header above it.
+ */
+export const BLOCK_STAIRS = Array.from({ length: 256 }, (_, depth) => `${" ".repeat(depth)}key:|\n`).join("")
+
 /** Secret-looking lines of the kinds redaction must catch, one per call, varied by the PRNG. */
 function secretLine(random: () => number, i: number): string {
   const upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"

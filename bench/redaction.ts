@@ -16,7 +16,20 @@ import { redactSecretManifests } from "../src/capture/redact/manifests.ts"
 import { keywordTest, redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { CLEAN_CORPUS } from "../test/support/clean.ts"
 import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/secrets.ts"
-import { fmtMs, KB, MB, median, pyCode, randomToken, repeatSync, repeatTo, rng, table, tsCode } from "./lib.ts"
+import {
+  BLOCK_STAIRS,
+  fmtMs,
+  KB,
+  MB,
+  median,
+  pyCode,
+  randomToken,
+  repeatSync,
+  repeatTo,
+  rng,
+  table,
+  tsCode,
+} from "./lib.ts"
 
 const share = (row: Tally | undefined) =>
   row ? `${((100 * row.redacted) / row.total).toFixed(1)}% of ${row.total}` : "—"
@@ -103,6 +116,24 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"Unseal Key 1: " repeated', repeatTo("Unseal Key 1: ", MB)],
   ['"eyJhbGciOi.eyJzdWIiOi " repeated', repeatTo("eyJhbGciOi.eyJzdWIiOi ", MB)],
   ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
+  // An assignment inside a quoted value: a hit every 14 bytes, each reading a value.
+  ['"env: "API_KEY=" repeated', repeatTo('env: "API_KEY=', MB)],
+  // Code: comparisons, calls and their arguments, credential pairs.
+  ['"password == " repeated', repeatTo("password == ", MB)],
+  ['""a" == password " repeated', repeatTo('"a" == password ', MB)],
+  ['"password.equals(" repeated', repeatTo("password.equals(", MB)],
+  ['"strcmp(password, " repeated', repeatTo("strcmp(password, ", MB)],
+  ['"setPassword(" repeated', repeatTo("setPassword(", MB)],
+  ['"setPassword("a"" repeated', repeatTo('setPassword("a"', MB)],
+  ['"setPassword("abcd".x(" repeated', repeatTo('setPassword("abcd".x(', MB)],
+  ['"HTTPBasicAuth(" repeated', repeatTo("HTTPBasicAuth(", MB)],
+  ['"login("a", " repeated', repeatTo('login("a", ', MB)],
+  ['"auth=("a", " repeated', repeatTo('auth=("a", ', MB)],
+  // YAML block scalars after a secret's name.
+  ['"password:", a pipe and a line break, repeated', repeatTo("password: |\n", MB)],
+  ["one block scalar of a megabyte", `password: |\n${repeatTo("  Zx9vQ2mL\n", MB)}`],
+  ["block scalars nested 256 deep, each inside the last", repeatTo(BLOCK_STAIRS, MB)],
+  ['"key:", a pipe and a comment, repeated on one line', `x ${repeatTo("key: | # ", MB)}`],
 ]
 
 /**

@@ -31,6 +31,7 @@ import { benchBatch } from "./batch.ts"
 import { CORPUS, type CorpusEntry, playTurn } from "./corpus.ts"
 import {
   approxTokens,
+  BLOCK_STAIRS,
   breathe,
   commonPrefixLength,
   fmtBytes,
@@ -522,6 +523,22 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"aaa1Q~" repeated (Entra secrets)', (n) => repeatTo("aaa1Q~", n)],
   ['"xoxb-" repeated', (n) => repeatTo("xoxb-", n)],
   ["one line of random hex", (n) => randomToken(rng(4), n, "0123456789abcdef")],
+  ['"env: "API_KEY=" repeated (assignments in quoted values)', (n) => repeatTo('env: "API_KEY=', n)],
+  // Code: comparisons, calls and their arguments, credential pairs.
+  ['"password == " repeated', (n) => repeatTo("password == ", n)],
+  ['""a" == password " repeated (a literal before the name)', (n) => repeatTo('"a" == password ', n)],
+  ['"password.equals(" repeated', (n) => repeatTo("password.equals(", n)],
+  ['"strcmp(password, " repeated', (n) => repeatTo("strcmp(password, ", n)],
+  ['"setPassword(" repeated (calls in calls)', (n) => repeatTo("setPassword(", n)],
+  ['"setPassword("abcd".x(" repeated (conversions never closed)', (n) => repeatTo('setPassword("abcd".x(', n)],
+  ['"HTTPBasicAuth(" repeated (arguments never closed)', (n) => repeatTo("HTTPBasicAuth(", n)],
+  ['"login("a", " repeated', (n) => repeatTo('login("a", ', n)],
+  ['"auth=("a", " repeated (pairs never closed)', (n) => repeatTo('auth=("a", ', n)],
+  // YAML block scalars after a secret's name.
+  ['"password:", a pipe and a line break, repeated (block scalars with no lines)', (n) => repeatTo("password: |\n", n)],
+  ["one block scalar of a megabyte", (n) => `password: |\n${repeatTo("  Zx9vQ2mL\n", n)}`],
+  ["block scalars nested 256 deep, each inside the last", (n) => repeatTo(BLOCK_STAIRS, n)],
+  ['"key:", a pipe and a comment, repeated on one line (headers amid a line)', (n) => `x ${repeatTo("key: | # ", n)}`],
 ]
 
 function markdownCorpus() {

@@ -47,6 +47,8 @@ export const MODULES = [
   "src/capture/redact/jwt.ts",
   "src/capture/redact/manifests.ts",
   "src/capture/redact/names.ts",
+  "src/capture/redact/calls.ts",
+  "src/capture/redact/blocks.ts",
   "src/capture/redact/assignments.ts",
   "src/capture/redact/redact.ts",
   "src/capture/shell.ts",

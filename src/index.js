@@ -485,8 +485,11 @@ const isQuote = (code) => code === 34 || code === 39 || code === 96
  */
 const PLACEHOLDER_RE =
   /x{5}|X{5}|\*{3}|example|placeholder|change[_-]?(?:me|it)|your[_-]|[_-]here\b|redacted|replace[_-]?me|insert[_-]|\.\.\.|…|<[^<>]{0,64}>/i
-/** Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`. */
-const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
+/**
+ * Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`; a
+ * value that says it is invalid (`secret == 'invalid'`, `invalid-token`) is a test's, not a working one.
+ */
+const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw|invalid/i
 /**
  * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
  * (`GR134894112312312…`), seven letters of the alphabet in a row (`…aBcDeFgH…`) or one block written out twice
@@ -625,6 +628,8 @@ const NOT_SECRET_VALUES = new Set([
   ),
   ..."guest user username demo localhost local bearer basic digest oauth oauth2 jwt hmac plain sha256".split(" "),
   ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
+  // fetch's `credentials: "include"` and `"omit"`
+  ..."include omit".split(" "),
 ])
 /**
  * Template, environment and secret-store references: the value lives elsewhere. Each is matched whole, opened
@@ -687,6 +692,15 @@ const NEVER_SECRET_SHAPES = [
 ]
 /** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
 const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
+/**
+ * A Google app password as Google shows it, four groups of four letters (`qwrt zxcv mnbv lkjh`): the one value
+ * with blanks behind a password's name that is no prose. One group at least holds no vowel, as random letters
+ * mostly do and words do not (`pass word goes here` stays).
+ */
+const isAppPassword = (value) =>
+  value.length === 19 &&
+  /^[a-z]{4}(?: [a-z]{4}){3}$/.test(value) &&
+  value.split(" ").some((group) => !/[aeiou]/.test(group))
 function isNeverSecret(raw) {
   const quoted = isQuote(raw.charCodeAt(0)) || isQuote(raw.charCodeAt(raw.length - 1))
   const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
@@ -1533,11 +1547,13 @@ const STRONG = 2
  * `file_path` and `url_pattern` are no hit. The lookahead stands in no repeated group (see vendors.ts).
  */
 const PAT_WORD = "[_-]pat(?![a-z])"
+/** A call that takes a password though its name holds no secret word: `DriverManager.getConnection(url, user, …)`. */
+const CALL_WORD = "getConnection"
 /**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 const NAME_MAX = 80
 const STRONG_PARTS = new Set(
   "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
@@ -1682,22 +1698,42 @@ function isWordAt(text, at, word) {
 }
 /**
  * Whether anything that could join this name to a value follows it: an operator or `>` after an optional
- * closing quote and blanks, a line break after a name field, or a word after a flag, a name field or Go's
- * `var`/`const`. Most hits in ordinary text (`keyboard`, `Object.keys(`, prose) stop here, after a few reads.
+ * closing quote and blanks, a comparison or a call, a line break after a name field, or a word after a flag, a
+ * name field or Go's `var`/`const`. Most hits in ordinary text (`keyboard`, prose) stop here, after a few reads.
  */
 function mayAssign(text, start, end) {
   let at = end
   for (let n = 0; n < 3 && isCloser(text.charCodeAt(at)); n++) at++
   while (at - end < 84 && isBlank(text.charCodeAt(at))) at++
   const c = text[at] ?? ""
-  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
+  // `(`: a call (setPassword("…"), HTTPBasicAuth(…)); `!=`: a comparison. calls.ts reads both.
+  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">" || c === "(") return true
+  if (c === "!") return text[at + 1] === "="
+  // A lookup's result compared: `headers.get("X-Api-Key") == "…"`.
+  if (c === ")" && isComparisonAfter(text, at + 1)) return true
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
   if (c === "{") return isTerraformVariable(text, start) // variable "db_password" { … default = …
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
+  if (isComparedFromBefore(text, start)) return true
   if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
+}
+/** Whether `==`, `===`, `!=` or `!==` follows, after blanks. */
+function isComparisonAfter(text, from) {
+  let at = from
+  while (at - from < 8 && isBlank(text.charCodeAt(at))) at++
+  return (text[at] === "=" || text[at] === "!") && text[at + 1] === "="
+}
+/** `"…" == password`, `"…".equals(password)`: whether a comparison may stand before the name (calls.ts reads it). */
+function isComparedFromBefore(text, start) {
+  let at = start - 1
+  while (at > 0 && start - at < 6 && isBlank(text.charCodeAt(at))) at--
+  const before = text.charCodeAt(at - 1)
+  // `equals(`, `equalsIgnoreCase(`; `==`, `!=`
+  if (text[at] === "(") return before === 115 || before === 101
+  return text[at] === "=" && (before === 61 || before === 33)
 }
 /** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
 const isTerraformVariable = (text, start) =>
@@ -1713,9 +1749,10 @@ function strengthAt(text, start, end, memo) {
 }
 /**
  * The name that a hit of SECRET_NAME_RE ends (at `runEnd`, the end of its identifier), read back no further
- * than `from`; or where to go on: past a long identifier, or past this one.
+ * than `from`; or where to go on: past a long identifier, or past this one. `isCall` says whether a name that
+ * holds no secret is a call that takes one all the same.
  */
-function readName(text, from, runEnd, strengths) {
+function readName(text, from, runEnd, strengths, isCall = () => false) {
   let start = runEnd
   while (start > from && runEnd - start <= 2 * NAME_MAX && isNameChar(text.charCodeAt(start - 1))) start--
   let end = runEnd
@@ -1723,12 +1760,16 @@ function readName(text, from, runEnd, strengths) {
   while (end > start && (text[end - 1] === "." || text[end - 1] === "-")) end--
   if (!mayAssign(text, start, end)) return end
   const strength = strengthAt(text, start, end, strengths)
-  if (!strength) return end
+  // A credential call takes a password whatever its receiver says (`DriverManager.getConnection(`, `page.login(`).
+  if (!strength && !(text[end] === "(" && isCall(text, start, end))) return end
   const before = text.charCodeAt(start - 1)
   let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""
+  // Nor is a name that a quote opens before or an `=` follows the value of a name field: `env: "API_KEY=…"`,
+  // `--env=API_KEY=…` are assignments inside the field's value.
+  const inValue = (quote === "" && isQuote(before)) || text[end] === "="
   return {
     start,
     end,
@@ -1736,7 +1777,7 @@ function readName(text, from, runEnd, strengths) {
     strength,
     quote,
     element: text[start - 1] === "<",
-    keyField: isNameFieldValue(text, start),
+    keyField: !inValue && isNameFieldValue(text, start),
     query: text[start - 1] === "?" || text[start - 1] === "&",
   }
 }
@@ -1763,6 +1804,389 @@ function operatorAt(text, at) {
   }
 }
 // ── End src/capture/redact/names.ts ────────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/redact/calls.ts ──────────────────────────────────────────────────────────────────────
+/** Parts before `token` that make it a credential's (`accessToken`, `bot_token`), not a lexer's (`nextToken`). */
+const TOKEN_QUALIFIERS = new Set([
+  ...KEY_QUALIFIERS,
+  ..."access refresh bearer id oauth oauth2 personal user github gitlab slack discord telegram npm pypi".split(" "),
+])
+/** What a builder's method may start with (`.dbPassword(`, `.storePassword(`): a noun, where a getter has a verb. */
+const BUILDER_NOUNS = new Set([
+  ...TOKEN_QUALIFIERS,
+  ..."db database store keystore truststore trust proxy smtp mail email ftp sftp ldap redis mysql postgres".split(" "),
+  ..."wifi vnc sudo keychain registry repo repository remote sasl kafka broker aws gcp azure google".split(" "),
+])
+/** Methods that compare their receiver with their argument: `password.equals("…")`. */
+const COMPARE_METHODS = new Set(["equals", "equalsIgnoreCase", "Equals", "contentEquals"])
+/** Functions that compare or copy their first argument with their second: `strcmp(password, "…")`, `hash_equals`. */
+const COMPARE_FUNCTIONS = new Set(
+  [
+    "strcmp strncmp strcasecmp strncasecmp stricmp _stricmp strcmpi wcscmp memcmp strcpy strncpy strlcpy wcscpy",
+    "compare_digest constant_time_compare safe_str_cmp hash_equals equals Equals",
+  ]
+    .join(" ")
+    .split(" "),
+)
+const CREDENTIAL_CALLS = new Map([
+  // Python: requests, httpx, aiohttp; smtplib, ftplib, imaplib; keyring; urllib's password managers
+  ["HTTPBasicAuth", 1],
+  ["HTTPDigestAuth", 1],
+  ["HTTPProxyAuth", 1],
+  ["BasicAuth", 1],
+  ["DigestAuth", 1],
+  ["login", 1],
+  ["Login", 1],
+  ["set_password", 2],
+  ["add_password", 3],
+  // Go: net/http, net/smtp, the AWS SDK
+  ["SetBasicAuth", 1],
+  ["PlainAuth", 2],
+  ["CRAMMD5Auth", 1],
+  ["NewStaticCredentials", 1],
+  ["NewStaticCredentialsProvider", 1],
+  // Java, Kotlin: java.net, java.sql, Apache HttpClient, Spring, OkHttp, the AWS SDK, MongoDB's MongoCredential
+  ["PasswordAuthentication", 1],
+  ["UsernamePasswordCredentials", 1],
+  ["UsernamePasswordAuthenticationToken", 1],
+  ["setBasicAuth", 1],
+  ["basicAuthentication", 1],
+  ["basicAuth", 1],
+  ["withBasicAuth", 1],
+  ["Credentials.basic", 1],
+  ["BasicAWSCredentials", 1],
+  ["BasicSessionCredentials", 1],
+  ["AwsBasicCredentials", 1],
+  ["AwsSessionCredentials", 1],
+  ["getConnection", { last: true, min: 2, max: 3 }],
+  ["createCredential", 2],
+  ["createScramSha1Credential", 2],
+  ["createScramSha256Credential", 2],
+  ["createPlainCredential", 2],
+  // C#, Azure SDKs; Ruby's Net::HTTP, Rust's reqwest and lettre; superagent and supertest
+  ["NetworkCredential", 1],
+  ["StorageSharedKeyCredential", 1],
+  ["AzureNamedKeyCredential", 1],
+  ["ClientSecretCredential", 2],
+  ["setSecret", { last: true, min: 1, max: 2 }],
+  ["set_secret", { last: true, min: 1, max: 2 }],
+  ["basic_auth", 1],
+  ["Credentials", 1],
+  ["auth", 1],
+])
+/** The methods of CREDENTIAL_CALLS, as a name ends in them. */
+const CREDENTIAL_METHODS = new Set(
+  [...CREDENTIAL_CALLS.keys()].map((callee) => callee.slice(callee.lastIndexOf(".") + 1)),
+)
+/** Whether the name from `start` to `end` calls one of CREDENTIAL_CALLS (`DriverManager.getConnection`). */
+function isCredentialCall(text, start, end) {
+  let from = end
+  while (from > start && text[from - 1] !== ".") from--
+  return CREDENTIAL_METHODS.has(text.slice(from, end))
+}
+/** Methods that make an instance of their receiver: `AwsBasicCredentials.create(…)`, `Credentials::new(…)`. */
+const CONSTRUCTOR_METHODS = new Set(["new", "create", "of", "from"])
+/** How far an argument list is read for one hit: a bound, so a hit every few bytes stays linear. */
+const ARGUMENTS_MAX = 160
+/** Wrappers around a literal argument: `Some("…")` (Rust), `[]byte("…")` (Go), `String::from("…")`. */
+const WRAPPER_RE = /(?:Some|String::from|Secret(?:String)?::(?:new|from)|SecretString|\[\]byte|new String)\(/y
+/** A call's receiver and method: `dataSource` and `setPassword`; a bare call has no receiver. */
+function splitCall(name) {
+  const dot = name.lastIndexOf(".")
+  return { receiver: dot < 0 ? "" : name.slice(0, dot), method: name.slice(dot + 1) }
+}
+/**
+ * How strongly a name in code says its literal is a secret: as for an assignment, except that a `token` no
+ * credential's word qualifies (`token`, `nextToken`, `token.value`) is as often a lexer's as a credential's: its
+ * literal counts only where it looks random (`token === "while"` stays).
+ */
+function codeStrength(name) {
+  const strength = nameStrength(name)
+  if (strength !== STRONG) return strength
+  const parts = nameParts(name)
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = (parts[i] ?? "").replace(/\d+$/, "")
+    if (!partStrength(part, parts[i - 1])) continue
+    return part === "token" && !TOKEN_QUALIFIERS.has(parts[i - 1] ?? "") ? WEAK : STRONG
+  }
+  return strength
+}
+/** One or two letters before a quote that make a string literal of it: r"…", b'…', f"…", rb"…", @"…", $"…", L"…". */
+function isStringPrefix(code) {
+  switch (code | 32) {
+    case 114: // r
+    case 98: // b
+    case 102: // f
+    case 117: // u
+      return true
+    default:
+      return code === 76 || code === 64 || code === 36 // L @ $
+  }
+}
+function stringPrefixLength(text, at) {
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
+  if (isQuote(text.charCodeAt(at + 1))) return 1
+  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
+}
+const isLiteralAt = (text, at) => isQuote(text.charCodeAt(at)) || stringPrefixLength(text, at) > 0
+/** Where a literal starts at or after `at` (blanks and line breaks skipped, a wrapper opened), if one does. */
+function literalAt(text, at) {
+  let i = at
+  while (i - at < 40 && (isBlank(text.charCodeAt(i)) || text[i] === "\n" || text[i] === "\r")) i++
+  if (isLiteralAt(text, i)) return { at: i, wrapped: false }
+  WRAPPER_RE.lastIndex = i
+  if (!WRAPPER_RE.test(text)) return undefined
+  let inner = WRAPPER_RE.lastIndex
+  while (isBlank(text.charCodeAt(inner))) inner++
+  return isLiteralAt(text, inner) ? { at: inner, wrapped: true } : undefined
+}
+/** `==`, `===`, `!=`, `!==` and a literal after it: where the literal starts, or -1. */
+function comparisonAt(text, at) {
+  const first = text[at]
+  if ((first !== "=" && first !== "!") || text[at + 1] !== "=") return -1
+  let i = at + (text[at + 2] === "=" ? 3 : 2)
+  while (i - at < 12 && isBlank(text.charCodeAt(i))) i++
+  return isLiteralAt(text, i) ? i : -1
+}
+/**
+ * Where each top-level argument of the list opened at `open` (`(` or `[`) starts, up to `want` of them, and
+ * whether the list closed within ARGUMENTS_MAX characters. Quotes and brackets nested two deep are skipped; a
+ * line break inside is fine.
+ */
+function argumentStarts(text, open, want = Infinity) {
+  const starts = [open + 1]
+  let depth = 0
+  for (let i = open + 1; i < text.length && i - open < ARGUMENTS_MAX && starts.length <= want; i++) {
+    const code = text.charCodeAt(i)
+    if (isQuote(code)) {
+      let close = i + 1
+      while (close - open < ARGUMENTS_MAX && close < text.length && text.charCodeAt(close) !== code) close++
+      if (text.charCodeAt(close) !== code) break
+      i = close
+    } else if (code === 40 || code === 91 || code === 123) {
+      // `HTTPBasicAuth(os.environ["USER"], …)`; deeper than that is no credential call.
+      if (++depth > 2) break
+    } else if (code === 41 || code === 93 || code === 125) {
+      if (depth === 0) return { starts: i === open + 1 ? [] : starts, closed: true }
+      depth--
+    } else if (code === 44 && depth === 0) starts.push(i + 1)
+  }
+  return { starts, closed: false }
+}
+/** The literal at a credential's position in the call opened at `open`, if it is a literal there. */
+function positionalAt(text, open, position) {
+  const { starts, closed } = argumentStarts(text, open, typeof position === "number" ? position : Infinity)
+  const index =
+    typeof position === "number"
+      ? position
+      : closed && starts.length >= position.min && starts.length <= position.max
+        ? starts.length - 1
+        : -1
+  const start = index >= 0 ? starts[index] : undefined
+  if (start === undefined) return -1
+  return literalAt(text, start)?.at ?? -1
+}
+/** The credential call a name makes, if it is one: `HTTPBasicAuth`, `req.SetBasicAuth`, `Credentials.basic`. */
+function credentialPosition(receiver, method) {
+  const owner = receiver.slice(receiver.lastIndexOf(".") + 1)
+  if (CONSTRUCTOR_METHODS.has(method) && owner) return CREDENTIAL_CALLS.get(owner)
+  return CREDENTIAL_CALLS.get(owner ? `${owner}.${method}` : method) ?? CREDENTIAL_CALLS.get(method)
+}
+/** A setter (`setPassword`, `SetPassword`, `withApiKey`, `set_password`): the name it sets, or "" if it is none. */
+function setterName(method) {
+  const lower = method.slice(0, 4).toLowerCase()
+  const verb = lower.startsWith("set") ? 3 : lower === "with" ? 4 : 0
+  if (!verb) return ""
+  const next = method.charCodeAt(verb)
+  if (next === 95) return method.slice(verb + 1) // set_password
+  return next >= 65 && next <= 90 ? method.slice(verb) : ""
+}
+/** A builder's or constructor's method named for what it takes (`.password(`, `.apiKey(`), not a verb (`getPassword`). */
+function isBuilderName(method) {
+  const parts = nameParts(method)
+  const first = parts[0] ?? ""
+  // `credentials('deploy-key')` looks a credential up by its id (Jenkins); `.key("session:ab12cd34")` is a map's or
+  // a cache's key as often as a secret.
+  if (/^(?:credentials?|creds?)$/.test(parts[parts.length - 1] ?? "")) return false
+  if (parts.length === 1 && first === "key") return false
+  return partStrength(first) > 0 || BUILDER_NOUNS.has(first)
+}
+function callShape(name, strengthOf) {
+  const { receiver, method } = splitCall(name)
+  const position = credentialPosition(receiver, method)
+  const kind = !receiver ? "" : COMPARE_METHODS.has(method) ? "compare" : method === "assign" ? "assign" : ""
+  const setter = setterName(method)
+  const strength = setter ? strengthOf(setter) : isBuilderName(method) ? strengthOf(method) : 0
+  return { position, method: kind, receiver: kind ? strengthOf(receiver) : 0, strength }
+}
+/**
+ * What a call after a secret's name passes (`open` is its `(`): the password at its position in a credential
+ * call, the literal a comparison method compares, the first an `assign` takes, the one literal a setter,
+ * builder or constructor takes. Getters and lookups take a name (`getPassword("alice")`, `get_secret("db/creds")`)
+ * and are none of these.
+ */
+function readCall(text, shape, open) {
+  if (shape.position !== undefined) {
+    const at = positionalAt(text, open, shape.position)
+    if (at >= 0) return { op: "arg", at, strength: STRONG, closes: 0 }
+  }
+  if (!shape.receiver && !shape.strength) return undefined
+  const literal = literalAt(text, open + 1)
+  if (!literal) return undefined
+  if (shape.method)
+    return { op: shape.method === "compare" ? "==" : "arg", at: literal.at, strength: shape.receiver, closes: 0 }
+  return { op: "(", at: literal.at, strength: shape.strength, closes: literal.wrapped ? 2 : 1 }
+}
+/**
+ * Whether a call closes after the literal that ended at `at`: conversions (`.toCharArray()`, `.to_string()`,
+ * `.getBytes(UTF_8)`) and blanks, then `closes` times `)`.
+ */
+function closesAfter(text, at, closes) {
+  let i = at
+  for (let n = 0; n < 3 && text[i] === "."; n++) {
+    let end = i + 1
+    while (end - i < 24 && isNameChar(text.charCodeAt(end)) && text[end] !== ".") end++
+    if (text[end] !== "(") return false
+    let close = end
+    while (close - end < 40 && close < text.length && text[close] !== ")") close++
+    if (text[close] !== ")") return false
+    i = close + 1
+  }
+  for (let n = 0; n < closes; n++) {
+    const from = i
+    while (i - from < 8 && isBlank(text.charCodeAt(i))) i++
+    if (text[i++] !== ")") return false
+  }
+  return true
+}
+/** A compare or copy function's first argument (`strcmp(password, "…")`): where its second, a literal, starts. */
+function compareArgumentAt(text, name, comma) {
+  let at = name.start - 1
+  while (at > 0 && name.start - at < 8 && (isBlank(text.charCodeAt(at)) || "&*$".includes(text[at] ?? "_"))) at--
+  if (text[at] !== "(") return -1
+  let from = at
+  while (from > 0 && at - from < 24 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== ".") from--
+  if (!COMPARE_FUNCTIONS.has(text.slice(from, at))) return -1
+  const literal = literalAt(text, comma + 1)
+  return literal && !literal.wrapped ? literal.at : -1
+}
+/** Names of a credential pair (`auth=("admin", "…")`, `'auth' => ['u', 'p']`, `CREDENTIALS = (…)`). */
+function isPairName(name) {
+  const parts = nameParts(name)
+  const last = parts[parts.length - 1] ?? ""
+  return last === "auth" || last === "credentials" || last === "credential" || last === "creds" || last === "login"
+}
+/** A pair of two arguments, `(` or `[` at `open`: where its second, a literal, starts, or -1. */
+function pairSecondAt(text, open) {
+  const { starts, closed } = argumentStarts(text, open, 2)
+  const second = starts[1]
+  if (!closed || starts.length !== 2 || second === undefined) return -1
+  const literal = literalAt(text, second)
+  return literal && !literal.wrapped ? literal.at : -1
+}
+/** Where a literal compared with the name from before it starts (`"…" == password`, `"…".equals(password)`), or -1. */
+function comparedBefore(text, start, from) {
+  let at = start - 1
+  while (at > from && start - at < 6 && isBlank(text.charCodeAt(at))) at--
+  const code = text.charCodeAt(at)
+  if (code !== 40 && code !== 61) return -1 // ( =
+  if (text[at] === "(") {
+    let word = at
+    while (word > from && at - word < 20 && isNameChar(text.charCodeAt(word - 1)) && text[word - 1] !== ".") word--
+    if (text[word - 1] !== "." || !COMPARE_METHODS.has(text.slice(word, at))) return -1
+    at = word - 2
+  } else {
+    let ops = at
+    while (ops > from && at - ops < 3 && text[ops] === "=") ops--
+    if (at - ops < 1 || (at - ops < 2 && text[ops] !== "!")) return -1
+    at = text[ops] === "!" ? ops - 1 : ops
+    const op = at
+    while (at > from && op - at < 8 && isBlank(text.charCodeAt(at))) at--
+  }
+  const quote = text.charCodeAt(at)
+  if (!isQuote(quote)) return -1
+  let open = at - 1
+  while (open > from && at - open < 256 && text.charCodeAt(open) !== quote && text[open] !== "\n") open--
+  return open >= from && text.charCodeAt(open) === quote && text[open - 1] !== "\\" ? open : -1
+}
+function createCodeMemo() {
+  const strengths = new Map()
+  const shapes = new Map()
+  const pairs = new Map()
+  const strength = (name) => {
+    const known = strengths.get(name) ?? codeStrength(name)
+    strengths.set(name, known)
+    return known
+  }
+  const shape = (name) => {
+    const known = shapes.get(name) ?? callShape(name, strength)
+    shapes.set(name, known)
+    return known
+  }
+  const isPair = (name) => {
+    const known = pairs.get(name) ?? isPairName(name)
+    pairs.set(name, known)
+    return known
+  }
+  return { strength, shape, isPair }
+}
+// ── End src/capture/redact/calls.ts ────────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/redact/blocks.ts ─────────────────────────────────────────────────────────────────────
+/**
+ * Where the line of a block scalar's header ends (its `\n`), the header at `at`: `|` or `>`, a chomping
+ * indicator and an indentation digit in either order, then blanks or a comment; -1 if there is none. `Password: |`
+ * amid a line (`grep Password: | cut …`) is a pipe, not a header.
+ */
+function blockHeaderEnd(text, at) {
+  const indicator = text[at]
+  if (indicator !== "|" && indicator !== ">") return -1
+  let i = at + 1
+  for (let n = 0; n < 2; n++) {
+    const code = text.charCodeAt(i)
+    if (code === 45 || code === 43 || (code >= 49 && code <= 57)) i++ // - + 1-9
+  }
+  const blanks = i
+  while (isBlank(text.charCodeAt(i))) i++
+  if (text[i] === "#" && i > blanks) while (i < text.length && text[i] !== "\n" && text[i] !== "\r") i++
+  if (text[i] === "\r") i++
+  return text[i] === "\n" ? i : -1
+}
+/** The indentation of the line a key starts, its list dash included (`- password: |` is indented by 2). */
+function keyIndent(text, start) {
+  let from = start
+  while (from > 0 && start - from < 80 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
+  let indent = 0
+  while (from + indent < start && (isBlank(text.charCodeAt(from + indent)) || text[from + indent] === "-")) indent++
+  return indent
+}
+/**
+ * The lines of the block after the header line that ends at `from`, more indented than `indent`. They are one
+ * value (a password, a token, base64 folded over lines) only where every line is one run without blanks or
+ * quotes: JSON, a script or prose in a block is left to the rest of the scan, and reading stops at its first
+ * such line. Each line is read once.
+ */
+function readBlock(text, from, indent) {
+  const spans = []
+  let at = from + 1
+  while (at < text.length) {
+    let content = at
+    while (isBlank(text.charCodeAt(content))) content++
+    const first = text.charCodeAt(content)
+    // Indented no further than the key: the block ends here, before this line is read.
+    if (content < text.length && first !== 10 && first !== 13 && content - at <= indent) return { spans, end: at }
+    let end = content
+    let last = -1
+    for (; end < text.length && text[end] !== "\n"; end++) {
+      const code = text.charCodeAt(end)
+      if (isBlank(code) || code === 13) continue
+      if ((last >= 0 && end > last + 1) || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
+      last = end
+    }
+    if (last >= 0) spans.push(content, last + 1) // a blank line belongs to the block
+    at = end + 1
+  }
+  return { spans, end: text.length }
+}
+// ── End src/capture/redact/blocks.ts ───────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/redact/assignments.ts ────────────────────────────────────────────────────────────────
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
 const TYPE_ASSIGN_RE =
@@ -1779,6 +2203,8 @@ const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(de
 /** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
 const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
 const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
+/** Connectors of code, whose value is a literal or nothing: `password == "…"`, `setPassword("…")`, `login(u, "…")`. */
+const CODE_OPS = new Set(["==", "(", "arg"])
 function stickyAt(re, text, at) {
   re.lastIndex = at
   const match = re.exec(text)
@@ -1792,7 +2218,11 @@ function readOperator(text, from) {
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
-  if (!op) return isWordStart(text.charCodeAt(at)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (!op && isWordStart(text.charCodeAt(at))) return stickyAt(TYPE_ASSIGN_RE, text, from)
+  if (!op) {
+    const literal = comparisonAt(text, at)
+    return literal >= 0 ? { op: "==", at: literal } : undefined
+  }
   if (op === ":" || op === "?:") {
     let type = at + op.length
     while (isBlank(text.charCodeAt(type))) type++
@@ -1804,12 +2234,33 @@ function readOperator(text, from) {
   while (at - valueAt < 80 && isBlank(text.charCodeAt(at))) at++
   return { op: op === "?:" ? ":" : op, at }
 }
+/**
+ * After an unquoted name in code: a call (`setPassword(`, `HTTPBasicAuth(`, Rust's `Credentials::new(`) or a
+ * compare function's first argument (`strcmp(password, `). `false` if neither follows: the name is read on.
+ */
+function readCodeConnector(text, name, at, memo) {
+  const next = text.charCodeAt(at)
+  if (next === 58 && text.charCodeAt(at + 1) === 58) {
+    // Rust's constructors: Credentials::new(…), String::from(…)
+    const open = text.startsWith("new(", at + 2) ? at + 5 : text.startsWith("from(", at + 2) ? at + 6 : -1
+    return open < 0 ? false : readCall(text, memo.shape(name.text), open)
+  }
+  if (next === 40) return readCall(text, memo.shape(name.text), at)
+  if (next !== 44) return false
+  const literal = compareArgumentAt(text, name, at)
+  return literal >= 0 ? { op: "==", at: literal } : undefined
+}
 /** What joins the name to its value, and where the value starts. */
-function readConnector(text, name) {
+function readConnector(text, name, memo, from = 0) {
   let at = name.end
   if (name.quote) {
     at += name.quote.length
     if (text[at] === "]") at++ // ENV["API_TOKEN"] = …
+    if (text[at] === ")") {
+      // headers.get("X-Api-Key") == "…": only a comparison follows a lookup's result
+      const found = readOperator(text, at + 1)
+      return found?.op === "==" ? found : undefined
+    }
   }
   if (name.keyField) {
     if (text[at] === ">") return { op: ">", at: at + 1 } // <entry key="db.password">…</entry>
@@ -1817,10 +2268,24 @@ function readConnector(text, name) {
   }
   if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
-  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
-  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`), or in an argument list the next element
+  // (`["--token", "…"]`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") {
+    return name.quote && text[at] === "," ? stickyAt(COMMA_RE, text, at) : readFlagGap(text, at)
+  }
   if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
+  const compared = name.quote ? -1 : comparedBefore(text, name.start, from)
+  if (compared >= 0) return { op: "==", at: compared }
+  const code = name.quote ? false : readCodeConnector(text, name, at, memo)
+  if (code !== false) return code
   const found = readOperator(text, at)
+  // A credential pair: `auth=("admin", "…")`, `'auth' => ['admin', '…']`; its second is the password. A list
+  // elsewhere (`auth: ["password", "publickey"]`) is one of methods as often.
+  const pair = found && (text[found.at] === "(" || (found.op === "=>" && text[found.at] === "["))
+  if (found && pair && memo.isPair(name.text)) {
+    const second = pairSecondAt(text, found.at)
+    return second >= 0 ? { op: "arg", at: second, strength: STRONG } : found
+  }
   if (found) return found
   // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
   if (name.quote && /\([ \t]*$/.test(text.slice(Math.max(0, name.start - 8), name.start - name.quote.length))) {
@@ -1893,23 +2358,6 @@ function closingQuote(text, from, quote, unclosed) {
   unclosed.set(quote, text.length)
   return -1
 }
-/** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
-function isStringPrefix(code) {
-  switch (code | 32) {
-    case 114: // r
-    case 98: // b
-    case 102: // f
-    case 117: // u
-      return true
-    default:
-      return code === 76 || code === 64 || code === 36 // L @ $
-  }
-}
-function stringPrefixLength(text, at) {
-  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
-  if (isQuote(text.charCodeAt(at + 1))) return 1
-  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
-}
 function readValue(text, at, ownLine, query, unclosed) {
   const start = at + stringPrefixLength(text, at)
   const quote = text.startsWith('\\"', start) ? '\\"' : isQuote(text.charCodeAt(start)) ? (text[start] ?? "") : ""
@@ -1958,6 +2406,8 @@ function repeatsName(value, name) {
 /** Whether a value is a label, reference or setting, given the name it stands after. */
 const isNotSecretFor = (value, name) => isNeverSecret(value) || repeatsName(value, name)
 function isSecretValue(text, value, name, found, op, notSecret) {
+  // Code compares or passes a literal; `password == confirm`, `setPassword(input)` hold none.
+  if (!found.quoted && CODE_OPS.has(op)) return false
   // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
   if (value.length > 1024) return true
   // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText); one cut off
@@ -1965,8 +2415,9 @@ function isSecretValue(text, value, name, found, op, notSecret) {
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
+  if (strength === STRONG && found.quoted && isAppPassword(value)) return true
   // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
-  if (strength === WEAK && (!looksRandom(value) || encodesProse(value))) return false
+  if (strength === WEAK && (value.length < 8 || !looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false
   if (strength === WEAK) return true
   if (found.quoted) return true
@@ -1984,10 +2435,26 @@ function isSecretValue(text, value, name, found, op, notSecret) {
   )
 }
 /**
+ * A block scalar after a name (`password: |`, `client_secret: >-`) whose header is at `at`: its lines, and their
+ * contents run together as the one value they hold. Undefined if no header is there or the name starts no line.
+ */
+function readBlockValue(text, name, at) {
+  // The line's start first: a header's comment is read to the line's end, once per line that starts a block.
+  if (!isLineStart(text, name.start - name.quote.length)) return undefined
+  const header = blockHeaderEnd(text, at)
+  if (header < 0) return undefined
+  const block = readBlock(text, header, keyIndent(text, name.start))
+  let value = ""
+  for (let i = 0; i + 1 < block.spans.length && value.length <= 1024; i += 2) {
+    value += text.slice(block.spans[i], block.spans[i + 1])
+  }
+  return { block, value }
+}
+/**
  * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
- * command-line flags): the name stays readable, only the value becomes REDACTED. Starts at each hit and reads
- * the name around it; every read is bounded or moves the cursor past what it read, so the scan is linear
- * however the text repeats itself.
+ * command-line flags), and literals code compares or passes where a secret goes: the name stays readable, only
+ * the value becomes REDACTED. Starts at each hit and reads the name around it; every read is bounded or moves the
+ * cursor past what it read, so the scan is linear however the text repeats itself.
  */
 function redactAssignments(text) {
   const cuts = []
@@ -2003,34 +2470,63 @@ function redactAssignments(text) {
     byValue?.set(value, verdict)
     return verdict
   }
+  const code = createCodeMemo()
   // A fresh copy, and `test`: where a hit comes every few bytes, matchAll's iterator and exec's match arrays
   // cost more than the rest; the hit's end is all the scan needs.
   const words = new RegExp(SECRET_NAME_RE)
   let cursor = 0
+  // Where the last block scalar read ended: a block inside it is not read again, so each line is read once.
+  let blockEnd = 0
   while (words.test(text)) {
-    const name = readName(text, cursor, words.lastIndex, strengths)
+    const name = readName(text, cursor, words.lastIndex, strengths, isCredentialCall)
     if (typeof name === "number") {
       // Past the whole identifier: a long one (`SECRET_TOKEN_SECRET_…`) would otherwise yield a hit every few bytes.
       cursor = name
       words.lastIndex = Math.max(words.lastIndex, name)
       continue
     }
+    const connector = readConnector(text, name, code, cursor)
     cursor = name.end
-    const connector = readConnector(text, name)
     if (!connector) continue
-    const ownLine = connector.op !== " " && !name.quote && isLineStart(text, name.start)
+    const strength = connector.strength ?? (connector.op === "==" ? code.strength(name.text) : name.strength)
+    if (!strength) continue
+    const named = strength === name.strength ? name : { ...name, strength }
+    const indicator = text.charCodeAt(connector.at) // | or >
+    const blockAt =
+      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+        ? readBlockValue(text, name, connector.at)
+        : undefined
+    if (blockAt) {
+      blockEnd = blockAt.block.end
+      const { spans, end } = blockAt.block
+      const found = { start: spans[0] ?? end, end: spans.at(-1) ?? end, quoted: true, stop: "|" }
+      if (blockAt.value.length >= 4 && isSecretValue(text, blockAt.value, named, found, ":", notSecret)) {
+        for (let i = 0; i + 1 < spans.length; i += 2) cuts.push([spans[i] ?? 0, spans[i + 1] ?? 0])
+        cursor = end
+        words.lastIndex = Math.max(words.lastIndex, cursor)
+      }
+      continue
+    }
+    const ownLine = !CODE_OPS.has(connector.op) && connector.op !== " " && !name.quote && isLineStart(text, name.start)
     const value =
       connector.op === ">"
         ? readElementValue(text, connector.at)
         : readValue(text, connector.at, ownLine, name.query, unclosed)
     if (!value) continue
+    // A setter or builder takes the one literal: `setPassword("…")`, not `set_password("svc", "user", …)`.
+    if (connector.closes && !closesAfter(text, value.end + value.stop.length, connector.closes)) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
     // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
-    // fewer than 4 characters is none, known before it is cut out of the text.
-    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
-    if (literal && isSecretValue(text, literal, name, value, connector.op, notSecret)) {
-      cursor = cuts.push([value.start, value.end]) && value.end
-    } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
+    // fewer than 4 characters is none, known before it is cut out of the text; after a key of unknown kind, one of
+    // fewer than 8 (no random part is shorter).
+    const least = strength === WEAK && !name.query ? 8 : 4
+    const literal = value.end - value.start < least ? "" : text.slice(value.start, value.end)
+    // The cursor only moves on: a literal compared from before the name (`"…" == password`) ends before it.
+    if (literal && isSecretValue(text, literal, named, value, connector.op, notSecret)) {
+      cursor = Math.max(cursor, cuts.push([value.start, value.end]) && value.end)
+    } else if (value.stop === "(") {
+      cursor = Math.max(cursor, value.start) // a call's name may be one too: `auth = HTTPBasicAuth("admin", "…")`
+    } else if (!ownLine) cursor = Math.max(cursor, value.quoted && isNameField(name.text) ? value.start : value.end)
     words.lastIndex = Math.max(words.lastIndex, cursor)
   }
   return applyCuts(text, cuts)

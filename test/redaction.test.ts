@@ -147,6 +147,222 @@ describe("redaction: what is never a secret stays", () => {
   })
 })
 
+describe("redaction: an assignment inside a quoted value, and a flag's argument in a list", () => {
+  const R = REDACTED
+  const v = drawer(31)(20)
+  const w = `${drawer(32)(8)}-${drawer(33)(6)}`
+  test.each([
+    ["a quoted value's assignment", `env: "API_KEY=${v}"`, `env: "API_KEY=${R}"`],
+    ["a name field's unquoted value", `env: API_KEY=${v}`, `env: API_KEY=${R}`],
+    ["--env=", `docker run --env=DB_PASSWORD=${w} app`, `docker run --env=DB_PASSWORD=${R} app`],
+    [
+      "a command's inner assignment",
+      `command: ["sh", "-c", "DB_PASSWORD=${w} ./run"]`,
+      `command: ["sh", "-c", "DB_PASSWORD=${R} ./run"]`,
+    ],
+    ["a flag in an argument list", `args: ["--token", "${v}"]`, `args: ["--token", "${R}"]`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a quoted value's setting", 'environment:\n  - "LOG_LEVEL=info"'],
+    ["a quoted value's reference", `env: "API_KEY=${"$"}{API_KEY}"`],
+    ["a flag's file in a list", 'args: ["--password-file", "/run/secrets/db"]'],
+    ["a flag's command substitution in a list", 'args: ["--token", "$(cat /run/secrets/token)"]'],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
+describe("redaction: literals code compares with or passes where a secret goes, exactly", () => {
+  const R = REDACTED
+  const v = drawer(31)(20)
+  const w = `${drawer(32)(8)}-${drawer(33)(6)}`
+  test.each([
+    ["==", `if (password == "${v}") {`, `if (password == "${R}") {`],
+    ["== in Python", `if secret == '${v}':`, `if secret == '${R}':`],
+    ["===, a token that looks random", `if (token === "${v}")`, `if (token === "${R}")`],
+    ["!=", `if (db_pass != "${w}")`, `if (db_pass != "${R}")`],
+    ["!==", `if (apiKey !== '${v}') throw e`, `if (apiKey !== '${R}') throw e`],
+    [
+      "an index by a quoted name",
+      `if request.headers["X-Api-Key"] == "${v}":`,
+      `if request.headers["X-Api-Key"] == "${R}":`,
+    ],
+    ["a literal before the name", `if ("${w}" == password)`, `if ("${R}" == password)`],
+    ["a lookup's result", `if req.Header.Get("X-Api-Key") != "${v}" {`, `if req.Header.Get("X-Api-Key") != "${R}" {`],
+    ["equals", `if (password.equals("${w}")) {`, `if (password.equals("${R}")) {`],
+    ["equalsIgnoreCase", `pwd.equalsIgnoreCase("${w}")`, `pwd.equalsIgnoreCase("${R}")`],
+    ["equals on the literal", `if ("${w}".equals(password)) {`, `if ("${R}".equals(password)) {`],
+    ["strcmp", `if (strcmp(password, "${w}") == 0)`, `if (strcmp(password, "${R}") == 0)`],
+    ["compare_digest", `hmac.compare_digest(token, "${v}")`, `hmac.compare_digest(token, "${R}")`],
+    ["PHP hash_equals", `hash_equals($secret, '${w}')`, `hash_equals($secret, '${R}')`],
+    ["a setter", `dataSource.setPassword("${w}");`, `dataSource.setPassword("${R}");`],
+    ["a Go setter", `cfg.SetApiKey("${v}")`, `cfg.SetApiKey("${R}")`],
+    ["a builder", `Client.builder().apiKey("${v}").build()`, `Client.builder().apiKey("${R}").build()`],
+    ["withPassword and a conversion", `.withPassword("${w}".toCharArray())`, `.withPassword("${R}".toCharArray())`],
+    ["a Rust builder with Some", `opts.password(Some("${w}"))`, `opts.password(Some("${R}"))`],
+    ["a C++ constructor", `std::string secret("${w}");`, `std::string secret("${R}");`],
+    ["assign", `secret.assign("${w}", 17);`, `secret.assign("${R}", 17);`],
+    ["new Password", `new Password("${w}")`, `new Password("${R}")`],
+    ["HTTPBasicAuth", `HTTPBasicAuth("admin", "${w}")`, `HTTPBasicAuth("admin", "${R}")`],
+    ["requests' auth pair", `requests.get(url, auth=("admin", "${w}"))`, `requests.get(url, auth=("admin", "${R}"))`],
+    ["Guzzle's auth pair", `['auth' => ['admin', '${w}']]`, `['auth' => ['admin', '${R}']]`],
+    ["SetBasicAuth", `req.SetBasicAuth("admin", "${w}")`, `req.SetBasicAuth("admin", "${R}")`],
+    ["NetworkCredential", `new NetworkCredential("admin", "${w}")`, `new NetworkCredential("admin", "${R}")`],
+    [
+      "UsernamePasswordCredentials",
+      `new UsernamePasswordCredentials("admin", "${w}")`,
+      `new UsernamePasswordCredentials("admin", "${R}")`,
+    ],
+    [
+      "PasswordAuthentication",
+      `new PasswordAuthentication("u", "${w}".toCharArray())`,
+      `new PasswordAuthentication("u", "${R}".toCharArray())`,
+    ],
+    [
+      "DriverManager.getConnection",
+      `DriverManager.getConnection(url, "admin", "${w}")`,
+      `DriverManager.getConnection(url, "admin", "${R}")`,
+    ],
+    ["DataSource.getConnection", `ds.getConnection("admin", "${w}")`, `ds.getConnection("admin", "${R}")`],
+    ["smtp.login", `smtp.login("me@example.test", "${w}")`, `smtp.login("me@example.test", "${R}")`],
+    ["ftp.login", `ftp.login("anonymous", "${w}")`, `ftp.login("anonymous", "${R}")`],
+    ["login with a variable user", `client.login(user, "${w}")`, `client.login(user, "${R}")`],
+    ["a login whose receiver says nothing", `login_page.login("Admin", "${w}")`, `login_page.login("Admin", "${R}")`],
+    [
+      "MongoCredential.createCredential",
+      `MongoCredential.createCredential("app", "admin", "${w}".toCharArray())`,
+      `MongoCredential.createCredential("app", "admin", "${R}".toCharArray())`,
+    ],
+    [
+      "smtp.PlainAuth",
+      `smtp.PlainAuth("", "me@example.test", "${w}", "smtp.example.test")`,
+      `smtp.PlainAuth("", "me@example.test", "${R}", "smtp.example.test")`,
+    ],
+    [
+      "keyring.set_password",
+      `keyring.set_password("svc", "alice", "${w}")`,
+      `keyring.set_password("svc", "alice", "${R}")`,
+    ],
+    [
+      "lettre's Credentials::new",
+      `Credentials::new("me".to_owned(), "${w}".to_owned())`,
+      `Credentials::new("me".to_owned(), "${R}".to_owned())`,
+    ],
+    [
+      "a call assigned to a secret's name",
+      `auth = aiohttp.BasicAuth("user", "${w}")`,
+      `auth = aiohttp.BasicAuth("user", "${R}")`,
+    ],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a key event", 'if (key === "Enter") submit()'],
+    ["a key event's member", 'if (event.key == "Escape") close()'],
+    ["a token's type", 'if (token.type === "string") return'],
+    ["a lexer's token", "if token == 'while':"],
+    ["a lexer's token value", 'if (tok.value == "async") parseAsync()'],
+    ["an empty password", 'if (password === "") return'],
+    ["null", "if (secret == null) throw err"],
+    ["another variable", "if (password !== confirmPassword) fail()"],
+    ["a typeof check", 'typeof data.password == "string"'],
+    ["a default word", 'if password == "password":'],
+    ["a lookup's result compared with nothing secret", 'if os.getenv("API_KEY") == "":'],
+    ["a getter's name", 'user.getPassword("alice")'],
+    ["keyring's lookup", 'keyring.get_password("svc", "user")'],
+    ["a secret store's path", 'secret = get_secret("db/creds")'],
+    ["a lookup by id", 'value = read_secret("prod-db")'],
+    ["a fetch", "token = fetch_token(url)"],
+    ["an env lookup", 'key = os.getenv("API_KEY")'],
+    ["i18n", 'label = t("password")'],
+    ["a translated prompt", 'translate("Enter password")'],
+    ["an assertion", "assertThat(password).isEqualTo(expected)"],
+    ["a setter of a variable", "ds.setPassword(password);"],
+    ["a setter of a request field", "ds.setPassword(req.body.password);"],
+    ["a setter of an env lookup", 'setApiKey(System.getenv("API_KEY"))'],
+    ["a setter that is no secret's", "setPasswordVisible(true)"],
+    ["a hint", '.setPasswordHint("Use 12 characters")'],
+    ["keyring's setter of a variable", 'keyring.set_password("svc", "alice", password)'],
+    ["a login without arguments", "ftp.login()"],
+    ["a login with a variable password", 'login("admin", password)'],
+    ["a pair of variables", "requests.get(url, auth=(user, password))"],
+    ["a credential call of variables", "HTTPBasicAuth(username, password)"],
+    ["auth methods listed", 'auth: ["password", "publickey"]'],
+    ["a lexer's token builder", 'expect(lexer.token("if")).toBe(true)'],
+    ["a Jenkins credentials lookup", "AWS_KEY = credentials('aws-deploy-key')"],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
+describe("redaction: YAML block scalars after a secret's name", () => {
+  const R = REDACTED
+  const v = drawer(35)(20)
+  const w = `${drawer(36)(8)}-${drawer(37)(6)}`
+  test.each([
+    ["a block scalar", `password: |\n  ${w}\nhost: db`, `password: |\n  ${R}\nhost: db`],
+    ["a folded block scalar", `client_secret: >-\n  ${v}\n`, `client_secret: >-\n  ${R}\n`],
+    ["a block scalar over two lines", `- token: |2\n    ${v}\n    ${w}\n`, `- token: |2\n    ${R}\n    ${R}\n`],
+    [
+      "a header with a comment",
+      `smtp:\n  pass: |+ # rotated\n    ${w}\n\n  port: 25`,
+      `smtp:\n  pass: |+ # rotated\n    ${R}\n\n  port: 25`,
+    ],
+    ["a quoted key", `"apiToken": |\n  ${v}`, `"apiToken": |\n  ${R}`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a block scalar of prose", "password: |\n  correct horse battery staple"],
+    ["a block scalar of JSON", `credentials: |\n  {"user": "app", "password": "${"$"}{DB_PASSWORD}"}`],
+    ["an empty block scalar", "password: |\nhost: db"],
+    ["a pipe in a shell command", "grep Password: | cut -d' ' -f3 > passwords"],
+    ["a table row", "| Password: |\n|           |"],
+    ["a script block", 'script: |\n  echo "$CI_JOB_TOKEN" | docker login -u ci --password-stdin\n  make build'],
+    ["a template in a block", `token: >-\n  ${"$"}{{ secrets.DEPLOY_TOKEN }}`],
+    [
+      "a public key block under a bare key",
+      "key: |\n  -----BEGIN PGP PUBLIC KEY BLOCK-----\n  mQINBFit2ioBEADhWpZ8/wvZ6hUTiXOwQHXMAlaFHcPH9hAtr4F1y2\n  -----END PGP PUBLIC KEY BLOCK-----",
+    ],
+    ["a list of names under a name's key", "secret_names: |\n  db-password\n  api-key"],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
+describe("redaction: values in code that are secrets, and that are not", () => {
+  const R = REDACTED
+  const letters = drawer(34)
+  const appPassword = [
+    letters(4, "bcdfghjklmnpqrstvwxz"),
+    ...[1, 2, 3].map(() => letters(4, "abcdefghijklmnopqrstuvwxyz")),
+  ].join(" ")
+  test.each([
+    [
+      "a Google app password, blanks and all",
+      `new NetworkCredential("me@example.test", "${appPassword}")`,
+      `new NetworkCredential("me@example.test", "${R}")`,
+    ],
+    ["a Google app password assigned", `EMAIL_HOST_PASSWORD = "${appPassword}"`, `EMAIL_HOST_PASSWORD = "${R}"`],
+  ])("%s", (_shape, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["a value that says it is invalid", "return secret == 'invalid'"],
+    ["four words under a password's name", 'password = "pass word goes here"'],
+    ["fetch's credentials mode", 'fetch(url, { credentials: "include" })'],
+    ["fetch's credentials modes as a type", 'type RequestCredentials = "include" | "omit" | "same-origin"'],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("redaction: a value never crosses a line break", () => {
   test.each([
     ["dotenv", "GITHUB_API_KEY=\nNEXT_SETTING=abc123def456ghi"],

@@ -666,4 +666,196 @@ const passthrough = true
 const bypassCache = false
 `,
   ],
+  [
+    "Compose: assignments in quoted values that hold no secret",
+    `services:
+  web:
+    image: nginx:1.27
+    environment:
+      - "LOG_LEVEL=info"
+      - "API_KEY_FILE=/run/secrets/api_key"
+      - "DB_PASSWORD=${"$"}{DB_PASSWORD}"
+    command: ["sh", "-c", "DB_PASSWORD=$$DB_PASSWORD ./run"]
+    env: "TOKEN_TTL=3600"
+  worker:
+    command: ["worker", "--token", "$(cat /run/secrets/token)", "--password-file", "/run/secrets/db"]
+`,
+  ],
+  [
+    "key-event handlers and empty-value checks (TypeScript)",
+    `function onKeyDown(event: KeyboardEvent, key: string) {
+  if (event.key === "Escape") closeDialog()
+  if (event.key == "Enter" && !event.shiftKey) submit()
+  if (key === "ArrowDown" || key === "ArrowUp") moveFocus(key)
+  if (e.key !== "Backspace") return
+  const isSubmitKey = key === "Enter"
+  switch (event.key) {
+    case "Tab":
+      break
+  }
+}
+document.addEventListener("keydown", (e) => {
+  if (e.key === "k" && (e.metaKey || e.ctrlKey)) openPalette()
+  if (e.code === "KeyS" && e.altKey) save()
+})
+if (password === "") setError("Enter a password")
+if (password !== confirmPassword) setError(t("password.mismatch"))
+if (typeof options.password == "string") validate(options.password)
+if (secret == null || token === undefined) throw new Error("missing")
+if (authMode === "popup") openPopup()
+if (tokenType === "Bearer") headers.Authorization = \`Bearer ${"$"}{token}\`
+const stored = await keychain.getPassword("app", user)
+`,
+  ],
+  [
+    "a lexer's token checks (TypeScript)",
+    `while (token.type !== "eof") {
+  if (token.type === "string") parts.push(token.value)
+  if (token.kind == "Identifier" && token.value === "async") isAsync = true
+  if (token === "=>") return parseArrow()
+  if (tok.value == "while") return parseWhile()
+  if (nextToken === "function" || nextToken === "class") break
+  if (token.text == "select") mode = "query"
+  if (this.token === "import" || this.token === "export") return this.parseModuleItem()
+  if (current.token !== "else") break
+  tokens.push(new Token(TokenType.STRING, "while", line))
+  expect(lexer.token("if")).toBe(true)
+  token = this.next()
+}
+`,
+  ],
+  [
+    "a tokenizer's token checks (Python)",
+    `for token in tokenize(source):
+    if token == "(":
+        depth += 1
+    elif token == "import":
+        imports.append(next(tokens))
+    elif token == "return" or token == "yield":
+        returns += 1
+    if tok.type == "NAME" and tok.string == "lambda":
+        lambdas += 1
+    if self.token == "def":
+        self.parse_function()
+`,
+  ],
+  [
+    "Spring: the password from a variable, getters, credential calls without literals",
+    `@Bean
+public DataSource dataSource(@Value("${"$"}{spring.datasource.password}") String password) {
+    HikariDataSource ds = new HikariDataSource();
+    ds.setJdbcUrl(env.getProperty("spring.datasource.url"));
+    ds.setUsername(env.getProperty("spring.datasource.username"));
+    ds.setPassword(password);
+    ds.setPassword(env.getProperty("spring.datasource.password"));
+    ds.setPassword(System.getenv("DB_PASSWORD"));
+    ds.setPasswordEncoder(passwordEncoder());
+    return ds;
+}
+
+public void register(User user, String password, String confirmPassword) {
+    if (!password.equals(confirmPassword)) throw new IllegalArgumentException("Passwords differ");
+    if (!passwordEncoder.matches(password, user.getPassword())) throw new BadCredentialsException("Bad credentials");
+    user.setPassword(passwordEncoder.encode(password));
+    String stored = user.getPassword();
+    Connection conn = DriverManager.getConnection(url, username, password);
+    Connection pooled = dataSource.getConnection();
+    PasswordAuthentication auth = new PasswordAuthentication(username, password.toCharArray());
+    keyStore.load(in, keyStorePassword.toCharArray());
+    Authentication token = new UsernamePasswordAuthenticationToken(principal, null, authorities);
+    http.httpBasic(Customizer.withDefaults()).formLogin(form -> form.loginPage("/login").permitAll());
+    Assertions.assertThat(user.getPassword()).isNotEqualTo(password);
+}
+`,
+  ],
+  [
+    "a Python client passing credentials it read from the environment",
+    `import os
+import smtplib
+
+import requests
+from requests.auth import HTTPBasicAuth
+
+user = os.environ["API_USER"]
+password = os.environ["API_PASSWORD"]
+r = requests.get(url, auth=(user, password), timeout=10)
+r = requests.post(url, auth=HTTPBasicAuth(user, password), json=payload)
+session.auth = (user, os.getenv("API_TOKEN"))
+es = Elasticsearch(hosts, basic_auth=(cfg.user, cfg.password))
+with smtplib.SMTP_SSL(host, 465) as server:
+    server.login(user, password)
+ftp = FTP("ftp.example.test")
+ftp.login()
+imap.login(cfg["user"], cfg["password"])
+stored = keyring.get_password("deploy", user)
+keyring.set_password("deploy", user, password)
+token = fetch_token(url)
+secret = get_secret("db/creds")
+if token is None or token == "":
+    raise SystemExit("no token")
+if hmac.compare_digest(token, expected):
+    return True
+label = _("Password")
+prompt = t("password")
+`,
+  ],
+  [
+    "GitLab CI with script blocks",
+    `stages: [build, deploy]
+variables:
+  DOCKER_DRIVER: overlay2
+build:
+  stage: build
+  script: |
+    echo "building $CI_COMMIT_SHA"
+    docker login -u "$CI_REGISTRY_USER" -p "$CI_REGISTRY_PASSWORD" "$CI_REGISTRY"
+    make build
+  after_script:
+    - echo done
+deploy:
+  before_script: >-
+    apk add --no-cache curl
+  script:
+    - curl -H "PRIVATE-TOKEN: $API_TOKEN" https://gitlab.example.test/api/v4/projects
+`,
+  ],
+  [
+    "GitHub Actions: cache keys and run blocks",
+    `jobs:
+  build:
+    steps:
+      - uses: actions/cache@v4
+        with:
+          path: ~/.npm
+          key: ${"$"}{{ runner.os }}-node-${"$"}{{ hashFiles('**/package-lock.json') }}
+          restore-keys: |
+            ${"$"}{{ runner.os }}-node-
+      - name: deploy
+        env:
+          TOKEN: ${"$"}{{ secrets.DEPLOY_TOKEN }}
+        run: |
+          echo "token length ${"$"}{#TOKEN}"
+          ./deploy.sh --token "$TOKEN"
+      - name: notes
+        with:
+          description: |
+            Rotate the token and the password every month.
+          key: |
+            npm-cache-v1
+`,
+  ],
+  [
+    "cloud-init: a public key block under key",
+    `apt:
+  sources:
+    docker.list:
+      source: deb [arch=amd64] https://download.docker.com/linux/ubuntu $RELEASE stable
+      keyid: 9DC858229FC7DD38854AE2D88D81803C0EBFCD88
+      key: |
+        -----BEGIN PGP PUBLIC KEY BLOCK-----
+        mQINBFit2ioBEADhWpZ8/wvZ6hUTiXOwQHXMAlaFHcPH9hAtr4F1y2+OYdbtMuth
+        lqqwp028AqyY+PRfVMtSYMbjuQuu5byyKR01BbqYhuS3jtqQmljZ/bJvXqnmiVXh
+        -----END PGP PUBLIC KEY BLOCK-----
+`,
+  ],
 ]

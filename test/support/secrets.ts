@@ -724,7 +724,7 @@ export const SHAPES: readonly Shape[] = [
   {
     shape: "command-line flags",
     styles: ["kebab", "snake"],
-    templates: ["deploy --{n} {s} --region eu", "deploy --{n}={s}", 'tool -{n} "{s}"'],
+    templates: ["deploy --{n} {s} --region eu", "deploy --{n}={s}", 'tool -{n} "{s}"', 'args: ["--{n}", "{s}"]'],
   },
   {
     shape: "curl -u",
@@ -833,6 +833,69 @@ export const SHAPES: readonly Shape[] = [
     templates: [
       'variable "{n}" {\n  type      = string\n  default   = "{s}"\n  sensitive = true\n}',
       'variable "{n}" { default = "{s}" }',
+    ],
+  },
+  {
+    shape: "comparisons",
+    styles: ["snake", "camel", "upper"],
+    templates: [
+      'if ({n} == "{s}") {',
+      "if {n} == '{s}':",
+      'if (req.body.{n} === "{s}") return next()',
+      "if ({n} !== '{s}') throw new Error(denied)",
+      'if ("{s}".equals({n})) {',
+    ],
+  },
+  {
+    shape: "comparing calls",
+    styles: ["snake", "camel"],
+    templates: [
+      'if ({n}.equals("{s}")) {',
+      'return {n}.equalsIgnoreCase("{s}");',
+      'if (strcmp({n}, "{s}") == 0)',
+      'ok = hmac.compare_digest({n}, "{s}")',
+      "if (hash_equals({$}{n}, '{s}')) {",
+    ],
+  },
+  {
+    shape: "setters, builders, constructors",
+    styles: ["snake", "camel"],
+    templates: [
+      'dataSource.set{P}("{s}");',
+      'cfg.Set{P}("{s}")',
+      'Client.builder().{c}("{s}").build()',
+      '.with{P}("{s}".toCharArray())',
+      'std::string {n}("{s}");',
+    ],
+  },
+  {
+    // The name is the call's own: the user it takes stays, the password goes.
+    shape: "credentials by position",
+    styles: ["snake"],
+    templates: [
+      'auth = HTTPBasicAuth("admin", "{s}")',
+      'r = requests.get(url, auth=("admin", "{s}"))',
+      'req.SetBasicAuth("admin", "{s}")',
+      'var cred = new NetworkCredential("admin", "{s}");',
+      'Connection c = DriverManager.getConnection(url, "admin", "{s}");',
+      'server.login("me@example.test", "{s}")',
+      'new UsernamePasswordCredentials("admin", "{s}")',
+      'auth := smtp.PlainAuth("", "me@example.test", "{s}", "smtp.example.test")',
+    ],
+  },
+  {
+    shape: "YAML block scalars",
+    styles: ["snake", "camel", "upper"],
+    templates: ["{n}: |\n  {s}", "{n}: >-\n  {s}\nnext: 1", "config:\n  {n}: |-\n    {s}\n  host: db"],
+  },
+  {
+    shape: "assignments in a quoted value",
+    styles: ["upper"],
+    templates: [
+      'env: "{n}={s}"',
+      'command: ["sh", "-c", "{n}={s} ./run"]',
+      '"environment": ["{n}={s}"]',
+      "docker run --env={n}={s} app",
     ],
   },
   {

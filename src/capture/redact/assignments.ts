@@ -1,4 +1,17 @@
 // Assignments in every syntax: a secret-named key, its operator and its value, found in one linear scan.
+import { type Block, blockHeaderEnd, keyIndent, readBlock } from "./blocks.ts"
+import {
+  type CodeMemo,
+  closesAfter,
+  compareArgumentAt,
+  comparedBefore,
+  comparisonAt,
+  createCodeMemo,
+  isCredentialCall,
+  pairSecondAt,
+  readCall,
+  stringPrefixLength,
+} from "./calls.ts"
 import { applyCuts } from "./commands.ts"
 import {
   isLineStart,
@@ -14,7 +27,7 @@ import {
   spelled,
   WEAK,
 } from "./names.ts"
-import { encodesProse, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
+import { encodesProse, isAppPassword, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
 
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
 export const TYPE_ASSIGN_RE =
@@ -37,6 +50,20 @@ export const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
 
 export const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
 
+/**
+ * What joins a name to its value, and where the value starts. Code's connectors (a comparison, a call's argument)
+ * also say how strongly their position makes the literal a secret, and how many `)` must close the call after it.
+ */
+export interface Connector {
+  op: string
+  at: number
+  strength?: number
+  closes?: number
+}
+
+/** Connectors of code, whose value is a literal or nothing: `password == "…"`, `setPassword("…")`, `login(u, "…")`. */
+export const CODE_OPS: ReadonlySet<string> = new Set(["==", "(", "arg"])
+
 export function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
   re.lastIndex = at
   const match = re.exec(text)
@@ -51,7 +78,11 @@ export function readOperator(text: string, from: number): { op: string; at: numb
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
-  if (!op) return isWordStart(text.charCodeAt(at)) ? stickyAt(TYPE_ASSIGN_RE, text, from) : undefined
+  if (!op && isWordStart(text.charCodeAt(at))) return stickyAt(TYPE_ASSIGN_RE, text, from)
+  if (!op) {
+    const literal = comparisonAt(text, at)
+    return literal >= 0 ? { op: "==", at: literal } : undefined
+  }
   if (op === ":" || op === "?:") {
     let type = at + op.length
     while (isBlank(text.charCodeAt(type))) type++
@@ -64,12 +95,34 @@ export function readOperator(text: string, from: number): { op: string; at: numb
   return { op: op === "?:" ? ":" : op, at }
 }
 
+/**
+ * After an unquoted name in code: a call (`setPassword(`, `HTTPBasicAuth(`, Rust's `Credentials::new(`) or a
+ * compare function's first argument (`strcmp(password, `). `false` if neither follows: the name is read on.
+ */
+export function readCodeConnector(text: string, name: Name, at: number, memo: CodeMemo): Connector | undefined | false {
+  const next = text.charCodeAt(at)
+  if (next === 58 && text.charCodeAt(at + 1) === 58) {
+    // Rust's constructors: Credentials::new(…), String::from(…)
+    const open = text.startsWith("new(", at + 2) ? at + 5 : text.startsWith("from(", at + 2) ? at + 6 : -1
+    return open < 0 ? false : readCall(text, memo.shape(name.text), open)
+  }
+  if (next === 40) return readCall(text, memo.shape(name.text), at)
+  if (next !== 44) return false
+  const literal = compareArgumentAt(text, name, at)
+  return literal >= 0 ? { op: "==", at: literal } : undefined
+}
+
 /** What joins the name to its value, and where the value starts. */
-export function readConnector(text: string, name: Name): { op: string; at: number } | undefined {
+export function readConnector(text: string, name: Name, memo: CodeMemo, from = 0): Connector | undefined {
   let at = name.end
   if (name.quote) {
     at += name.quote.length
     if (text[at] === "]") at++ // ENV["API_TOKEN"] = …
+    if (text[at] === ")") {
+      // headers.get("X-Api-Key") == "…": only a comparison follows a lookup's result
+      const found = readOperator(text, at + 1)
+      return found?.op === "==" ? found : undefined
+    }
   }
   if (name.keyField) {
     if (text[at] === ">") return { op: ">", at: at + 1 } // <entry key="db.password">…</entry>
@@ -77,10 +130,24 @@ export function readConnector(text: string, name: Name): { op: string; at: numbe
   }
   if (name.element) return text[at] === ">" ? { op: ">", at: at + 1 } : undefined
   if (text.startsWith("${", name.start - 2)) return stickyAt(SHELL_DEFAULT_RE, text, at)
-  // A flag takes `=`, or blanks and its argument (`--password value`); no type annotation.
-  if (name.text.startsWith("-") && text[at] !== "=") return readFlagGap(text, at)
+  // A flag takes `=`, or blanks and its argument (`--password value`), or in an argument list the next element
+  // (`["--token", "…"]`); no type annotation.
+  if (name.text.startsWith("-") && text[at] !== "=") {
+    return name.quote && text[at] === "," ? stickyAt(COMMA_RE, text, at) : readFlagGap(text, at)
+  }
   if (name.quote === '"' && isTerraformVariable(text, name.start)) return stickyAt(TERRAFORM_DEFAULT_RE, text, at)
+  const compared = name.quote ? -1 : comparedBefore(text, name.start, from)
+  if (compared >= 0) return { op: "==", at: compared }
+  const code = name.quote ? false : readCodeConnector(text, name, at, memo)
+  if (code !== false) return code
   const found = readOperator(text, at)
+  // A credential pair: `auth=("admin", "…")`, `'auth' => ['admin', '…']`; its second is the password. A list
+  // elsewhere (`auth: ["password", "publickey"]`) is one of methods as often.
+  const pair = found && (text[found.at] === "(" || (found.op === "=>" && text[found.at] === "["))
+  if (found && pair && memo.isPair(name.text)) {
+    const second = pairSecondAt(text, found.at)
+    return second >= 0 ? { op: "arg", at: second, strength: STRONG } : found
+  }
   if (found) return found
   // Only as a call's first argument: in JSON, `"format": "password", "minLength": …` is no call.
   if (name.quote && /\([ \t]*$/.test(text.slice(Math.max(0, name.start - 8), name.start - name.quote.length))) {
@@ -168,25 +235,6 @@ export function closingQuote(text: string, from: number, quote: string, unclosed
   return -1
 }
 
-/** String prefixes before a quote: r"…", b'…', f"…", rb"…", @"…" (C#), $"…", u"…", L"…". */
-export function isStringPrefix(code: number): boolean {
-  switch (code | 32) {
-    case 114: // r
-    case 98: // b
-    case 102: // f
-    case 117: // u
-      return true
-    default:
-      return code === 76 || code === 64 || code === 36 // L @ $
-  }
-}
-
-export function stringPrefixLength(text: string, at: number): number {
-  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
-  if (isQuote(text.charCodeAt(at + 1))) return 1
-  return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
-}
-
 export function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
   const start = at + stringPrefixLength(text, at)
   const quote = text.startsWith('\\"', start) ? '\\"' : isQuote(text.charCodeAt(start)) ? (text[start] ?? "") : ""
@@ -252,6 +300,8 @@ export function isSecretValue(
   op: string,
   notSecret: (value: string, name: string) => boolean,
 ): boolean {
+  // Code compares or passes a literal; `password == confirm`, `setPassword(input)` hold none.
+  if (!found.quoted && CODE_OPS.has(op)) return false
   // A kilobyte of one unbroken run after a secret's name is no setting; and the checks below stay cheap.
   if (value.length > 1024) return true
   // A value that ends in `:` is another key or a label (`Never pass :data:` in reStructuredText); one cut off
@@ -259,8 +309,9 @@ export function isSecretValue(
   if (value.length < 4 || value.endsWith(":")) return false
   if (found.stop === "{" && /[$#%]$/.test(value)) return false
   const strength = name.query ? STRONG : name.strength
+  if (strength === STRONG && found.quoted && isAppPassword(value)) return true
   // A key of unknown kind (`ANY_KEY`) holding base64 of words is an encoded label.
-  if (strength === WEAK && (!looksRandom(value) || encodesProse(value))) return false
+  if (strength === WEAK && (value.length < 8 || !looksRandom(value) || encodesProse(value))) return false
   if (notSecret(value, name.text)) return false
   if (strength === WEAK) return true
   if (found.quoted) return true
@@ -279,10 +330,27 @@ export function isSecretValue(
 }
 
 /**
+ * A block scalar after a name (`password: |`, `client_secret: >-`) whose header is at `at`: its lines, and their
+ * contents run together as the one value they hold. Undefined if no header is there or the name starts no line.
+ */
+export function readBlockValue(text: string, name: Name, at: number): { block: Block; value: string } | undefined {
+  // The line's start first: a header's comment is read to the line's end, once per line that starts a block.
+  if (!isLineStart(text, name.start - name.quote.length)) return undefined
+  const header = blockHeaderEnd(text, at)
+  if (header < 0) return undefined
+  const block = readBlock(text, header, keyIndent(text, name.start))
+  let value = ""
+  for (let i = 0; i + 1 < block.spans.length && value.length <= 1024; i += 2) {
+    value += text.slice(block.spans[i], block.spans[i + 1])
+  }
+  return { block, value }
+}
+
+/**
  * Assignments in every common syntax (dotenv, shell, INI, YAML, TOML, JSON, XML, properties, HCL, source code,
- * command-line flags): the name stays readable, only the value becomes REDACTED. Starts at each hit and reads
- * the name around it; every read is bounded or moves the cursor past what it read, so the scan is linear
- * however the text repeats itself.
+ * command-line flags), and literals code compares or passes where a secret goes: the name stays readable, only
+ * the value becomes REDACTED. Starts at each hit and reads the name around it; every read is bounded or moves the
+ * cursor past what it read, so the scan is linear however the text repeats itself.
  */
 export function redactAssignments(text: string): string {
   const cuts: Array<[number, number]> = []
@@ -298,34 +366,63 @@ export function redactAssignments(text: string): string {
     byValue?.set(value, verdict)
     return verdict
   }
+  const code = createCodeMemo()
   // A fresh copy, and `test`: where a hit comes every few bytes, matchAll's iterator and exec's match arrays
   // cost more than the rest; the hit's end is all the scan needs.
   const words = new RegExp(SECRET_NAME_RE)
   let cursor = 0
+  // Where the last block scalar read ended: a block inside it is not read again, so each line is read once.
+  let blockEnd = 0
   while (words.test(text)) {
-    const name = readName(text, cursor, words.lastIndex, strengths)
+    const name = readName(text, cursor, words.lastIndex, strengths, isCredentialCall)
     if (typeof name === "number") {
       // Past the whole identifier: a long one (`SECRET_TOKEN_SECRET_…`) would otherwise yield a hit every few bytes.
       cursor = name
       words.lastIndex = Math.max(words.lastIndex, name)
       continue
     }
+    const connector = readConnector(text, name, code, cursor)
     cursor = name.end
-    const connector = readConnector(text, name)
     if (!connector) continue
-    const ownLine = connector.op !== " " && !name.quote && isLineStart(text, name.start)
+    const strength = connector.strength ?? (connector.op === "==" ? code.strength(name.text) : name.strength)
+    if (!strength) continue
+    const named = strength === name.strength ? name : { ...name, strength }
+    const indicator = text.charCodeAt(connector.at) // | or >
+    const blockAt =
+      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+        ? readBlockValue(text, name, connector.at)
+        : undefined
+    if (blockAt) {
+      blockEnd = blockAt.block.end
+      const { spans, end } = blockAt.block
+      const found: Value = { start: spans[0] ?? end, end: spans.at(-1) ?? end, quoted: true, stop: "|" }
+      if (blockAt.value.length >= 4 && isSecretValue(text, blockAt.value, named, found, ":", notSecret)) {
+        for (let i = 0; i + 1 < spans.length; i += 2) cuts.push([spans[i] ?? 0, spans[i + 1] ?? 0])
+        cursor = end
+        words.lastIndex = Math.max(words.lastIndex, cursor)
+      }
+      continue
+    }
+    const ownLine = !CODE_OPS.has(connector.op) && connector.op !== " " && !name.quote && isLineStart(text, name.start)
     const value =
       connector.op === ">"
         ? readElementValue(text, connector.at)
         : readValue(text, connector.at, ownLine, name.query, unclosed)
     if (!value) continue
+    // A setter or builder takes the one literal: `setPassword("…")`, not `set_password("svc", "user", …)`.
+    if (connector.closes && !closesAfter(text, value.end + value.stop.length, connector.closes)) continue
     // A value that is no secret is read again only where it can hold a name: a line's own value (`SECRET_KEY =
     // env('SECRET_KEY', '…')`), or the quoted word after a name field (`<add key="Password" value=…>`). One of
-    // fewer than 4 characters is none, known before it is cut out of the text.
-    const literal = value.end - value.start < 4 ? "" : text.slice(value.start, value.end)
-    if (literal && isSecretValue(text, literal, name, value, connector.op, notSecret)) {
-      cursor = cuts.push([value.start, value.end]) && value.end
-    } else if (!ownLine) cursor = value.quoted && isNameField(name.text) ? Math.max(cursor, value.start) : value.end
+    // fewer than 4 characters is none, known before it is cut out of the text; after a key of unknown kind, one of
+    // fewer than 8 (no random part is shorter).
+    const least = strength === WEAK && !name.query ? 8 : 4
+    const literal = value.end - value.start < least ? "" : text.slice(value.start, value.end)
+    // The cursor only moves on: a literal compared from before the name (`"…" == password`) ends before it.
+    if (literal && isSecretValue(text, literal, named, value, connector.op, notSecret)) {
+      cursor = Math.max(cursor, cuts.push([value.start, value.end]) && value.end)
+    } else if (value.stop === "(") {
+      cursor = Math.max(cursor, value.start) // a call's name may be one too: `auth = HTTPBasicAuth("admin", "…")`
+    } else if (!ownLine) cursor = Math.max(cursor, value.quoted && isNameField(name.text) ? value.start : value.end)
     words.lastIndex = Math.max(words.lastIndex, cursor)
   }
   return applyCuts(text, cuts)

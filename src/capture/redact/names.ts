@@ -1,5 +1,5 @@
 // Secret-named keys: how strongly a name says its value is a secret, in any spelling.
-import { isBlank, SECRET_WORDS } from "./values.ts"
+import { isBlank, isQuote, SECRET_WORDS } from "./values.ts"
 
 export const WEAK = 1
 
@@ -11,11 +11,14 @@ export const STRONG = 2
  */
 export const PAT_WORD = "[_-]pat(?![a-z])"
 
+/** A call that takes a password though its name holds no secret word: `DriverManager.getConnection(url, user, …)`. */
+export const CALL_WORD = "getConnection"
+
 /**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD})[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 
 export const NAME_MAX = 80
 
@@ -197,22 +200,44 @@ export function isWordAt(text: string, at: number, word: string): boolean {
 
 /**
  * Whether anything that could join this name to a value follows it: an operator or `>` after an optional
- * closing quote and blanks, a line break after a name field, or a word after a flag, a name field or Go's
- * `var`/`const`. Most hits in ordinary text (`keyboard`, `Object.keys(`, prose) stop here, after a few reads.
+ * closing quote and blanks, a comparison or a call, a line break after a name field, or a word after a flag, a
+ * name field or Go's `var`/`const`. Most hits in ordinary text (`keyboard`, prose) stop here, after a few reads.
  */
 export function mayAssign(text: string, start: number, end: number): boolean {
   let at = end
   for (let n = 0; n < 3 && isCloser(text.charCodeAt(at)); n++) at++
   while (at - end < 84 && isBlank(text.charCodeAt(at))) at++
   const c = text[at] ?? ""
-  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">") return true
+  // `(`: a call (setPassword("…"), HTTPBasicAuth(…)); `!=`: a comparison. calls.ts reads both.
+  if (c === "=" || c === ":" || c === "," || c === ";" || c === ">" || c === "(") return true
+  if (c === "!") return text[at + 1] === "="
+  // A lookup's result compared: `headers.get("X-Api-Key") == "…"`.
+  if (c === ")" && isComparisonAfter(text, at + 1)) return true
   if (c === "?" || c === "|" || c === "." || c === "<") return operatorAt(text, at) !== ""
   if (c === "\n" || c === "\r") return followsField(text, start)
   if (c === "{") return isTerraformVariable(text, start) // variable "db_password" { … default = …
   if (text[start] === "-") return c !== "" && c !== "-" && at > end // a flag's argument
+  if (isComparedFromBefore(text, start)) return true
   if (!isWordStart(text.charCodeAt(at))) return false
   if ((c === "v" || c === "V") && followsField(text, start)) return true
   return text.startsWith("var ", start - 4) || text.startsWith("const ", start - 6)
+}
+
+/** Whether `==`, `===`, `!=` or `!==` follows, after blanks. */
+export function isComparisonAfter(text: string, from: number): boolean {
+  let at = from
+  while (at - from < 8 && isBlank(text.charCodeAt(at))) at++
+  return (text[at] === "=" || text[at] === "!") && text[at + 1] === "="
+}
+
+/** `"…" == password`, `"…".equals(password)`: whether a comparison may stand before the name (calls.ts reads it). */
+export function isComparedFromBefore(text: string, start: number): boolean {
+  let at = start - 1
+  while (at > 0 && start - at < 6 && isBlank(text.charCodeAt(at))) at--
+  const before = text.charCodeAt(at - 1)
+  // `equals(`, `equalsIgnoreCase(`; `==`, `!=`
+  if (text[at] === "(") return before === 115 || before === 101
+  return text[at] === "=" && (before === 61 || before === 33)
 }
 
 /** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
@@ -239,9 +264,16 @@ export function strengthAt(text: string, start: number, end: number, memo: Stren
 
 /**
  * The name that a hit of SECRET_NAME_RE ends (at `runEnd`, the end of its identifier), read back no further
- * than `from`; or where to go on: past a long identifier, or past this one.
+ * than `from`; or where to go on: past a long identifier, or past this one. `isCall` says whether a name that
+ * holds no secret is a call that takes one all the same.
  */
-export function readName(text: string, from: number, runEnd: number, strengths: Strengths): Name | number {
+export function readName(
+  text: string,
+  from: number,
+  runEnd: number,
+  strengths: Strengths,
+  isCall: (text: string, start: number, end: number) => boolean = () => false,
+): Name | number {
   let start = runEnd
   while (start > from && runEnd - start <= 2 * NAME_MAX && isNameChar(text.charCodeAt(start - 1))) start--
   let end = runEnd
@@ -249,12 +281,16 @@ export function readName(text: string, from: number, runEnd: number, strengths: 
   while (end > start && (text[end - 1] === "." || text[end - 1] === "-")) end--
   if (!mayAssign(text, start, end)) return end
   const strength = strengthAt(text, start, end, strengths)
-  if (!strength) return end
+  // A credential call takes a password whatever its receiver says (`DriverManager.getConnection(`, `page.login(`).
+  if (!strength && !(text[end] === "(" && isCall(text, start, end))) return end
   const before = text.charCodeAt(start - 1)
   let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""
+  // Nor is a name that a quote opens before or an `=` follows the value of a name field: `env: "API_KEY=…"`,
+  // `--env=API_KEY=…` are assignments inside the field's value.
+  const inValue = (quote === "" && isQuote(before)) || text[end] === "="
   return {
     start,
     end,
@@ -262,7 +298,7 @@ export function readName(text: string, from: number, runEnd: number, strengths: 
     strength,
     quote,
     element: text[start - 1] === "<",
-    keyField: isNameFieldValue(text, start),
+    keyField: !inValue && isNameFieldValue(text, start),
     query: text[start - 1] === "?" || text[start - 1] === "&",
   }
 }

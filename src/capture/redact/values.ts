@@ -24,8 +24,11 @@ export const isQuote = (code: number) => code === 34 || code === 39 || code === 
 export const PLACEHOLDER_RE =
   /x{5}|X{5}|\*{3}|example|placeholder|change[_-]?(?:me|it)|your[_-]|[_-]here\b|redacted|replace[_-]?me|insert[_-]|\.\.\.|…|<[^<>]{0,64}>/i
 
-/** Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`. */
-export const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw/i
+/**
+ * Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`; a
+ * value that says it is invalid (`secret == 'invalid'`, `invalid-token`) is a test's, not a working one.
+ */
+export const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw|invalid/i
 
 /**
  * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
@@ -183,6 +186,8 @@ export const NOT_SECRET_VALUES = new Set([
   ),
   ..."guest user username demo localhost local bearer basic digest oauth oauth2 jwt hmac plain sha256".split(" "),
   ..."hs256 rs256 es256 md5 scram trust ident peer latest next".split(" "),
+  // fetch's `credentials: "include"` and `"omit"`
+  ..."include omit".split(" "),
 ])
 
 /**
@@ -256,6 +261,16 @@ export const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes:
 
 /** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
 export const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
+
+/**
+ * A Google app password as Google shows it, four groups of four letters (`qwrt zxcv mnbv lkjh`): the one value
+ * with blanks behind a password's name that is no prose. One group at least holds no vowel, as random letters
+ * mostly do and words do not (`pass word goes here` stays).
+ */
+export const isAppPassword = (value: string) =>
+  value.length === 19 &&
+  /^[a-z]{4}(?: [a-z]{4}){3}$/.test(value) &&
+  value.split(" ").some((group) => !/[aeiou]/.test(group))
 
 export function isNeverSecret(raw: string): boolean {
   const quoted = isQuote(raw.charCodeAt(0)) || isQuote(raw.charCodeAt(raw.length - 1))
