@@ -103,6 +103,14 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"Unseal Key 1: " repeated', repeatTo("Unseal Key 1: ", MB)],
   ['"eyJhbGciOi.eyJzdWIiOi " repeated', repeatTo("eyJhbGciOi.eyJzdWIiOi ", MB)],
   ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
+  // What the command rules read, each a near-miss.
+  ['"sqlcmd -P $PW " repeated', repeatTo("sqlcmd -P $PW ", MB)],
+  ['" -storepass:env X -new " repeated', repeatTo(" -storepass:env X keytool -new ", MB)],
+  ['"ssh-keygen -N "" -P " repeated', repeatTo('ssh-keygen -N "" -P ', MB)],
+  ['"htpasswd -b f u " repeated', repeatTo("htpasswd -b f u ", MB)],
+  ['"net user a * " repeated', repeatTo("net user a * ", MB)],
+  ['"echo $T | login --password-stdin " repeated', repeatTo("echo $TOKEN | docker login --password-stdin ", MB)],
+  ['" --password-stdin <<<" repeated', repeatTo(" --password-stdin <<<", MB)],
 ]
 
 /**

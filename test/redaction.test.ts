@@ -338,6 +338,168 @@ describe("redaction: classes the public scanners' tests showed, written anew wit
   })
 })
 
+describe("redaction: passwords of further commands, each only where its command takes one", () => {
+  const R = REDACTED
+  const v = drawer(31)(18)
+  const w = drawer(32)(22)
+  test.each([
+    ["sqlcmd -P", `sqlcmd -S db -U sa -P ${v} -Q "SELECT 1"`, `sqlcmd -S db -U sa -P ${R} -Q "SELECT 1"`],
+    ["sqlcmd -P, quoted", `sqlcmd -S db -U sa -P "${v}"`, `sqlcmd -S db -U sa -P "${R}"`],
+    ["bcp -P", `bcp dbo.t out t.dat -S db -U sa -P ${v} -c`, `bcp dbo.t out t.dat -S db -U sa -P ${R} -c`],
+    [
+      "keytool -storepass and -keypass",
+      `keytool -genkeypair -keystore k.jks -storepass ${v} -keypass ${w}`,
+      `keytool -genkeypair -keystore k.jks -storepass ${R} -keypass ${R}`,
+    ],
+    [
+      "keytool -srcstorepass and -deststorepass",
+      `keytool -importkeystore -srcstorepass ${v} -deststorepass ${w} -srckeypass ${v} -destkeypass ${w}`,
+      `keytool -importkeystore -srcstorepass ${R} -deststorepass ${R} -srckeypass ${R} -destkeypass ${R}`,
+    ],
+    [
+      "keytool -new",
+      `keytool -storepasswd -new ${v} -keystore k.jks`,
+      `keytool -storepasswd -new ${R} -keystore k.jks`,
+    ],
+    ["jarsigner -storepass", `jarsigner -storepass ${v} app.jar alias`, `jarsigner -storepass ${R} app.jar alias`],
+    ["zip -P", `zip -P ${v} a.zip f`, `zip -P ${R} a.zip f`],
+    ["zip --password", `zip --password ${v} a.zip f`, `zip --password ${R} a.zip f`],
+    ["unzip -P", `unzip -P ${v} a.zip`, `unzip -P ${R} a.zip`],
+    ["7z -p, glued", `7z a -p${v} a.7z f`, `7z a -p${R} a.7z f`],
+    ["ssh-keygen -N", `ssh-keygen -t ed25519 -N "${v}" -f k`, `ssh-keygen -t ed25519 -N "${R}" -f k`],
+    ["ssh-keygen -P and -N", `ssh-keygen -p -P "${v}" -N "${w}" -f k`, `ssh-keygen -p -P "${R}" -N "${R}" -f k`],
+    ["a passphrase with blanks", `ssh-keygen -N "${v} horse battery" -f k`, `ssh-keygen -N "${R}" -f k`],
+    ["htpasswd -b", `htpasswd -bc .htpasswd admin ${v}`, `htpasswd -bc .htpasswd admin ${R}`],
+    ["htpasswd -nb", `htpasswd -nbB admin '${v}'`, `htpasswd -nbB admin '${R}'`],
+    ["htpasswd -bC with its cost", `htpasswd -bBC 12 .htpasswd admin ${v}`, `htpasswd -bBC 12 .htpasswd admin ${R}`],
+    [
+      "htpasswd as a container's entrypoint",
+      `docker run --rm --entrypoint htpasswd httpd:2 -Bbn registry ${v} > auth/htpasswd`,
+      `docker run --rm --entrypoint htpasswd httpd:2 -Bbn registry ${R} > auth/htpasswd`,
+    ],
+    ["net user", `net user bob ${v} /add`, `net user bob ${R} /add`],
+    ["net user /add first", `net user /add bob ${v}`, `net user /add bob ${R}`],
+    ["net user after a prompt", `C:\\> net user bob "${v}"`, `C:\\> net user bob "${R}"`],
+    ["gh secret set --body", `gh secret set API_KEY --body "${v}"`, `gh secret set API_KEY --body "${R}"`],
+    ["gh secret set -b", `gh secret set API_KEY -b ${v}`, `gh secret set API_KEY -b ${R}`],
+    [
+      "echo into --password-stdin",
+      `echo "${v}" | docker login -u me --password-stdin`,
+      `echo "${R}" | docker login -u me --password-stdin`,
+    ],
+    [
+      "printf into --password-stdin",
+      `printf '%s' '${v}' | helm registry login r.test -u me --password-stdin`,
+      `printf '%s' '${R}' | helm registry login r.test -u me --password-stdin`,
+    ],
+    [
+      "a here-string after the registry",
+      `oras login -u me --password-stdin localhost:5000 <<< "${v}"`,
+      `oras login -u me --password-stdin localhost:5000 <<< "${R}"`,
+    ],
+    ["mongosh -p", `mongosh mongodb://db.test -u admin -p ${v}`, `mongosh mongodb://db.test -u admin -p ${R}`],
+    [
+      "a here-string into --password-stdin",
+      `oras login r.test -u me --password-stdin <<< "${v}"`,
+      `oras login r.test -u me --password-stdin <<< "${R}"`,
+    ],
+    [
+      "mysql after a shell prompt",
+      `root@c0ffee:/# mysql -u root -p${v} app`,
+      `root@c0ffee:/# mysql -u root -p${R} app`,
+    ],
+    [
+      "a command continued over lines",
+      `sqlcmd -S db \\\n  -U sa \\\n  -P ${v}`,
+      `sqlcmd -S db \\\n  -U sa \\\n  -P ${R}`,
+    ],
+    [
+      "flags at the start of continued lines",
+      `keytool -genkeypair \\\n-storepass ${v} \\\n-keypass ${w}`,
+      `keytool -genkeypair \\\n-storepass ${R} \\\n-keypass ${R}`,
+    ],
+    [
+      "a login continued with PowerShell's backtick",
+      `docker login \`\n  -u me \`\n  -p ${v} r.test`,
+      `docker login \`\n  -u me \`\n  -p ${R} r.test`,
+    ],
+    ["sqlcmd -P glued", `sqlcmd -S db -U sa -P${v}`, `sqlcmd -S db -U sa -P${R}`],
+    [
+      "sqlcmd in a container, by its path",
+      `docker exec -it sql1 /opt/mssql-tools18/bin/sqlcmd -S localhost -U sa -P "${v}" -C`,
+      `docker exec -it sql1 /opt/mssql-tools18/bin/sqlcmd -S localhost -U sa -P "${R}" -C`,
+    ],
+    [
+      "mysql in a Compose service",
+      `docker compose exec -u root db mysql -u root -p${v} app`,
+      `docker compose exec -u root db mysql -u root -p${R} app`,
+    ],
+    [
+      "mysql in a pod",
+      `kubectl exec -it mysql-0 -c mysql -- mysql -uroot -p${v}`,
+      `kubectl exec -it mysql-0 -c mysql -- mysql -uroot -p${R}`,
+    ],
+    [
+      "apksigner --ks-pass pass:",
+      `apksigner sign --ks-pass pass:${v} app.apk`,
+      `apksigner sign --ks-pass pass:${R} app.apk`,
+    ],
+  ])("%s", (_name, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["cp -P", "cp -P src dst"],
+    ["grep -P", "grep -P '\\d+' file.txt"],
+    ["xargs -P", "xargs -P 4 -n 1 gzip"],
+    ["find -P", "find -P /srv -name '*.log'"],
+    ["ls -N", "ls -N --color=never /etc"],
+    ["mkdir -p", "mkdir -p /var/lib/app/data"],
+    ["docker run -p", "docker run -p 8080:80 nginx:1.27"],
+    ["git checkout -b", "git checkout -b feature/login-form"],
+    ["mysql -P is a port", "mysql -h db -P 3306 -u app app"],
+    ["scp -P is a port", "scp -P 2222 build.tar deploy@host:/srv"],
+    ["zip -r", "zip -r a.zip dir"],
+    ["zip -P from a variable", 'zip -P "$ZIP_PASSWORD" a.zip dir'],
+    ["7z -p alone prompts", "7z a -p backup.7z data/"],
+    ["ssh-keygen with an empty passphrase", 'ssh-keygen -t ed25519 -N "" -f k'],
+    ["ssh-keygen -b is the key size", 'ssh-keygen -t rsa -b 4096 -C "ci@example.test" -N "" -f id_rsa'],
+    ["ssh-keygen from variables", 'ssh-keygen -p -f k -P "$OLD_PASSPHRASE" -N "$NEW_PASSPHRASE"'],
+    ["keytool -storepass:env", "keytool -list -keystore k.jks -storepass:env STOREPASS"],
+    ["keytool -storepass:file", "keytool -list -keystore k.jks -storepass:file pass.txt"],
+    ["keytool -storepass changeit", "keytool -list -keystore cacerts -storepass changeit"],
+    ["openssl -new", "openssl req -new -key server.key -out server.csr"],
+    ["sqlcmd -P from a variable", 'sqlcmd -S db -U sa -P "$SA_PASSWORD" -Q "SELECT 1"'],
+    ["sqlcmd -P from a Windows variable", "sqlcmd -S db -U sa -P %SA_PASSWORD%"],
+    ["bcp with a trusted connection", "bcp dbo.t in t.dat -S db -T -c"],
+    ["htpasswd without -b prompts", "htpasswd -c .htpasswd admin"],
+    ["htpasswd -b from a variable", 'htpasswd -bc .htpasswd admin "$ADMIN_PASSWORD"'],
+    ["net user * prompts", "net user bob *"],
+    ["net user * /add prompts", "net user bob * /add"],
+    ["net user /delete", "net user bob /delete"],
+    ["net user from variables", "net user %NEW_USER% %NEW_PASSWORD% /add"],
+    [".NET user in prose", "The ASP.NET user manager keeps accounts in the identity store."],
+    ["gh secret set from a variable", 'gh secret set API_KEY --body "$API_KEY"'],
+    ["gh secret set from a file", "gh secret set API_KEY < key.txt"],
+    ["gh pr create --body", 'gh pr create --title "Fix login" --body "Closes the login bug for users"'],
+    ["gh issue create -b", 'gh issue create -t Crash -b "Steps2reproduce the crash"'],
+    ["echo $TOKEN into --password-stdin", "echo $TOKEN | docker login --password-stdin"],
+    [
+      "echo a secret reference",
+      `echo "${"$"}{{ secrets.GITHUB_TOKEN }}" | docker login ghcr.io -u me --password-stdin`,
+    ],
+    ["a command into --password-stdin", "aws ecr get-login-password | docker login -u AWS --password-stdin 1.dkr.test"],
+    ["printf a variable", "printf '%s' \"$CR_PAT\" | podman login -u me --password-stdin quay.test"],
+    ["echo into another command", "echo build2024done | tee build.log"],
+    ["a flag on the next line, the command not continued", `docker login registry.test\n-p ${v} is no flag here`],
+    ["a placeholder password", "keytool -genkeypair -keystore store.keys -storepass <passwd> -keypass <passwd>"],
+    ["a port in a container", "docker exec -it web ssh -p 2222 deploy@host"],
+    ["mongosh -p alone prompts", "mongosh mongodb://db.test -u admin -p --authenticationDatabase admin"],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("the peers' benchmark: why a negative that redaction changes is a negative for its peer", () => {
   const positives = new Set(["743b294a-cd03-11ec-9d64-0242ac120002"])
   const negative = (text: string, source: string, peerRule?: string) => ({

@@ -666,4 +666,53 @@ const passthrough = true
 const bypassCache = false
 `,
   ],
+  [
+    "release script, passwords from the environment",
+    `#!/usr/bin/env bash
+set -euo pipefail
+echo "${"$"}REGISTRY_TOKEN" | docker login -u "${"$"}REGISTRY_USER" --password-stdin registry.example.test
+printf '%s' "${"$"}HELM_PASSWORD" | helm registry login oci.example.test -u ci --password-stdin
+aws ecr get-login-password --region eu-west-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.eu-west-1.amazonaws.com
+oras login registry.example.test -u ci --password-stdin <<< "${"$"}ORAS_TOKEN"
+keytool -genkeypair -alias release -keystore release.jks -storepass:env KEYSTORE_PASSWORD -keypass:env KEY_PASSWORD -dname "CN=Release"
+jarsigner -keystore release.jks -storepass:file /run/secrets/storepass app.apk release
+keytool -list -keystore "${"$"}JAVA_HOME/lib/security/cacerts" -storepass changeit
+sqlcmd -S "${"$"}DB_HOST" -U sa -P "${"$"}SA_PASSWORD" -i migrate.sql
+bcp dbo.audit out audit.dat -S db -T -c
+zip -r artifacts.zip dist/
+zip -P "${"$"}ARCHIVE_PASSWORD" -r backup.zip backup/
+unzip -o artifacts.zip -d out/
+7z a -p"${"$"}ARCHIVE_PASSWORD" -mhe=on backup.7z backup/
+7z x -p backup.7z
+ssh-keygen -t ed25519 -N "" -f deploy_key -C "ci@example.test"
+ssh-keygen -t rsa -b 4096 -N '' -f legacy_key
+ssh-keygen -p -f deploy_key -P "${"$"}OLD_PASSPHRASE" -N "${"$"}NEW_PASSPHRASE"
+htpasswd -bc /etc/nginx/.htpasswd "${"$"}BASIC_USER" "${"$"}BASIC_PASSWORD"
+htpasswd -B -C 12 /etc/nginx/.htpasswd admin
+gh secret set DEPLOY_KEY < deploy_key
+gh secret set API_TOKEN --body "${"$"}API_TOKEN"
+gh pr create --title "Release ${"$"}VERSION" --body "Automated release for the login service"
+gh issue create -t "Nightly failed" -b "See run 2024-05-01 for the logs"
+git checkout -b release/2024-05
+cp -P config/*.yml /etc/app/
+grep -P '^\\d+\\.\\d+\\.\\d+$' VERSION
+find -P . -name '*.log' -print0 | xargs -0 -P 4 gzip
+ls -N --color=never dist
+mkdir -p build && docker run -p 8080:80 -d nginx:1.27
+mysql -h db -P 3306 -u app -p app < schema.sql
+scp -P 2222 backup.7z deploy@backup.example.test:/srv/backups/
+`,
+  ],
+  [
+    "Windows batch file",
+    `@echo off
+net user %SVC_USER% %SVC_PASSWORD% /add
+net user backup * /add
+net user guest /active:no
+net localgroup administrators backup /add
+sqlcmd -S %DB_HOST% -U sa -P %SA_PASSWORD% -Q "SELECT name FROM sys.databases"
+"C:\\Program Files\\7-Zip\\7z.exe" a -p%ARCHIVE_PASSWORD% backup.7z C:\\backup
+rem The ASP.NET user store keeps the accounts.
+`,
+  ],
 ]

@@ -841,6 +841,65 @@ export const SHAPES: readonly Shape[] = [
     templates: ["Unseal Key 1: {s}\nUnseal Key 2: …", "Recovery Key 3: {s}"],
     value: (draw) => draw(44, b64),
   },
+  {
+    shape: "sqlcmd, bcp, zip, 7z, mongosh -P/-p",
+    styles: ["snake"],
+    templates: [
+      'sqlcmd -S db.example.test -U sa -P {s} -Q "SELECT 1"',
+      "bcp dbo.orders out orders.dat -S db -U etl -P {s} -c",
+      "zip -P {s} backup.zip db.sql",
+      "$ unzip -P {s} backup.zip",
+      "7z a -p{s} -mhe=on backup.7z data/",
+      'docker exec -it sql1 /opt/mssql-tools18/bin/sqlcmd -S localhost -U sa -P "{s}" -C',
+      "mongosh mongodb://db.example.test -u admin -p {s}",
+    ],
+  },
+  {
+    shape: "keytool, jarsigner passwords",
+    styles: ["snake"],
+    templates: [
+      'keytool -genkeypair -alias app -keystore app.jks -storepass {s} -dname "CN=app"',
+      "jarsigner -keystore release.jks -storepass {s} app.apk release",
+      "keytool -importkeystore -srckeystore a.p12 -srcstorepass {s} -destkeystore b.jks",
+      "keytool -keypasswd -alias app -keystore app.jks -new {s}",
+    ],
+  },
+  {
+    shape: "ssh-keygen -N/-P",
+    styles: ["snake"],
+    templates: ['ssh-keygen -t ed25519 -N "{s}" -f deploy_key', "ssh-keygen -p -f id_rsa -P '{s}' -N ''"],
+  },
+  {
+    shape: "htpasswd -b, net user",
+    styles: ["snake"],
+    templates: [
+      "htpasswd -bc /etc/nginx/.htpasswd admin {s}",
+      "htpasswd -nbB deploy {s}",
+      "net user svc_backup {s} /add",
+      "C:\\> NET USER Administrator {s}",
+      "docker run --rm --entrypoint htpasswd httpd:2 -Bbn registry {s} > auth/htpasswd",
+      "net user /add svc_deploy {s}",
+    ],
+  },
+  {
+    shape: "gh secret set --body",
+    styles: ["snake"],
+    templates: [
+      'gh secret set DEPLOY_KEY --body "{s}"',
+      "gh secret set API_TOKEN -b {s} --repo acme/app",
+      "gh secret set NPM_TOKEN --body={s}",
+    ],
+  },
+  {
+    shape: "--password-stdin literal",
+    styles: ["snake"],
+    templates: [
+      'echo "{s}" | docker login -u ci --password-stdin registry.example.test',
+      "printf '%s' '{s}' | helm registry login oci.example.test -u bot --password-stdin",
+      "echo -n {s} | podman login quay.example.test -u me --password-stdin",
+      'oras login registry.example.test -u ci --password-stdin <<< "{s}"',
+    ],
+  },
 ]
 
 const QUERY_NAMES = ["api_key", "apikey", "token", "access_token", "key", "client_secret", "password"]
