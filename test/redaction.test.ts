@@ -500,6 +500,115 @@ describe("redaction: passwords of further commands, each only where its command 
   })
 })
 
+describe("redaction: session cookies go, other cookies and attributes stay", () => {
+  const R = REDACTED
+  const draw = drawer(33)
+  const { hex, b64url } = ALPHABETS
+  const id = draw(32, hex)
+  const sid = draw(26, "abcdefghijklmnopqrstuvwxyz0123456789")
+  const token = draw(43, b64url)
+  test.each([
+    ["Cookie header", `Cookie: theme=dark; sessionid=${id}; lang=en`, `Cookie: theme=dark; sessionid=${R}; lang=en`],
+    [
+      "Set-Cookie with attributes",
+      `Set-Cookie: PHPSESSID=${sid}; Path=/; Secure; HttpOnly; SameSite=Lax`,
+      `Set-Cookie: PHPSESSID=${R}; Path=/; Secure; HttpOnly; SameSite=Lax`,
+    ],
+    [
+      "curl -v output",
+      `< set-cookie: JSESSIONID=${id}.node1; Path=/app; Max-Age=3600\n> Cookie: _ga=GA1.2.1234567890.1700000000; ASP.NET_SessionId=${sid}`,
+      `< set-cookie: JSESSIONID=${R}; Path=/app; Max-Age=3600\n> Cookie: _ga=GA1.2.1234567890.1700000000; ASP.NET_SessionId=${R}`,
+    ],
+    [
+      "a folded Set-Cookie, past an expiry date",
+      `set-cookie: a=b; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/, laravel_session=${token}; HttpOnly`,
+      `set-cookie: a=b; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/, laravel_session=${R}; HttpOnly`,
+    ],
+    [
+      "curl -H, the second header",
+      `curl -H "Cookie: a=b" -H "Cookie: user_session=${token}" https://x.test`,
+      `curl -H "Cookie: a=b" -H "Cookie: user_session=${R}" https://x.test`,
+    ],
+    ["curl -b", `curl -b "connect.sid=s%3A${token}" https://x.test`, `curl -b "connect.sid=${R}" https://x.test`],
+    ["curl --cookie", `curl --cookie _gh_sess=${token} https://x.test`, `curl --cookie _gh_sess=${R} https://x.test`],
+    [
+      "an authorization cookie, an author's stays",
+      `Cookie: author=${id}; Authorization=${token}`,
+      `Cookie: author=${id}; Authorization=${R}`,
+    ],
+    [
+      "document.cookie",
+      `document.cookie = "remember_token=${id}; path=/; max-age=86400"`,
+      `document.cookie = "remember_token=${R}; path=/; max-age=86400"`,
+    ],
+    ["a JSON header", `{"Cookie": "sid=${token}; lang=en"}`, `{"Cookie": "sid=${R}; lang=en"}`],
+    [
+      "a call's header",
+      `res.setHeader('Set-Cookie', 'jwt_session=${id}; Path=/')`,
+      `res.setHeader('Set-Cookie', 'jwt_session=${R}; Path=/')`,
+    ],
+    [
+      "a cookie object",
+      `{"name": "sessionid", "value": "${id}", "domain": ".x.test"}`,
+      `{"name": "sessionid", "value": "${R}", "domain": ".x.test"}`,
+    ],
+    [
+      "a cookie object over two lines",
+      `{\n  "name": "__Host-session",\n  "value": "${token}",\n  "path": "/"\n}`,
+      `{\n  "name": "__Host-session",\n  "value": "${R}",\n  "path": "/"\n}`,
+    ],
+    [
+      "a dictionary of cookies",
+      `requests.get(url, cookies={"theme": "dark", "sessionid": "${id}"})`,
+      `requests.get(url, cookies={"theme": "dark", "sessionid": "${R}"})`,
+    ],
+    [
+      "a request logged as bytes",
+      `send: b'GET / HTTP/1.1\\r\\nCookie: sessionid=${id}\\r\\nHost: x.test\\r\\n'`,
+      `send: b'GET / HTTP/1.1\\r\\nCookie: sessionid=${R}\\r\\nHost: x.test\\r\\n'`,
+    ],
+    [
+      "a cookie jar",
+      `# Netscape HTTP Cookie File\n.x.test\tTRUE\t/\tTRUE\t1798761600\tsessionid\t${id}\n#HttpOnly_x.test\tFALSE\t/\tFALSE\t0\t_gh_sess\t${token}\n.x.test\tTRUE\t/\tFALSE\t1798761600\t_ga\tGA1.2.1234567890.1700000000`,
+      `# Netscape HTTP Cookie File\n.x.test\tTRUE\t/\tTRUE\t1798761600\tsessionid\t${R}\n#HttpOnly_x.test\tFALSE\t/\tFALSE\t0\t_gh_sess\t${R}\n.x.test\tTRUE\t/\tFALSE\t1798761600\t_ga\tGA1.2.1234567890.1700000000`,
+    ],
+  ])("%s", (_name, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    ["no session cookie", "Cookie: theme=dark; lang=en"],
+    ["a session cleared", "Set-Cookie: session=; Max-Age=0"],
+    ["a session deleted", "Set-Cookie: sid=deleted; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/"],
+    ["an empty quoted session", 'Set-Cookie: sessionid=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/'],
+    [
+      "analytics ids",
+      "Cookie: _ga=GA1.2.1234567890.1700000000; _gid=GA1.2.987654321.1700000000; _fbp=fb.1.1700000000.42",
+    ],
+    ["a CSRF token", `Cookie: XSRF-TOKEN=${token}; theme=dark`],
+    ["Django's CSRF cookie", `Cookie: csrftoken=${token}; theme=dark`],
+    ["a dictionary of other cookies", `cookies = {"theme": "dark", "lang": "${token}"}`],
+    ["a load balancer's cookie", `Set-Cookie: AWSALB=${token}; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/`],
+    [
+      "a signed cookie of another name",
+      "Set-Cookie: user=s%3Atobi.K20xcwmDS2Pb1rsD95o5Jm5SqWs1KteqdnynnB7jkTE; Path=/",
+    ],
+    ["a file for curl -b", "curl -b cookies.txt -c cookies.txt https://x.test"],
+    [
+      "session options",
+      "app.use(session({ secret: process.env.SESSION_SECRET, cookie: { secure: true, maxAge: 86400 } }))",
+    ],
+    ["a cookie read in code", "const cookie = req.headers.cookie || ''"],
+    ["a Go cookie", 'cookie, err := r.Cookie("session_id")'],
+    ["a session id from a variable", `document.cookie = \`session=${"$"}{sessionId}; path=/\``],
+    ["a preference in document.cookie", 'document.cookie = "theme=dark; path=/; max-age=31536000"'],
+    ["a cookie object of another name", `{"name": "theme", "value": "${token}"}`],
+    ["a jar line of another name", ".x.test\tTRUE\t/\tFALSE\t1798761600\tlang\ten-US"],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("the peers' benchmark: why a negative that redaction changes is a negative for its peer", () => {
   const positives = new Set(["743b294a-cd03-11ec-9d64-0242ac120002"])
   const negative = (text: string, source: string, peerRule?: string) => ({

@@ -900,6 +900,34 @@ export const SHAPES: readonly Shape[] = [
       'oras login registry.example.test -u ci --password-stdin <<< "{s}"',
     ],
   },
+  {
+    // Session ids as frameworks draw them: hex, lower-case base36, base64url, signed (`s%3A<id>.<hmac>`).
+    shape: "session cookies",
+    styles: ["snake"],
+    templates: [
+      "Cookie: theme=dark; sessionid={s}; lang=en",
+      "< Set-Cookie: PHPSESSID={s}; path=/; HttpOnly",
+      "set-cookie: connect.sid={s}; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
+      "curl -b 'laravel_session={s}' https://app.example.test/home",
+      'document.cookie = "auth_token={s}; path=/; secure"',
+      ".app.example.test\tTRUE\t/\tTRUE\t1798761600\t_gh_sess\t{s}",
+      '{"name": "JSESSIONID", "value": "{s}", "domain": "app.example.test"}',
+      "requests.get(url, cookies={'theme': 'dark', 'sessionid': '{s}'})",
+      "send: b'GET / HTTP/1.1\\r\\nCookie: user_session={s}\\r\\nHost: app.example.test\\r\\n'",
+    ],
+    value: (draw) => {
+      switch (draw(1, "0123")) {
+        case "0":
+          return draw(32, hex)
+        case "1":
+          return draw(26, "abcdefghijklmnopqrstuvwxyz0123456789")
+        case "2":
+          return draw(43, b64url)
+        default:
+          return `s%3A${draw(32, b64url)}.${draw(43, alnum)}`
+      }
+    },
+  },
 ]
 
 const QUERY_NAMES = ["api_key", "apikey", "token", "access_token", "key", "client_secret", "password"]
