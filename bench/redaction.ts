@@ -104,7 +104,7 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"Unseal Key 1: " repeated', repeatTo("Unseal Key 1: ", MB)],
   ['"eyJhbGciOi.eyJzdWIiOi " repeated', repeatTo("eyJhbGciOi.eyJzdWIiOi ", MB)],
   ['" -u abcdefgh:" repeated', repeatTo(" -u abcdefgh:", MB)],
-  // What the command and cookie rules read, each a near-miss.
+  // What the command, cookie and Authorization-parameter rules read, each a near-miss.
   ['"sqlcmd -P $PW " repeated', repeatTo("sqlcmd -P $PW ", MB)],
   ['" -storepass:env X -new " repeated', repeatTo(" -storepass:env X keytool -new ", MB)],
   ['"ssh-keygen -N "" -P " repeated', repeatTo('ssh-keygen -N "" -P ', MB)],
@@ -120,6 +120,8 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['cookies = {"sid": "x", repeated', `cookies = {${repeatTo('"sid": "x", ', MB)}`],
   ['"cookies={" repeated', repeatTo("cookies={", MB)],
   ['" --password-stdin <<<" repeated', repeatTo(" --password-stdin <<<", MB)],
+  ['"Authorization: Digest a="b", " repeated', repeatTo('Authorization: Digest a="b", ', MB)],
+  ['"Authorization: Digest " + one long parameter list', `Authorization: Digest ${repeatTo('nonce="n0nce", ', MB)}`],
 ]
 
 /**

@@ -522,7 +522,7 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"aaa1Q~" repeated (Entra secrets)', (n) => repeatTo("aaa1Q~", n)],
   ['"xoxb-" repeated', (n) => repeatTo("xoxb-", n)],
   ["one line of random hex", (n) => randomToken(rng(4), n, "0123456789abcdef")],
-  // Command lines and cookies the newer rules read.
+  // Command lines, cookies and Authorization parameters the newer rules read.
   ['"sqlcmd -P $PW " repeated', (n) => repeatTo("sqlcmd -P $PW ", n)],
   ['"htpasswd -b f u " repeated', (n) => repeatTo("htpasswd -b f u ", n)],
   ['"net user a * " repeated', (n) => repeatTo("net user a * ", n)],
@@ -530,6 +530,7 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"Cookie: sid=x; " repeated', (n) => repeatTo("Cookie: sid=deleted; ", n)],
   ['"cookie:" repeated (one long name)', (n) => repeatTo("cookie:", n)],
   ["cookie jar lines of no session", (n) => repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", n)],
+  ['"Authorization: Digest a="b", " repeated', (n) => repeatTo('Authorization: Digest a="b", ', n)],
 ]
 
 function markdownCorpus() {

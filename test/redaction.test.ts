@@ -609,6 +609,77 @@ describe("redaction: session cookies go, other cookies and attributes stay", () 
   })
 })
 
+describe("redaction: Authorization parameter lists lose their secret parameters only", () => {
+  const R = REDACTED
+  const draw = drawer(34)
+  const { hex, b64 } = ALPHABETS
+  const hash = draw(32, hex)
+  const signature = draw(64, hex)
+  const b = draw(28, b64)
+  test.each([
+    [
+      "Digest",
+      `Authorization: Digest username="ci", realm="api", nonce="n0nce-1", uri="/", qop=auth, nc=00000001, cnonce="c0nce-1", response="${hash}", opaque="op-1"`,
+      `Authorization: Digest username="ci", realm="api", nonce="n0nce-1", uri="/", qop=auth, nc=00000001, cnonce="c0nce-1", response="${R}", opaque="op-1"`,
+    ],
+    [
+      "Proxy-Authorization Digest",
+      `Proxy-Authorization: Digest username="bob", realm="proxy", response="${hash}", algorithm=MD5`,
+      `Proxy-Authorization: Digest username="bob", realm="proxy", response="${R}", algorithm=MD5`,
+    ],
+    [
+      "Digest inside a JSON string",
+      `{"Authorization": "Digest username=\\"ci\\", realm=\\"api\\", response=\\"${hash}\\""}`,
+      `{"Authorization": "Digest username=\\"ci\\", realm=\\"api\\", response=\\"${R}\\""}`,
+    ],
+    [
+      "AWS Signature 4 with an access key id, which goes by its own rule",
+      `Authorization: AWS4-HMAC-SHA256 Credential=AKIA${draw(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")}/20260101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=${signature}`,
+      `Authorization: AWS4-HMAC-SHA256 Credential=${R}/20260101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=${R}`,
+    ],
+    [
+      "OAuth 1",
+      `Authorization: OAuth oauth_nonce="n1", oauth_signature="${b}", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1700000000", oauth_token="${hash}"`,
+      `Authorization: OAuth oauth_nonce="n1", oauth_signature="${R}", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1700000000", oauth_token="${R}"`,
+    ],
+    [
+      "HTTP Signatures",
+      `Authorization: Signature keyId="app-key-1",algorithm="hmac-sha256",headers="(request-target) date",signature="${b}"`,
+      `Authorization: Signature keyId="app-key-1",algorithm="hmac-sha256",headers="(request-target) date",signature="${R}"`,
+    ],
+    ["a token parameter", `Authorization: Token token="${hash}"`, `Authorization: Token token="${R}"`],
+    [
+      "Digest in a request logged as bytes",
+      `send: b'GET / HTTP/1.1\\r\\nAuthorization: Digest username="u", nonce="n1", response="${hash}"\\r\\n'`,
+      `send: b'GET / HTTP/1.1\\r\\nAuthorization: Digest username="u", nonce="n1", response="${R}"\\r\\n'`,
+    ],
+    [
+      "one unquoted parameter: the scheme's credential",
+      `Authorization: Token token=${hash}`,
+      `Authorization: Token ${R}`,
+    ],
+    ["Bearer, as before", `Authorization: Bearer ${signature}`, `Authorization: Bearer ${R}`],
+    ["token, as before", `Authorization: token ${hash}`, `Authorization: token ${R}`],
+  ])("%s", (_name, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected)
+  })
+
+  test.each([
+    [
+      "a Digest challenge",
+      'WWW-Authenticate: Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c0", opaque="5ccc069c403ebaf9f0171e9517f40e41"',
+    ],
+    [
+      "a proxy's challenge",
+      `Proxy-Authenticate: Digest realm="proxy", nonce="${draw(24)}", algorithm=SHA-256, stale=true`,
+    ],
+    ["a Bearer challenge", 'WWW-Authenticate: Bearer realm="api", error="invalid_token", error_description="expired"'],
+    ["Digest with no response yet", 'Authorization: Digest username="ci", realm="api", nonce="n0nce-1", uri="/"'],
+  ])("kept: %s", (_name, line) => {
+    expect(redactSecrets(line)).toBe(line)
+  })
+})
+
 describe("the peers' benchmark: why a negative that redaction changes is a negative for its peer", () => {
   const positives = new Set(["743b294a-cd03-11ec-9d64-0242ac120002"])
   const negative = (text: string, source: string, peerRule?: string) => ({

@@ -928,6 +928,18 @@ export const SHAPES: readonly Shape[] = [
       }
     },
   },
+  {
+    shape: "Authorization parameters",
+    styles: ["snake"],
+    templates: [
+      'Authorization: Digest username="ci", realm="api@example.test", nonce="n0nce-0001", uri="/v1/items", qop=auth, nc=00000001, cnonce="c0nce-0001", response="{s}", opaque="opaque-0001"',
+      'Proxy-Authorization: Digest username="bob", realm="proxy", nonce="n0nce-0002", uri="/", response="{s}"',
+      "Authorization: AWS4-HMAC-SHA256 Credential=KEYID0001/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature={s}",
+      'Authorization: OAuth oauth_consumer_key="ck", oauth_nonce="n1", oauth_signature="{s}", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1700000000"',
+      'Authorization: Signature keyId="app-key-1",algorithm="hmac-sha256",headers="(request-target) date",signature="{s}"',
+    ],
+    value: (draw) => (draw(1, "01") === "0" ? draw(64, hex) : draw(44, b64)),
+  },
 ]
 
 const QUERY_NAMES = ["api_key", "apikey", "token", "access_token", "key", "client_secret", "password"]
