@@ -327,20 +327,23 @@ export const AUTH_PARAM_RE = /([a-z_][\w-]{0,40})=(?:(\\?")([^"\\\n]*)\\?"|([^\s
  * value or two parameters or more (`Foo key=value` alone is a scheme and its credential).
  */
 export function redactAuthParams(list: string): string | undefined {
-  const params = [...list.matchAll(AUTH_PARAM_RE)]
-  if (params.length < 2 && params[0]?.[2] === undefined) return undefined
+  // An exec loop, no match arrays spread: on a megabyte of one-parameter lists this is most of the rule's cost.
+  AUTH_PARAM_RE.lastIndex = 0
   let out = ""
   let at = 0
-  for (const param of params) {
-    const [whole, name = "", quote, quoted, bare] = param
+  let count = 0
+  let firstQuoted = false
+  for (let param = AUTH_PARAM_RE.exec(list); param; param = AUTH_PARAM_RE.exec(list)) {
+    const [, name = "", quote, quoted, bare] = param
+    if (count++ === 0) firstQuoted = quote !== undefined
     const value = quoted ?? bare ?? ""
     if (PUBLIC_AUTH_PARAMS.has(name.toLowerCase()) || !isSecretHeaderValue(value)) continue
     const start = param.index + name.length + 1 + (quote?.length ?? 0)
     out += list.slice(at, start) + REDACTED
     at = start + value.length
-    if (at > param.index + whole.length) return undefined
   }
-  return out + list.slice(at)
+  if (count < 2 && !firstQuoted) return undefined
+  return at === 0 ? list : out + list.slice(at)
 }
 
 /** Whether the generic rule's value is the first name of a parameter list: `Digest username="…"`, `…, `. */
@@ -377,7 +380,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     re: /((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
     replace: (m, lead = "", list = "") => {
       const redacted = redactAuthParams(list)
-      return redacted === undefined ? m : `${lead}${redacted}`
+      return redacted === undefined || redacted === list ? m : `${lead}${redacted}`
     },
   },
   {
