@@ -110,7 +110,10 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"ssh-keygen -N "" -P " repeated', repeatTo('ssh-keygen -N "" -P ', MB)],
   ['"htpasswd -b f u " repeated', repeatTo("htpasswd -b f u ", MB)],
   ['"net user a * " repeated', repeatTo("net user a * ", MB)],
-  ['"echo $T | login --password-stdin " repeated', repeatTo("echo $TOKEN | docker login --password-stdin ", MB)],
+  [
+    '"echo $TOKEN" piped into "docker login --password-stdin", repeated',
+    repeatTo("echo $TOKEN | docker login --password-stdin ", MB),
+  ],
   ['"Cookie: sid=x; " repeated', repeatTo("Cookie: sid=deleted; ", MB)],
   ['"cookie:" repeated (one long name)', repeatTo("cookie:", MB)],
   ['"Set-Cookie: a=b; Expires=Wed, " repeated', repeatTo("Set-Cookie: a=b; Expires=Wed, ", MB)],

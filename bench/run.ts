@@ -526,7 +526,10 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"sqlcmd -P $PW " repeated', (n) => repeatTo("sqlcmd -P $PW ", n)],
   ['"htpasswd -b f u " repeated', (n) => repeatTo("htpasswd -b f u ", n)],
   ['"net user a * " repeated', (n) => repeatTo("net user a * ", n)],
-  ['"echo $T | login --password-stdin " repeated', (n) => repeatTo("echo $TOKEN | docker login --password-stdin ", n)],
+  [
+    '"echo $TOKEN" piped into "docker login --password-stdin", repeated',
+    (n) => repeatTo("echo $TOKEN | docker login --password-stdin ", n),
+  ],
   ['"Cookie: sid=x; " repeated', (n) => repeatTo("Cookie: sid=deleted; ", n)],
   ['"cookie:" repeated (one long name)', (n) => repeatTo("cookie:", n)],
   ["cookie jar lines of no session", (n) => repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", n)],
