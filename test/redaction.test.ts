@@ -667,7 +667,7 @@ describe("redaction: Authorization parameter lists lose their secret parameters 
   test.each([
     [
       "a Digest challenge",
-      'WWW-Authenticate: Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c0", opaque="5ccc069c403ebaf9f0171e9517f40e41"',
+      'WWW-Authenticate: Digest realm="api", qop="auth", nonce="4b1e9c07d2a85f3e6c90b7a1d4e2f863", opaque="a7c3e9f1b5d2084c6e1a3f9b7d5c2e08"',
     ],
     [
       "a proxy's challenge",
