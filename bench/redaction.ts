@@ -122,6 +122,8 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ["cookie jar lines of no session", repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", MB)],
   ['cookies = {"sid": "x", repeated', `cookies = {${repeatTo('"sid": "x", ', MB)}`],
   ['"cookies={" repeated', repeatTo("cookies={", MB)],
+  ["res.cookie('sid', 'x', repeated", repeatTo("res.cookie('sid', 'x', ", MB)],
+  ['"name": "cookie", "value": " repeated', repeatTo('"name": "cookie", "value": "', MB)],
   ['" --password-stdin <<<" repeated', repeatTo(" --password-stdin <<<", MB)],
   ['"Authorization: Digest a="b", " repeated', repeatTo('Authorization: Digest a="b", ', MB)],
   ['"Authorization: Digest " + one long parameter list', `Authorization: Digest ${repeatTo('nonce="n0nce", ', MB)}`],

@@ -1376,10 +1376,11 @@ const CONTEXT_RULES: readonly SecretRule[] = [
   {
     // A scheme whose credentials are a list of parameters (Digest, OAuth 1, AWS Signature 4, HTTP Signatures):
     // the secret ones go, the rest (user, realm, nonce, key id, date) stays readable. No `\b` before it: in a
-    // logged string the header follows an escaped line break (`\r\nAuthorization: Digest …`).
+    // logged string the header follows an escaped line break (`\r\nAuthorization: Digest …`). A HAR file holds
+    // it as a name and a value: `"name": "authorization", "value": "Digest …"`.
     name: "authorization-params",
     keyword: ["uthorization", "UTHORIZATION"],
-    re: /((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
+    re: /((?:proxy-)?authorization["']?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=])[ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
     replace: (m, lead = "", list = "") => {
       const redacted = redactAuthParams(list)
       return redacted === undefined || redacted === list ? m : `${lead}${redacted}`
@@ -1961,10 +1962,11 @@ const SESSION_COOKIE_RE =
 
 /**
  * A CSRF token is no credential on its own (it is sent with the session cookie, and shown in every form): it
- * stays, as the assignment scan keeps `csrf_token` and `csrftoken`. Analytics ids (`_ga`, `_gid`, `_fbp`) and a
- * load balancer's stickiness (`AWSALB`) have no session name.
+ * stays, as the assignment scan keeps `csrf_token` and `csrftoken`. Analytics ids stay too: most have no session
+ * name (`_ga`, `_gid`, `_fbp`), these do (Hotjar's `_hjSession…`, Bing's `_uetsid`, Adobe's `s_sess`, Matomo's
+ * `_pk_ses`). A load balancer's stickiness (`AWSALB`) is no session either.
  */
-const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity/i
+const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity|^_hj|^_uetsid$|^s_sess$|^_pk_ses/i
 
 const isSessionCookie = (name: string) => SESSION_COOKIE_RE.test(name) && !NOT_SESSION_COOKIE_RE.test(name)
 
@@ -1973,10 +1975,18 @@ const isSessionValue = (value: string) => looksRandom(value) && !isNeverSecret(v
 
 /**
  * Where a list of cookies starts: after a `Cookie:` or `Set-Cookie:` header (also quoted, as a JSON or
- * dictionary key, or as a call's first argument: `.set('Cookie', '…')`), `document.cookie = "…"`. No `\b`
- * before it: in a logged string the header follows an escaped line break (`\r\nCookie: …`).
+ * dictionary key, as a call's first argument: `.set('Cookie', '…')`, or as a HAR header's name and value:
+ * `"name": "cookie", "value": "…"`), `document.cookie = "…"`. No `\b` before it: in a logged string the header
+ * follows an escaped line break (`\r\nCookie: …`).
  */
-const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*[:=,][ \t]*["'`]?/gi
+const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=,])[ \t]*["'`]?/gi
+
+/**
+ * A cookie set by a call with literal arguments: `res.cookie('sid', '…')`, `set_cookie("session", "…")`, PHP's
+ * `setcookie("PHPSESSID", "…")`, `cookies.set('sessionid', '…')`.
+ */
+const COOKIE_CALL_RE =
+  /(?:set_?cookie|\.cookie|cookies\.(?:set|add))\([ \t]*["'`]([^"'`\\\n]{1,128})["'`][ \t]*,[ \t]*["'`]([^"'`\\\n]{1,4096})/gi
 
 /** curl's `-b` and `--cookie` (a file name there has no `=`, and stays). */
 const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
@@ -2064,6 +2074,13 @@ function redactCookies(text: string, mayContain: (keyword: string) => boolean): 
     if (hasHeader) lists(COOKIE_HEADER_RE)
     read = 0
     lists(CURL_COOKIE_RE)
+  }
+  if (mayContain("ookie(") || mayContain("ookies.")) {
+    for (const match of text.matchAll(COOKIE_CALL_RE)) {
+      const [whole, name = "", value = ""] = match
+      const end = match.index + whole.length
+      if (isSessionCookie(name) && isSessionValue(value)) cuts.push([end - value.length, end])
+    }
   }
   if (mayContain("cookies")) {
     for (const match of text.matchAll(COOKIE_DICT_RE)) {

@@ -558,6 +558,26 @@ describe("redaction: session cookies go, other cookies and attributes stay", () 
       `{\n  "name": "__Host-session",\n  "value": "${R}",\n  "path": "/"\n}`,
     ],
     [
+      "a HAR file's cookie header",
+      `{"name": "cookie", "value": "theme=dark; sessionid=${id}"}`,
+      `{"name": "cookie", "value": "theme=dark; sessionid=${R}"}`,
+    ],
+    [
+      "a cookie set with literal arguments",
+      `res.cookie('sid', '${token}', { httpOnly: true })`,
+      `res.cookie('sid', '${R}', { httpOnly: true })`,
+    ],
+    [
+      "PHP's setcookie",
+      `setcookie("PHPSESSID", "${sid}", time() + 3600);`,
+      `setcookie("PHPSESSID", "${R}", time() + 3600);`,
+    ],
+    [
+      "a cookie jar's set",
+      `s.cookies.set('sessionid', '${id}', domain='x.test')`,
+      `s.cookies.set('sessionid', '${R}', domain='x.test')`,
+    ],
+    [
       "a dictionary of cookies",
       `requests.get(url, cookies={"theme": "dark", "sessionid": "${id}"})`,
       `requests.get(url, cookies={"theme": "dark", "sessionid": "${R}"})`,
@@ -587,6 +607,15 @@ describe("redaction: session cookies go, other cookies and attributes stay", () 
     ],
     ["a CSRF token", `Cookie: XSRF-TOKEN=${token}; theme=dark`],
     ["Django's CSRF cookie", `Cookie: csrftoken=${token}; theme=dark`],
+    [
+      "analytics cookies with session in their names",
+      `Cookie: _hjSessionUser_123=${token}; _hjSession_123=${id}; _uetsid=${id}`,
+    ],
+    [
+      "a cookie set from a variable",
+      'res.cookie("sid", token, { httpOnly: true }); resp.set_cookie("session_id", sid)',
+    ],
+    ["a preference set with literal arguments", `res.cookie('theme', '${token}')`],
     ["a dictionary of other cookies", `cookies = {"theme": "dark", "lang": "${token}"}`],
     ["a load balancer's cookie", `Set-Cookie: AWSALB=${token}; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/`],
     [
@@ -648,6 +677,11 @@ describe("redaction: Authorization parameter lists lose their secret parameters 
       `Authorization: Signature keyId="app-key-1",algorithm="hmac-sha256",headers="(request-target) date",signature="${R}"`,
     ],
     ["a token parameter", `Authorization: Token token="${hash}"`, `Authorization: Token token="${R}"`],
+    [
+      "a HAR file's Authorization header",
+      `{"name": "authorization", "value": "Digest username=\\"ci\\", response=\\"${hash}\\""}`,
+      `{"name": "authorization", "value": "Digest username=\\"ci\\", response=\\"${R}\\""}`,
+    ],
     [
       "Digest in a request logged as bytes",
       `send: b'GET / HTTP/1.1\\r\\nAuthorization: Digest username="u", nonce="n1", response="${hash}"\\r\\n'`,

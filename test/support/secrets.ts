@@ -913,6 +913,8 @@ export const SHAPES: readonly Shape[] = [
       ".app.example.test\tTRUE\t/\tTRUE\t1798761600\t_gh_sess\t{s}",
       '{"name": "JSESSIONID", "value": "{s}", "domain": "app.example.test"}',
       "requests.get(url, cookies={'theme': 'dark', 'sessionid': '{s}'})",
+      "res.cookie('sid', '{s}', { httpOnly: true, secure: true })",
+      '{"name": "set-cookie", "value": "ASP.NET_SessionId={s}; path=/; HttpOnly"}',
       "send: b'GET / HTTP/1.1\\r\\nCookie: user_session={s}\\r\\nHost: app.example.test\\r\\n'",
     ],
     value: (draw) => {

@@ -13,10 +13,11 @@ export const SESSION_COOKIE_RE =
 
 /**
  * A CSRF token is no credential on its own (it is sent with the session cookie, and shown in every form): it
- * stays, as the assignment scan keeps `csrf_token` and `csrftoken`. Analytics ids (`_ga`, `_gid`, `_fbp`) and a
- * load balancer's stickiness (`AWSALB`) have no session name.
+ * stays, as the assignment scan keeps `csrf_token` and `csrftoken`. Analytics ids stay too: most have no session
+ * name (`_ga`, `_gid`, `_fbp`), these do (Hotjar's `_hjSession…`, Bing's `_uetsid`, Adobe's `s_sess`, Matomo's
+ * `_pk_ses`). A load balancer's stickiness (`AWSALB`) is no session either.
  */
-export const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity/i
+export const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity|^_hj|^_uetsid$|^s_sess$|^_pk_ses/i
 
 export const isSessionCookie = (name: string) => SESSION_COOKIE_RE.test(name) && !NOT_SESSION_COOKIE_RE.test(name)
 
@@ -25,10 +26,18 @@ export const isSessionValue = (value: string) => looksRandom(value) && !isNeverS
 
 /**
  * Where a list of cookies starts: after a `Cookie:` or `Set-Cookie:` header (also quoted, as a JSON or
- * dictionary key, or as a call's first argument: `.set('Cookie', '…')`), `document.cookie = "…"`. No `\b`
- * before it: in a logged string the header follows an escaped line break (`\r\nCookie: …`).
+ * dictionary key, as a call's first argument: `.set('Cookie', '…')`, or as a HAR header's name and value:
+ * `"name": "cookie", "value": "…"`), `document.cookie = "…"`. No `\b` before it: in a logged string the header
+ * follows an escaped line break (`\r\nCookie: …`).
  */
-export const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*[:=,][ \t]*["'`]?/gi
+export const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=,])[ \t]*["'`]?/gi
+
+/**
+ * A cookie set by a call with literal arguments: `res.cookie('sid', '…')`, `set_cookie("session", "…")`, PHP's
+ * `setcookie("PHPSESSID", "…")`, `cookies.set('sessionid', '…')`.
+ */
+export const COOKIE_CALL_RE =
+  /(?:set_?cookie|\.cookie|cookies\.(?:set|add))\([ \t]*["'`]([^"'`\\\n]{1,128})["'`][ \t]*,[ \t]*["'`]([^"'`\\\n]{1,4096})/gi
 
 /** curl's `-b` and `--cookie` (a file name there has no `=`, and stays). */
 export const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
@@ -116,6 +125,13 @@ export function redactCookies(text: string, mayContain: (keyword: string) => boo
     if (hasHeader) lists(COOKIE_HEADER_RE)
     read = 0
     lists(CURL_COOKIE_RE)
+  }
+  if (mayContain("ookie(") || mayContain("ookies.")) {
+    for (const match of text.matchAll(COOKIE_CALL_RE)) {
+      const [whole, name = "", value = ""] = match
+      const end = match.index + whole.length
+      if (isSessionCookie(name) && isSessionValue(value)) cuts.push([end - value.length, end])
+    }
   }
   if (mayContain("cookies")) {
     for (const match of text.matchAll(COOKIE_DICT_RE)) {

@@ -374,10 +374,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     // A scheme whose credentials are a list of parameters (Digest, OAuth 1, AWS Signature 4, HTTP Signatures):
     // the secret ones go, the rest (user, realm, nonce, key id, date) stays readable. No `\b` before it: in a
-    // logged string the header follows an escaped line break (`\r\nAuthorization: Digest …`).
+    // logged string the header follows an escaped line break (`\r\nAuthorization: Digest …`). A HAR file holds
+    // it as a name and a value: `"name": "authorization", "value": "Digest …"`.
     name: "authorization-params",
     keyword: ["uthorization", "UTHORIZATION"],
-    re: /((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
+    re: /((?:proxy-)?authorization["']?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=])[ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
     replace: (m, lead = "", list = "") => {
       const redacted = redactAuthParams(list)
       return redacted === undefined || redacted === list ? m : `${lead}${redacted}`
