@@ -145,7 +145,7 @@ export function redactCookies(text: string, mayContain: (keyword: string) => boo
       }
     }
   }
-  if (mayContain("value")) {
+  if (mayContain('value"') || mayContain("value'") || mayContain("value:")) {
     for (const match of text.matchAll(COOKIE_OBJECT_RE)) {
       const [whole, name = "", value = ""] = match
       const end = match.index + whole.length
