@@ -117,7 +117,7 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"Cookie: sid=x; " repeated', repeatTo("Cookie: sid=deleted; ", MB)],
   ['"cookie:" repeated (one long name)', repeatTo("cookie:", MB)],
   ['"Set-Cookie: a=b; Expires=Wed, " repeated', repeatTo("Set-Cookie: a=b; Expires=Wed, ", MB)],
-  ['" -b a=b" repeated', repeatTo(" -b a=b", MB)],
+  ['"curl -b a=b " repeated', repeatTo("curl -b a=b ", MB)],
   ['{"name": "sid", "value": "x"} repeated', repeatTo('{"name": "sid", "value": "x"}, ', MB)],
   ["cookie jar lines of no session", repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", MB)],
   ['cookies = {"sid": "x", repeated', `cookies = {${repeatTo('"sid": "x", ', MB)}`],

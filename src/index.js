@@ -1606,7 +1606,7 @@ const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value["'][ \t
  */
 const COOKIE_CALL_RE =
   /(?:set_?cookie|\.cookie|cookies\.(?:set|add))\([ \t]*["'`]([^"'`\\\n]{1,128})["'`][ \t]*,[ \t]*["'`]([^"'`\\\n]{1,4096})/gi
-/** curl's `-b` and `--cookie` (a file name there has no `=`, and stays). */
+/** curl's `-b` and `--cookie`, read where the text names curl (a file name there has no `=`, and stays). */
 const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
 /** How far one list of cookies is read. */
 const COOKIE_LIST_MAX = 8_192
@@ -1670,7 +1670,9 @@ const COOKIE_JAR_RE =
 function redactCookies(text, mayContain) {
   const cuts = []
   const hasHeader = mayContain("ookie") || mayContain("OOKIE")
-  if (hasHeader || mayContain(" -b") || mayContain("\t-b")) {
+  // curl's `-b` is looked for only where curl is named: ` -b` is too short a keyword to be cheap.
+  const hasCurl = mayContain("curl")
+  if (hasHeader || hasCurl) {
     // A list starting inside one read already was read with it: skipping it keeps the scan linear.
     let read = 0
     const lists = (re) => {
@@ -1681,7 +1683,7 @@ function redactCookies(text, mayContain) {
     }
     if (hasHeader) lists(COOKIE_HEADER_RE)
     read = 0
-    lists(CURL_COOKIE_RE)
+    if (hasCurl) lists(CURL_COOKIE_RE)
   }
   if (mayContain("ookie(") || mayContain("ookies.")) {
     for (const match of text.matchAll(COOKIE_CALL_RE)) {

@@ -39,7 +39,7 @@ export const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value[
 export const COOKIE_CALL_RE =
   /(?:set_?cookie|\.cookie|cookies\.(?:set|add))\([ \t]*["'`]([^"'`\\\n]{1,128})["'`][ \t]*,[ \t]*["'`]([^"'`\\\n]{1,4096})/gi
 
-/** curl's `-b` and `--cookie` (a file name there has no `=`, and stays). */
+/** curl's `-b` and `--cookie`, read where the text names curl (a file name there has no `=`, and stays). */
 export const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
 
 /** How far one list of cookies is read. */
@@ -113,7 +113,9 @@ export const COOKIE_JAR_RE =
 export function redactCookies(text: string, mayContain: (keyword: string) => boolean): string {
   const cuts: Array<[number, number]> = []
   const hasHeader = mayContain("ookie") || mayContain("OOKIE")
-  if (hasHeader || mayContain(" -b") || mayContain("\t-b")) {
+  // curl's `-b` is looked for only where curl is named: ` -b` is too short a keyword to be cheap.
+  const hasCurl = mayContain("curl")
+  if (hasHeader || hasCurl) {
     // A list starting inside one read already was read with it: skipping it keeps the scan linear.
     let read = 0
     const lists = (re: RegExp) => {
@@ -124,7 +126,7 @@ export function redactCookies(text: string, mayContain: (keyword: string) => boo
     }
     if (hasHeader) lists(COOKIE_HEADER_RE)
     read = 0
-    lists(CURL_COOKIE_RE)
+    if (hasCurl) lists(CURL_COOKIE_RE)
   }
   if (mayContain("ookie(") || mayContain("ookies.")) {
     for (const match of text.matchAll(COOKIE_CALL_RE)) {
