@@ -653,10 +653,10 @@ const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?
 const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
- * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
- * duration, size, version or date; a URL (its credentials and query have their own rules); a package
- * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
- * `prod/db/password`); an e-mail address.
+ * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or
+ * regex literal; a number, duration, size, version or date; a URL (its credentials and query have their own
+ * rules); a package specifier or a package with its version; the name of a secret (`DB_PASSWORD`,
+ * `db-password`, `prod/db/password`); an e-mail address.
  */
 const NEVER_SECRET_SHAPES = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
@@ -1249,7 +1249,10 @@ const VENDOR_RULES = [
 const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{4,256})/g
 /** `-u KEY:`, a key of 8 characters or more and no password: apart, so that ` -u a:` runs match nothing. */
 const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
-/** openssl's `-pass`, `-passin`, `-passout`, `-password pass:…`; apksigner's `--ks-pass` and `--key-pass pass:…`. */
+/**
+ * openssl's `-pass`, `-passin`, `-passout`, `-password pass:…`; apksigner's `--ks-pass pass:…` and
+ * `--key-pass pass:…`.
+ */
 const CLI_PASS_RE = /[ \t](?:-pass(?:in|out|word)?|--ks-pass|--key-pass)[ \t]+pass:([^\s"']{4,256})/g
 /**
  * Short flags whose argument is a password in some commands only: `-p` (a port, `mkdir -p` elsewhere), `-a`,
@@ -1349,8 +1352,8 @@ const isCommandBreak = (code) =>
   code === 10 || code === 13 || code === 59 || code === 38 || code === 124 || code === 40 || code === 96
 /**
  * The command each of a series of positions (in increasing order) belongs to, its prompt and wrappers taken
- * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break once, so a line of many flags
- * costs one pass.
+ * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break
+ * once, so a line of many flags costs one pass.
  */
 function commandReader(text) {
   let searched = -1
@@ -1439,9 +1442,10 @@ const PASSWORD_FLAG_COMMANDS = [
 const LONG_FLAG_KEYWORDS = ["storepass", "keypass", "keytool", "--body"]
 /**
  * htpasswd's password is a plain argument after `-b`: the last of `<file> <user> <password>`, or with `-n`
- * (print, no file) of `<user> <password>`. `-C` and `-r` take a number; an image may stand between the command
- * and its flags (`docker run --entrypoint htpasswd httpd:2 -Bbn user …`, as Docker's registry guide has it). The arguments are read in code, from
- * the rest of the command: a regex that tells them apart costs ten times more on a megabyte of near-misses.
+ * (print, no file) of `<user> <password>`. `-C` and `-r` take a number; an image may stand between the
+ * command and its flags (`docker run --entrypoint htpasswd httpd:2 -Bbn user …`, as Docker's registry guide
+ * has it). The arguments are read in code, from the rest of the command: a regex that tells them apart costs
+ * ten times more on a megabyte of near-misses.
  */
 const HTPASSWD_RE =
   /htpasswd(?:\.exe)?(?:[ \t]+[^\s-][^\s;&|<>]{0,255})?((?:[ \t]+-[A-Za-z0-9]{1,12}(?:[ \t]+\d{1,4})?){1,6})([^\n\r;&|<>]{1,800})/g

@@ -958,10 +958,10 @@ const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
 
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
- * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
- * duration, size, version or date; a URL (its credentials and query have their own rules); a package
- * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
- * `prod/db/password`); an e-mail address.
+ * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or
+ * regex literal; a number, duration, size, version or date; a URL (its credentials and query have their own
+ * rules); a package specifier or a package with its version; the name of a secret (`DB_PASSWORD`,
+ * `db-password`, `prod/db/password`); an e-mail address.
  */
 const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
@@ -1576,7 +1576,10 @@ const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:
 /** `-u KEY:`, a key of 8 characters or more and no password: apart, so that ` -u a:` runs match nothing. */
 const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
 
-/** openssl's `-pass`, `-passin`, `-passout`, `-password pass:…`; apksigner's `--ks-pass` and `--key-pass pass:…`. */
+/**
+ * openssl's `-pass`, `-passin`, `-passout`, `-password pass:…`; apksigner's `--ks-pass pass:…` and
+ * `--key-pass pass:…`.
+ */
 const CLI_PASS_RE = /[ \t](?:-pass(?:in|out|word)?|--ks-pass|--key-pass)[ \t]+pass:([^\s"']{4,256})/g
 
 /**
@@ -1701,8 +1704,8 @@ const isCommandBreak = (code: number) =>
 
 /**
  * The command each of a series of positions (in increasing order) belongs to, its prompt and wrappers taken
- * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break once, so a line of many flags
- * costs one pass.
+ * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break
+ * once, so a line of many flags costs one pass.
  */
 function commandReader(text: string): (at: number) => string {
   let searched = -1
@@ -1804,9 +1807,10 @@ const LONG_FLAG_KEYWORDS = ["storepass", "keypass", "keytool", "--body"]
 
 /**
  * htpasswd's password is a plain argument after `-b`: the last of `<file> <user> <password>`, or with `-n`
- * (print, no file) of `<user> <password>`. `-C` and `-r` take a number; an image may stand between the command
- * and its flags (`docker run --entrypoint htpasswd httpd:2 -Bbn user …`, as Docker's registry guide has it). The arguments are read in code, from
- * the rest of the command: a regex that tells them apart costs ten times more on a megabyte of near-misses.
+ * (print, no file) of `<user> <password>`. `-C` and `-r` take a number; an image may stand between the
+ * command and its flags (`docker run --entrypoint htpasswd httpd:2 -Bbn user …`, as Docker's registry guide
+ * has it). The arguments are read in code, from the rest of the command: a regex that tells them apart costs
+ * ten times more on a megabyte of near-misses.
  */
 const HTPASSWD_RE =
   /htpasswd(?:\.exe)?(?:[ \t]+[^\s-][^\s;&|<>]{0,255})?((?:[ \t]+-[A-Za-z0-9]{1,12}(?:[ \t]+\d{1,4})?){1,6})([^\n\r;&|<>]{1,800})/g

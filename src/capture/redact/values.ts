@@ -221,10 +221,10 @@ export const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?
 
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
- * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
- * duration, size, version or date; a URL (its credentials and query have their own rules); a package
- * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
- * `prod/db/password`); an e-mail address.
+ * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or
+ * regex literal; a number, duration, size, version or date; a URL (its credentials and query have their own
+ * rules); a package specifier or a package with its version; the name of a secret (`DB_PASSWORD`,
+ * `db-password`, `prod/db/password`); an e-mail address.
  */
 export const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
