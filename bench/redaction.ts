@@ -10,6 +10,7 @@
 
 import { redactAssignments } from "../src/capture/redact/assignments.ts"
 import { redactCommandFlags } from "../src/capture/redact/commands.ts"
+import { redactCookies } from "../src/capture/redact/cookies.ts"
 import { redactJwts } from "../src/capture/redact/jwt.ts"
 import { redactPrivateKeys } from "../src/capture/redact/keys.ts"
 import { redactSecretManifests } from "../src/capture/redact/manifests.ts"
@@ -134,6 +135,29 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ["one block scalar of a megabyte", `password: |\n${repeatTo("  Zx9vQ2mL\n", MB)}`],
   ["block scalars nested 256 deep, each inside the last", repeatTo(BLOCK_STAIRS, MB)],
   ['"key:", a pipe and a comment, repeated on one line', `x ${repeatTo("key: | # ", MB)}`],
+  // What the command, cookie and Authorization-parameter rules read, each a near-miss.
+  ['"sqlcmd -P $PW " repeated', repeatTo("sqlcmd -P $PW ", MB)],
+  ['" -storepass:env X -new " repeated', repeatTo(" -storepass:env X keytool -new ", MB)],
+  ['"ssh-keygen -N "" -P " repeated', repeatTo('ssh-keygen -N "" -P ', MB)],
+  ['"htpasswd -b f u " repeated', repeatTo("htpasswd -b f u ", MB)],
+  ['"net user a * " repeated', repeatTo("net user a * ", MB)],
+  [
+    '"echo $TOKEN" piped into "docker login --password-stdin", repeated',
+    repeatTo("echo $TOKEN | docker login --password-stdin ", MB),
+  ],
+  ['"Cookie: sid=x; " repeated', repeatTo("Cookie: sid=deleted; ", MB)],
+  ['"cookie:" repeated (one long name)', repeatTo("cookie:", MB)],
+  ['"Set-Cookie: a=b; Expires=Wed, " repeated', repeatTo("Set-Cookie: a=b; Expires=Wed, ", MB)],
+  ['"curl -b a=b " repeated', repeatTo("curl -b a=b ", MB)],
+  ['{"name": "sid", "value": "x"} repeated', repeatTo('{"name": "sid", "value": "x"}, ', MB)],
+  ["cookie jar lines of no session", repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", MB)],
+  ['cookies = {"sid": "x", repeated', `cookies = {${repeatTo('"sid": "x", ', MB)}`],
+  ['"cookies={" repeated', repeatTo("cookies={", MB)],
+  ["res.cookie('sid', 'x', repeated", repeatTo("res.cookie('sid', 'x', ", MB)],
+  ['"name": "cookie", "value": " repeated', repeatTo('"name": "cookie", "value": "', MB)],
+  ['" --password-stdin <<<" repeated', repeatTo(" --password-stdin <<<", MB)],
+  ['"Authorization: Digest a="b", " repeated', repeatTo('Authorization: Digest a="b", ', MB)],
+  ['"Authorization: Digest " + one long parameter list', `Authorization: Digest ${repeatTo('nonce="n0nce", ', MB)}`],
 ]
 
 /**
@@ -153,6 +177,7 @@ export function passCosts(): string {
       ["jwt", time(() => redactJwts(input))],
       ["keyword bitmap", time(() => keywordTest(input))],
       ["commands", time(() => redactCommandFlags(input, mayContain))],
+      ["cookies", time(() => redactCookies(input, mayContain))],
       ["assignments", time(() => redactAssignments(input))],
     ]
     for (const rule of SECRET_RULES) {

@@ -539,6 +539,18 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ["one block scalar of a megabyte", (n) => `password: |\n${repeatTo("  Zx9vQ2mL\n", n)}`],
   ["block scalars nested 256 deep, each inside the last", (n) => repeatTo(BLOCK_STAIRS, n)],
   ['"key:", a pipe and a comment, repeated on one line (headers amid a line)', (n) => `x ${repeatTo("key: | # ", n)}`],
+  // Command lines, cookies and Authorization parameters the newer rules read.
+  ['"sqlcmd -P $PW " repeated', (n) => repeatTo("sqlcmd -P $PW ", n)],
+  ['"htpasswd -b f u " repeated', (n) => repeatTo("htpasswd -b f u ", n)],
+  ['"net user a * " repeated', (n) => repeatTo("net user a * ", n)],
+  [
+    '"echo $TOKEN" piped into "docker login --password-stdin", repeated',
+    (n) => repeatTo("echo $TOKEN | docker login --password-stdin ", n),
+  ],
+  ['"Cookie: sid=x; " repeated', (n) => repeatTo("Cookie: sid=deleted; ", n)],
+  ['"cookie:" repeated (one long name)', (n) => repeatTo("cookie:", n)],
+  ["cookie jar lines of no session", (n) => repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", n)],
+  ['"Authorization: Digest a="b", " repeated', (n) => repeatTo('Authorization: Digest a="b", ', n)],
 ]
 
 function markdownCorpus() {

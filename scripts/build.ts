@@ -43,6 +43,7 @@ export const MODULES = [
   "src/capture/redact/tokens.ts",
   "src/capture/redact/vendors.ts",
   "src/capture/redact/commands.ts",
+  "src/capture/redact/cookies.ts",
   "src/capture/redact/keys.ts",
   "src/capture/redact/jwt.ts",
   "src/capture/redact/manifests.ts",

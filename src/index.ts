@@ -963,14 +963,15 @@ const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
 
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
- * reference (`$VAR`, `${…}`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
- * duration, size, version or date; a URL (its credentials and query have their own rules); a package
- * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
- * `prod/db/password`); an e-mail address.
+ * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or
+ * regex literal; a number, duration, size, version or date; a URL (its credentials and query have their own
+ * rules); a package specifier or a package with its version; the name of a secret (`DB_PASSWORD`,
+ * `db-password`, `prod/db/password`); an e-mail address.
  */
 const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
-  [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/]],
+  [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/, /^![A-Za-z_]\w{0,64}!$/]],
+  [/^%/, [/^%[A-Za-z_][\w.()-]{0,64}%$/]],
   [/^[/~.]/, [new RegExp(`^(?:~|\\.{1,2})?/${PATH_SEGMENT}(?:/${PATH_SEGMENT})*/?$`), /^\/.+\/[dgimsuy]*$/]],
   [/^@/, [/^@[A-Za-z][\w.]*\(/, PACKAGE_RE]],
   [
@@ -1320,6 +1321,54 @@ const TOKEN_RULES: readonly SecretRule[] = [
   { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
 ]
 
+/**
+ * Parameters of an Authorization scheme that hold no secret: Digest's user, realm, nonces and counters, OAuth
+ * 1's consumer key, nonce and timestamp, AWS Signature 4's credential scope and signed headers, the key id,
+ * headers and times of HTTP Signatures and Hawk. Any other parameter goes when its value looks like a secret:
+ * Digest's `response`, `oauth_signature`, `oauth_token`, `Signature`, `signature`, Hawk's `mac`, `token="…"`.
+ */
+const PUBLIC_AUTH_PARAMS = new Set(
+  [
+    "username realm nonce uri qop nc cnonce opaque algorithm userhash charset stale domain",
+    "oauth_consumer_key oauth_nonce oauth_timestamp oauth_version oauth_signature_method oauth_callback",
+    "oauth_body_hash credential signedheaders keyid headers created expires id ts hash ext app dlg",
+  ]
+    .join(" ")
+    .split(" "),
+)
+
+const AUTH_PARAM_RE = /([a-z_][\w-]{0,40})=(?:(\\?")([^"\\\n]*)\\?"|([^\s"'`,]*))/gi
+
+/**
+ * A parameter list with its secret values redacted, or undefined if it is no list: a list has a quoted first
+ * value or two parameters or more (`Foo key=value` alone is a scheme and its credential).
+ */
+function redactAuthParams(list: string): string | undefined {
+  // An exec loop, no match arrays spread: on a megabyte of one-parameter lists this is most of the rule's cost.
+  AUTH_PARAM_RE.lastIndex = 0
+  let out = ""
+  let at = 0
+  let count = 0
+  let firstQuoted = false
+  for (let param = AUTH_PARAM_RE.exec(list); param; param = AUTH_PARAM_RE.exec(list)) {
+    const [, name = "", quote, quoted, bare] = param
+    if (count++ === 0) firstQuoted = quote !== undefined
+    const value = quoted ?? bare ?? ""
+    if (PUBLIC_AUTH_PARAMS.has(name.toLowerCase()) || !isSecretHeaderValue(value)) continue
+    const start = param.index + name.length + 1 + (quote?.length ?? 0)
+    out += list.slice(at, start) + REDACTED
+    at = start + value.length
+  }
+  if (count < 2 && !firstQuoted) return undefined
+  return at === 0 ? list : out + list.slice(at)
+}
+
+/** Whether the generic rule's value is the first name of a parameter list: `Digest username="…"`, `…, `. */
+const isAuthParamList = (lead: string, value: string, next: string) =>
+  /[a-z][\w-]{1,24}[ \t]+$/i.test(lead) &&
+  /^[a-z_][\w-]{0,40}=/i.test(value) &&
+  (next === '"' || value.endsWith(",") || value.endsWith("\\"))
+
 /** `<token>:x-oauth-basic@`: the token as the URL's user, a fixed word as its password. */
 const isTokenAsUser = (user: string, password: string) =>
   password.toLowerCase() === "x-oauth-basic" && looksRandom(user) && !isNeverSecret(user)
@@ -1340,11 +1389,28 @@ const CONTEXT_RULES: readonly SecretRule[] = [
     replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? redactAfter(m, lead) : m),
   },
   {
-    // Any other scheme (`token`, `Bot`, `SSWS`, …) or none at all; Bearer and Basic have their own rules.
+    // A scheme whose credentials are a list of parameters (Digest, OAuth 1, AWS Signature 4, HTTP Signatures):
+    // the secret ones go, the rest (user, realm, nonce, key id, date) stays readable. No `\b` before it: in a
+    // logged string the header follows an escaped line break (`\r\nAuthorization: Digest …`). A HAR file holds
+    // it as a name and a value: `"name": "authorization", "value": "Digest …"`.
+    name: "authorization-params",
+    keyword: ["uthorization", "UTHORIZATION"],
+    re: /((?:proxy-)?authorization["']?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=])[ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
+    replace: (m, lead = "", list = "") => {
+      const redacted = redactAuthParams(list)
+      return redacted === undefined || redacted === list ? m : `${lead}${redacted}`
+    },
+  },
+  {
+    // Any other scheme (`token`, `Bot`, `SSWS`, …) or none at all; Bearer and Basic have their own rules, and
+    // so has a list of parameters (above): its first name is no credential.
     name: "authorization",
     keyword: ["uthorization", "UTHORIZATION"],
     re: /\b((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)?)([^\s"'`]{8,4096})/gi,
-    replace: (m, lead = "", value = "") => (isSecretHeaderValue(value) ? `${lead}${REDACTED}` : m),
+    replace: (m, lead = "", value = "", offset, text) =>
+      isSecretHeaderValue(value) && !isAuthParamList(lead, value, String(text).charAt(Number(offset) + m.length))
+        ? `${lead}${REDACTED}`
+        : m,
   },
   {
     // Credentials inside a URL or connection string: postgres://user:pass@host, https://user:token@host.
@@ -1525,14 +1591,29 @@ const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:
 /** `-u KEY:`, a key of 8 characters or more and no password: apart, so that ` -u a:` runs match nothing. */
 const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
 
-const CLI_PASS_RE = /[ \t]-pass(?:in|out)?[ \t]+pass:([^\s"']{4,256})/g
+/**
+ * openssl's `-pass`, `-passin`, `-passout`, `-password pass:…`; apksigner's `--ks-pass pass:…` and
+ * `--key-pass pass:…`.
+ */
+const CLI_PASS_RE = /[ \t](?:-pass(?:in|out|word)?|--ks-pass|--key-pass)[ \t]+pass:([^\s"']{4,256})/g
 
-const CLI_P_RE = /[ \t]-([pak])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+/**
+ * Short flags whose argument is a password in some commands only: `-p` (a port, `mkdir -p` elsewhere), `-a`,
+ * `-k` (curl's `--insecure`), `-P` (`cp -P`, `grep -P`, `xargs -P 4`), `-N` (`ls -N`), `-b` (`git checkout -b`).
+ */
+const CLI_P_RE = /[ \t\n]-([pakPNb])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+
+/**
+ * Long flags of the same kind: keytool's and jarsigner's `-storepass`, `-keypass` and their `-src`/`-dest`
+ * forms (`-storepass:env NAME` and `:file` name where the password is, and stay), keytool's `-new`, and the
+ * `--body` of `gh secret set`.
+ */
+const CLI_LONG_RE = /[ \t\n](-(?:src|dest)?(?:store|key)pass|-new|--body)(=|[ \t]+)["']?([^\s"';&|-][^\s"';&|]{3,255})/g
 
 /** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
 const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
 
-const MYSQL_COMMAND_RE = /^(?:mysql\w*|mariadb[\w-]*)\b/
+const MYSQL_COMMAND_RE = /^(?:\S*\/)?(?:mysql\w*|mariadb[\w-]*)\b/
 
 /** PsExec's `-p` is the remote user's password. */
 const PSEXEC_COMMAND_RE = /^psexec(?:64)?(?:\.exe)?\b/i
@@ -1543,50 +1624,294 @@ const NUGET_COMMAND_RE = /^(?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]/i
 /** The API key NuGet takes as a plain argument: after the package of `nuget push`, or after `setapikey`. */
 const NUGET_KEY_RE = /\bnuget(?:\.exe)?[ \t]+(?:push[ \t]+[^\s-]\S{0,255}|setapikey)[ \t]+([^\s"'-][^\s"']{7,255})/gi
 
+/** SQL Server's and Sybase's clients: `sqlcmd -S db -U sa -P …`, `bcp … -P …`, `osql`, `isql -P…`. */
+const SQL_CLIENT_RE = /^(?:\S*[\\/])?(?:sqlcmd|bcp|osql|isql)(?:\.exe)?[ \t]/i
+
+/** zip's and unzip's `-P password`; 7-Zip's and RAR's `-p` glued to it (`-p` alone prompts). */
+const ZIP_COMMAND_RE = /^(?:\S*[\\/])?(?:un)?zip(?:\.exe)?[ \t]/i
+
+const SEVEN_ZIP_COMMAND_RE = /^(?:\S*[\\/])?(?:7z[ar]?|(?:un)?rar)(?:\.exe)?[ \t]/i
+
+/** MongoDB's shells and tools: `mongosh -u admin -p …`, `mongodump -p …` (`-p` alone prompts). */
+const MONGO_COMMAND_RE = /^(?:\S*[\\/])?mongo(?:sh|dump|restore|export|import|stat|top|files)?(?:\.exe)?[ \t]/
+
+/** ssh-keygen's `-N` (the new passphrase) and `-P` (the old one); `-N ""` is an empty one. */
+const SSH_KEYGEN_COMMAND_RE = /^(?:\S*[\\/])?ssh-keygen(?:\.exe)?[ \t]/
+
+const GH_SECRET_COMMAND_RE = /^gh(?:\.exe)?[ \t]+secret[ \t]+set[ \t]/
+
+const KEYTOOL_COMMAND_RE = /^(?:\S*[\\/])?keytool(?:\.exe)?[ \t]/
+
+/**
+ * A prompt before a command, as documentation and terminal logs show it: `$ `, `# `, `> `, `PS C:\> `,
+ * `C:\> `, `user@host:~$ `. Also a wrapper that runs it: `sudo`, `env`, `cmd /c`.
+ */
+const COMMAND_LEAD_RE =
+  /^(?:(?:[\w.-]{1,64}@[\w.-]{1,64}:[^\s$#]{0,200})?[$#>][ \t]+|PS(?:[ \t][^>\n]{0,200})?>[ \t]*|[A-Za-z]:\\[^>\n]{0,200}>[ \t]*)?(?:(?:sudo|env|cmd(?:\.exe)?[ \t]+\/[ck])[ \t]+["']?)?/i
+
+/** A command run in a container: `docker exec -it db …`, `docker compose exec db …`, `kubectl exec pod -- …`. */
+const EXEC_WRAPPER_RE = /^(?:(?:docker|podman|nerdctl)(?:[ \t]+compose|-compose)?|kubectl|oc)[ \t]+exec[ \t]+/
+
+/** The options of `docker exec` and `kubectl exec` that take an argument. */
+const EXEC_OPTIONS_WITH_ARGUMENT = new Set(
+  "-u --user -e --env --env-file -w --workdir -c --container -n --namespace --index".split(" "),
+)
+
+/** The command a container runs, the wrapper's options and the container's name taken off. */
+function unwrapCommand(command: string): string {
+  const wrapper = EXEC_WRAPPER_RE.exec(command)
+  if (!wrapper) return command
+  const words = command.slice(wrapper[0].length).split(/[ \t]+/)
+  const dashes = words.indexOf("--")
+  if (dashes >= 0 && (command.startsWith("kubectl") || command.startsWith("oc")))
+    return words.slice(dashes + 1).join(" ")
+  let at = 0
+  while (at < words.length && words[at]?.startsWith("-")) at += EXEC_OPTIONS_WITH_ARGUMENT.has(words[at] ?? "") ? 2 : 1
+  return words.slice(at + 1).join(" ")
+}
+
 /** How far back a command's start is looked for. */
 const COMMAND_LOOKBACK = 300
 
-/** Whether `-p` (glued to its argument or not), `-a` or `-k` takes a password or key in this command. */
+/** Whether a short flag (glued to its argument or not) takes a password or key in this command. */
 function takesPassword(flag: string, glued: boolean, command: string): boolean {
-  if (flag === "a") return !glued && command.startsWith("redis-cli")
-  if (flag === "k") return !glued && NUGET_COMMAND_RE.test(command)
-  if (command.startsWith("sshpass") || (!glued && PSEXEC_COMMAND_RE.test(command))) return true
-  return glued ? MYSQL_COMMAND_RE.test(command) : LOGIN_COMMAND_RE.test(command)
+  switch (flag) {
+    case "a":
+      return !glued && command.startsWith("redis-cli")
+    case "k":
+      return !glued && NUGET_COMMAND_RE.test(command)
+    case "P":
+      return SQL_CLIENT_RE.test(command) || ZIP_COMMAND_RE.test(command) || SSH_KEYGEN_COMMAND_RE.test(command)
+    case "N":
+      return SSH_KEYGEN_COMMAND_RE.test(command)
+    case "b":
+      return GH_SECRET_COMMAND_RE.test(command)
+  }
+  if (command.startsWith("sshpass")) return true
+  if (!glued && (PSEXEC_COMMAND_RE.test(command) || MONGO_COMMAND_RE.test(command))) return true
+  return glued ? MYSQL_COMMAND_RE.test(command) || SEVEN_ZIP_COMMAND_RE.test(command) : LOGIN_COMMAND_RE.test(command)
+}
+
+/** Whether a long flag takes a password in this command: keytool's passwords wherever they stand. */
+function longFlagTakesPassword(flag: string, command: () => string): boolean {
+  if (flag === "--body") return GH_SECRET_COMMAND_RE.test(command())
+  return flag !== "-new" || KEYTOOL_COMMAND_RE.test(command())
 }
 
 /** The last command break (line end, `;`, `&`, `|`, `(`, backtick) in [from, to), or -1. */
 function lastCommandBreak(text: string, from: number, to: number): number {
-  for (let i = to - 1; i >= from; i--) if ("\n\r;&|(`".includes(text[i] ?? "")) return i
+  for (let i = to - 1; i >= from; i--) {
+    const code = text.charCodeAt(i)
+    if (!isCommandBreak(code)) continue
+    // A line continued (`\`, PowerShell's backtick, cmd's `^` before its end) goes on with the same command.
+    const mark = code === 10 && text.charCodeAt(i - 1) === 13 ? i - 2 : i - 1
+    if (code !== 10 || !isContinuation(text.charCodeAt(mark))) return i
+    i = mark
+  }
   return -1
 }
 
+const isContinuation = (code: number) => code === 92 || code === 96 || code === 94
+
+/** `\n \r ; & | ( \``, read as codes: a one-character string per character read cost the flag scan a third. */
+const isCommandBreak = (code: number) =>
+  code === 10 || code === 13 || code === 59 || code === 38 || code === 124 || code === 40 || code === 96
+
 /**
- * `-p` and `-a` arguments. The command a flag belongs to is read once per command: every stretch of text
- * between two flags is searched for a break once, so a line of many flags costs one pass.
+ * The command each of a series of positions (in increasing order) belongs to, its prompt and wrappers taken
+ * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break
+ * once, so a line of many flags costs one pass.
  */
-function redactPasswordFlags(text: string, cuts: Array<[number, number]>): void {
+function commandReader(text: string): (at: number) => string {
   let searched = -1
   let command = ""
-  for (const match of text.matchAll(CLI_P_RE)) {
-    const [whole, flag = "", gap, argument = ""] = match
-    const from = searched < 0 ? Math.max(0, match.index - COMMAND_LOOKBACK) : searched
-    const brk = lastCommandBreak(text, from, match.index)
+  return (at) => {
+    const from = searched < 0 ? Math.max(0, at - COMMAND_LOOKBACK) : searched
+    const brk = lastCommandBreak(text, from, at)
     if (searched < 0 || brk >= 0) {
       const start = brk >= 0 ? brk + 1 : from
-      command = text
-        .slice(start, start + 200)
-        .trimStart()
-        .replace(/^(?:sudo|env)[ \t]+/, "")
+      const head = text.slice(start, start + 200).trimStart()
+      command = unwrapCommand(head.slice(COMMAND_LEAD_RE.exec(head)?.[0].length ?? 0))
     }
-    searched = match.index
-    if (!takesPassword(flag, gap === undefined, command) || isNeverSecret(argument)) continue
-    const end = match.index + whole.length
-    cuts.push([end - argument.length, end])
+    searched = at
+    return command
   }
 }
 
-/** Words of the commands whose `-p`, `-a` or `-k` the flag scan reads, as the keyword test spells them. */
-const PASSWORD_FLAG_COMMANDS = ["login", "mysql", "mariadb", "sshpass", "redis-cli", "psexec", "PsExec", "nuget"]
+/**
+ * The span of a flag's argument that goes: the argument, or, where it opens a quote that closes later on the
+ * line (`-N "correct horse battery"`), all the quote holds, a passphrase; or undefined when it is no literal.
+ */
+function argumentCut(
+  text: string,
+  start: number,
+  argument: string,
+  isSecret: (value: string) => boolean = isSecretArgument,
+): [number, number] | undefined {
+  const quote = text[start - 1]
+  const end = start + argument.length
+  if ((quote === '"' || quote === "'") && isBlank(text.charCodeAt(end))) {
+    const close = text.indexOf(quote, end)
+    const line = text.indexOf("\n", end)
+    if (close > end && (line < 0 || close < line) && close - start <= 256) {
+      return isSecret(text.slice(start, close)) ? [start, close] : undefined
+    }
+  }
+  return isSecret(argument) ? [start, end] : undefined
+}
+
+/**
+ * Whether a password argument is a literal. A quoted one may hold blanks (a passphrase): in a password's
+ * place that is no prose, unless it is a stand-in or starts with a variable.
+ */
+function isSecretArgument(value: string): boolean {
+  if (!/\s/.test(value)) return !isNeverSecret(value)
+  return (
+    value.trim().length >= 4 && !/^[$%]/.test(value) && !isStandIn(value) && !isNeverSecret(value.split(/\s/)[0] ?? "")
+  )
+}
+
+/** isSecretArgument, each argument judged once: a text may repeat the same command many times. */
+function secretArgumentMemo(): (value: string) => boolean {
+  const known = new Map<string, boolean>()
+  return (value) => {
+    const verdict = known.get(value) ?? isSecretArgument(value)
+    known.set(value, verdict)
+    return verdict
+  }
+}
+
+/**
+ * Where the command of a flag found at `at` is read from: a flag at a line's start (its match begins with the
+ * line break) belongs to the command before only if that line was continued.
+ */
+const flagStart = (text: string, at: number) => (text.charCodeAt(at) === 10 ? at + 1 : at)
+
+/** The arguments of the short and long flags above that take a password in their command. */
+function redactPasswordFlags(text: string, cuts: Array<[number, number]>, longFlags: boolean): void {
+  const commandAt = commandReader(text)
+  const isSecret = secretArgumentMemo()
+  for (const match of text.matchAll(CLI_P_RE)) {
+    const [whole, flag = "", gap, argument = ""] = match
+    if (!takesPassword(flag, gap === undefined, commandAt(flagStart(text, match.index)))) continue
+    const cut = argumentCut(text, match.index + whole.length - argument.length, argument, isSecret)
+    if (cut) cuts.push(cut)
+  }
+  if (!longFlags) return
+  const longCommandAt = commandReader(text)
+  for (const match of text.matchAll(CLI_LONG_RE)) {
+    const [whole, flag = "", , argument = ""] = match
+    if (!longFlagTakesPassword(flag, () => longCommandAt(flagStart(text, match.index)))) continue
+    const cut = argumentCut(text, match.index + whole.length - argument.length, argument, isSecret)
+    if (cut) cuts.push(cut)
+  }
+}
+
+/**
+ * Words of the commands whose short flags the flag scan reads, as the keyword test spells them. Four characters
+ * or more where a shorter word's byte pairs are common (`zip`, `rar`, `bcp`): such a keyword is searched with
+ * `includes`, which reads the whole text when it finds nothing (on 36 KB of code, about ten times the pass).
+ */
+const PASSWORD_FLAG_COMMANDS = [
+  ...["login", "mysql", "mariadb", "sshpass", "redis-cli", "psexec", "PsExec", "nuget", "mongo"],
+  ...["sqlcmd", "SQLCMD", "bcp ", "osql", "isql", "zip ", "7z", "rar ", "ssh-keygen", "secret set"],
+]
+
+/** Words of the long flags' commands: keytool's and jarsigner's passwords, `gh secret set --body`. */
+const LONG_FLAG_KEYWORDS = ["storepass", "keypass", "keytool", "--body"]
+
+/**
+ * htpasswd's password is a plain argument after `-b`: the last of `<file> <user> <password>`, or with `-n`
+ * (print, no file) of `<user> <password>`. `-C` and `-r` take a number; an image may stand between the
+ * command and its flags (`docker run --entrypoint htpasswd httpd:2 -Bbn user …`, as Docker's registry guide
+ * has it). The arguments are read in code, from the rest of the command: a regex that tells them apart costs
+ * ten times more on a megabyte of near-misses.
+ */
+const HTPASSWD_RE =
+  /htpasswd(?:\.exe)?(?:[ \t]+[^\s-][^\s;&|<>]{0,255})?((?:[ \t]+-[A-Za-z0-9]{1,12}(?:[ \t]+\d{1,4})?){1,6})([^\n\r;&|<>]{1,800})/g
+
+/** The spans of the first `max` shell words in [from, to): a quoted word's span is what its quotes hold. */
+function shellWords(text: string, from: number, to: number, max: number): Array<[number, number]> {
+  const words: Array<[number, number]> = []
+  let at = from
+  while (words.length < max && at < to) {
+    while (at < to && isBlank(text.charCodeAt(at))) at++
+    if (at >= to) break
+    const quote = text[at]
+    if (quote === '"' || quote === "'") {
+      const close = text.indexOf(quote, at + 1)
+      if (close < 0 || close >= to) break
+      words.push([at + 1, close])
+      at = close + 1
+    } else {
+      const start = at
+      while (at < to && !isBlank(text.charCodeAt(at)) && !isQuote(text.charCodeAt(at))) at++
+      words.push([start, at])
+    }
+  }
+  return words
+}
+
+/** Whether a character is part of a word (then `htpasswd` or `net` inside it is no command). */
+const isWordChar = (code: number) =>
+  (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || code === 95 || code === 45
+
+function redactHtpasswd(text: string, cuts: Array<[number, number]>): void {
+  const isSecret = secretArgumentMemo()
+  for (const match of text.matchAll(HTPASSWD_RE)) {
+    const [whole, options = "", args = ""] = match
+    if (isWordChar(text.charCodeAt(match.index - 1)) || !/-[A-Za-z0-9]*b/.test(options)) continue
+    const end = match.index + whole.length
+    const words = shellWords(text, end - args.length, end, 3)
+    const password = words[/-[A-Za-z0-9]*n/.test(options) ? 1 : 2]
+    if (password && isSecret(text.slice(password[0], password[1]))) cuts.push(password)
+  }
+}
+
+/** Windows' `net user [/add] <name> <password> [/add]`; `*` prompts for it. */
+const NET_USER_RE =
+  /\bnet(?:\.exe)?[ \t]+user(?:[ \t]+\/[a-z]{1,12}(?::[^\s"]{0,64})?){0,3}[ \t]+(?:"[^"\n]{1,64}"|[^\s"/*][^\s"]{0,63})[ \t]+("[^"\n]{1,256}"|[^\s"/*][^\s"]{0,255})/gi
+
+function redactNetUser(text: string, cuts: Array<[number, number]>): void {
+  const commandAt = commandReader(text)
+  const isSecret = secretArgumentMemo()
+  for (const match of text.matchAll(NET_USER_RE)) {
+    // Only as a command (`.NET user guide` is prose): `net` must start it, after a prompt or `cmd /c`.
+    if (text[match.index - 1] === "." || !/^net(?:\.exe)?[ \t]/i.test(commandAt(match.index))) continue
+    const password = match[1] ?? ""
+    const quoted = password.startsWith('"')
+    const value = quoted ? password.slice(1, -1) : password
+    const start = match.index + match[0].length - password.length + (quoted ? 1 : 0)
+    if (isSecret(value)) cuts.push([start, start + value.length])
+  }
+}
+
+/**
+ * A literal piped into a login that reads its password from stdin: `echo "<token>" | docker login -u me
+ * --password-stdin`, `printf '%s' '<token>' | helm registry login …`; `gh auth login --with-token` too. A
+ * variable (`echo $TOKEN`) or a command's output (`aws ecr get-login-password |`) is no literal.
+ */
+const ECHO_STDIN_RE =
+  /\b(?:echo|printf)(?:[ \t]+-[neE]{1,3})*(?:[ \t]+["']%s(?:\\n)?["'])?[ \t]+["']?([^\s"'|;&<>]{4,4096})(["']?[ \t]*\|[ \t]*)([^\n|;&]{1,300})/g
+
+/** The same login given its password in a here-string: `oras login -u me --password-stdin r.test <<< "<token>"`. */
+const HERE_STRING_RE = /[ \t](?:--password-stdin|--with-token)\b[^\n|;&<>]{0,300}<<<[ \t]*["']?([^\s"'|;&<>]{4,4096})/g
+
+const STDIN_LOGIN_RE = /\blogin\b[^\n]{0,300}?[ \t](?:--password-stdin|--with-token)\b/
+
+function redactStdinPasswords(text: string, cuts: Array<[number, number]>): void {
+  for (const match of text.matchAll(ECHO_STDIN_RE)) {
+    const [whole, literal = "", pipe = "", command = ""] = match
+    if (!STDIN_LOGIN_RE.test(command) || isNeverSecret(literal)) continue
+    const end = match.index + whole.length - command.length - pipe.length
+    cuts.push([end - literal.length, end])
+  }
+  for (const match of text.matchAll(HERE_STRING_RE)) {
+    const literal = match[1] ?? ""
+    const end = match.index + match[0].length
+    if (!isNeverSecret(literal)) cuts.push([end - literal.length, end])
+  }
+}
 
 /** Passwords on command lines; each flag's argument keeps its quotes. */
 function redactCommandFlags(text: string, mayContain: (keyword: string) => boolean): string {
@@ -1612,7 +1937,8 @@ function redactCommandFlags(text: string, mayContain: (keyword: string) => boole
         cuts.push([match.index + match[0].length - password.length, match.index + match[0].length])
     }
   }
-  if (PASSWORD_FLAG_COMMANDS.some(mayContain)) redactPasswordFlags(text, cuts)
+  const longFlags = LONG_FLAG_KEYWORDS.some(mayContain)
+  if (longFlags || PASSWORD_FLAG_COMMANDS.some(mayContain)) redactPasswordFlags(text, cuts, longFlags)
   if (mayContain("nuget") || mayContain("NuGet")) {
     for (const match of text.matchAll(NUGET_KEY_RE)) {
       const key = match[1] ?? ""
@@ -1620,11 +1946,16 @@ function redactCommandFlags(text: string, mayContain: (keyword: string) => boole
       if (looksRandom(key) && !isNeverSecret(key)) cuts.push([end - key.length, end])
     }
   }
+  if (mayContain("htpasswd")) redactHtpasswd(text, cuts)
+  if (NET_USER_KEYWORDS.some(mayContain)) redactNetUser(text, cuts)
+  if (mayContain("--password-stdin") || mayContain("--with-token")) redactStdinPasswords(text, cuts)
   return applyCuts(
     text,
     cuts.sort((a, b) => a[0] - b[0]),
   )
 }
+
+const NET_USER_KEYWORDS = ["net user", "NET USER", "Net User", "net.exe user", "NET.EXE USER"]
 
 /** Replaces each [start, end) span (sorted, not overlapping) with REDACTED. */
 function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>): string {
@@ -1640,6 +1971,176 @@ function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>)
 }
 
 // ── End src/capture/redact/commands.ts ─────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/redact/cookies.ts ────────────────────────────────────────────────────────────────────
+
+/**
+ * Names that say a cookie carries a session or a credential: `sessionid`, `PHPSESSID`, `JSESSIONID`,
+ * `ASP.NET_SessionId`, `laravel_session`, `_gh_sess`, `connect.sid`, `sid`, `SAPISID`, `auth_token`, `jwt`,
+ * `remember_token`, `remember_web_…`, `.ASPXAUTH`, `.AspNetCore.Identity.Application`, `wordpress_logged_in_…`;
+ * `auth` but not in `author` or `authority`.
+ */
+const SESSION_COOKIE_RE =
+  /sess|sid$|token$|jwt|auth(?!or(?!i[sz]))|remember|logged[_-]?in|identity|^wordpress_sec|^\.aspnetcore\.cookies$|^li_at$/i
+
+/**
+ * A CSRF token is no credential on its own (it is sent with the session cookie, and shown in every form): it
+ * stays, as the assignment scan keeps `csrf_token` and `csrftoken`. Analytics ids stay too: most have no session
+ * name (`_ga`, `_gid`, `_fbp`), these do (Hotjar's `_hjSession…`, Bing's `_uetsid`, Adobe's `s_sess`, Matomo's
+ * `_pk_ses`). A load balancer's stickiness (`AWSALB`) is no session either.
+ */
+const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity|^_hj|^_uetsid$|^s_sess$|^_pk_ses/i
+
+const isSessionCookie = (name: string) => SESSION_COOKIE_RE.test(name) && !NOT_SESSION_COOKIE_RE.test(name)
+
+/** A session cookie's value goes when it looks random: `deleted`, `0`, `true` or an empty value stay. */
+const isSessionValue = (value: string) => looksRandom(value) && !isNeverSecret(value)
+
+/**
+ * Where a list of cookies starts: after a `Cookie:` or `Set-Cookie:` header (also quoted, as a JSON or
+ * dictionary key, as a call's first argument: `.set('Cookie', '…')`, or as a HAR header's name and value:
+ * `"name": "cookie", "value": "…"`), `document.cookie = "…"`. No `\b` before it: in a logged string the header
+ * follows an escaped line break (`\r\nCookie: …`).
+ */
+const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=,])[ \t]*["'`]?/gi
+
+/**
+ * A cookie set by a call with literal arguments: `res.cookie('sid', '…')`, `set_cookie("session", "…")`, PHP's
+ * `setcookie("PHPSESSID", "…")`, `cookies.set('sessionid', '…')`.
+ */
+const COOKIE_CALL_RE =
+  /(?:set_?cookie|\.cookie|cookies\.(?:set|add))\([ \t]*["'`]([^"'`\\\n]{1,128})["'`][ \t]*,[ \t]*["'`]([^"'`\\\n]{1,4096})/gi
+
+/** curl's `-b` and `--cookie`, read where the text names curl (a file name there has no `=`, and stays). */
+const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
+
+/** How far one list of cookies is read. */
+const COOKIE_LIST_MAX = 8_192
+
+/** What ends a cookie's name: blanks, `=`, `;`, `,`, quotes, line ends. */
+const endsCookieName = (code: number) =>
+  code <= 32 || code === 61 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96
+
+/** What ends its value: the same, but `=` (base64 padding); also a backslash. */
+const endsCookieValue = (code: number) =>
+  code <= 32 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96 || code === 92
+
+/**
+ * Reads `name=value` pairs from `from`, separated by `;` or `,` (a folded Set-Cookie), and cuts the values of
+ * session cookies. Attributes (`Path=/`, `HttpOnly`, `Expires=Wed, 21 Oct …`) are pairs of no session name.
+ * Stops at anything else (a blank after a value, a closing quote, a line end); returns where it stopped.
+ */
+function readCookieList(text: string, from: number, cuts: Array<[number, number]>): number {
+  const end = Math.min(text.length, from + COOKIE_LIST_MAX)
+  let at = from
+  while (at < end) {
+    while (isBlank(text.charCodeAt(at))) at++
+    const nameStart = at
+    while (at < end && !endsCookieName(text.charCodeAt(at))) at++
+    const name = text.slice(nameStart, at)
+    if (text[at] === "=") {
+      at++
+      const quoted = text[at] === '"'
+      if (quoted) at++
+      const valueStart = at
+      while (at < end && !endsCookieValue(text.charCodeAt(at))) at++
+      if (isSessionCookie(name) && isSessionValue(text.slice(valueStart, at))) cuts.push([valueStart, at])
+      if (quoted && text[at] === '"') at++
+      // An expiry date holds a comma and blanks: it runs to the next attribute.
+      if (name.toLowerCase() === "expires") while (at < end && !"\n\r;\"'`".includes(text[at] ?? ";")) at++
+    } else if (name === "") {
+      return at
+    }
+    while (isBlank(text.charCodeAt(at))) at++
+    if (text[at] !== ";" && text[at] !== ",") return at
+    at++
+  }
+  return at
+}
+
+/**
+ * Cookies as objects (Playwright's storage state, Puppeteer's and Selenium's cookies, a browser's export):
+ * `{"name": "sessionid", "value": "…"}`, the value's field on the same line or the next.
+ */
+const COOKIE_OBJECT_RE =
+  /["']?\bname["']?[ \t]*:[ \t]*["']([^"'\\\n]{1,128})["'][ \t]*,[ \t\r\n]{0,64}["']?value["']?[ \t]*:[ \t]*["']([^"'\\\n]{1,4096})/g
+
+/** A dictionary of cookies, as Python's requests takes them: `cookies = {"sessionid": "…", "theme": "dark"}`. */
+const COOKIE_DICT_RE = /\bcookies["']?[ \t]*[=:][ \t]*\{/g
+
+/** One entry of it, read from where the last ended. */
+const COOKIE_ENTRY_RE = /[ \t]*["']([^"'\\\n]{1,128})["'][ \t]*:[ \t]*["']([^"'\\\n]{0,4096})(["'][ \t]*,?)/y
+
+/** How many entries of one dictionary are read. */
+const COOKIE_DICT_MAX = 64
+
+/**
+ * A line of a Netscape cookie jar (what `curl -c` writes, what browsers export): domain (`#HttpOnly_` before
+ * it when the cookie is), subdomains flag, path, secure flag, expiry, name, value, separated by tabs.
+ */
+const COOKIE_JAR_RE =
+  /^((?:#HttpOnly_)?[^\s#][^\t\r\n]{0,253}\t(?:TRUE|FALSE)\t[^\t\r\n]{1,1024}\t(?:TRUE|FALSE)\t\d{1,20}\t([^\t\r\n]{1,256})\t)([^\t\r\n]{1,4096})/gm
+
+/** The values of session cookies, wherever a list, an object or a jar holds them. */
+function redactCookies(text: string, mayContain: (keyword: string) => boolean): string {
+  const cuts: Array<[number, number]> = []
+  const hasHeader = mayContain("ookie") || mayContain("OOKIE")
+  // curl's `-b` is looked for only where curl is named: ` -b` is too short a keyword to be cheap.
+  const hasCurl = mayContain("curl")
+  if (hasHeader || hasCurl) {
+    // A list starting inside one read already was read with it: skipping it keeps the scan linear.
+    let read = 0
+    const lists = (re: RegExp) => {
+      for (const match of text.matchAll(re)) {
+        const from = match.index + match[0].length
+        if (match.index >= read) read = readCookieList(text, from, cuts)
+      }
+    }
+    if (hasHeader) lists(COOKIE_HEADER_RE)
+    read = 0
+    if (hasCurl) lists(CURL_COOKIE_RE)
+  }
+  if (mayContain("ookie(") || mayContain("ookies.")) {
+    for (const match of text.matchAll(COOKIE_CALL_RE)) {
+      const [whole, name = "", value = ""] = match
+      const end = match.index + whole.length
+      if (isSessionCookie(name) && isSessionValue(value)) cuts.push([end - value.length, end])
+    }
+  }
+  if (mayContain("cookies")) {
+    for (const match of text.matchAll(COOKIE_DICT_RE)) {
+      COOKIE_ENTRY_RE.lastIndex = match.index + match[0].length
+      for (let n = 0; n < COOKIE_DICT_MAX; n++) {
+        const entry = COOKIE_ENTRY_RE.exec(text)
+        if (!entry) break
+        const [whole, name = "", value = "", tail = ""] = entry
+        const end = entry.index + whole.length - tail.length
+        if (isSessionCookie(name) && isSessionValue(value)) cuts.push([end - value.length, end])
+      }
+    }
+  }
+  if (mayContain('value"') || mayContain("value'") || mayContain("value:")) {
+    for (const match of text.matchAll(COOKIE_OBJECT_RE)) {
+      const [whole, name = "", value = ""] = match
+      const end = match.index + whole.length
+      if (isSessionCookie(name) && isSessionValue(value)) cuts.push([end - value.length, end])
+    }
+  }
+  if (mayContain("TRUE\t") || mayContain("FALSE\t")) {
+    for (const match of text.matchAll(COOKIE_JAR_RE)) {
+      const [whole, , name = "", value = ""] = match
+      const end = match.index + whole.length
+      if (isSessionCookie(name) && isSessionValue(value)) cuts.push([end - value.length, end])
+    }
+  }
+  // Two passes may cut the same value: sorted, the later cut of an overlap is dropped.
+  return applyCuts(
+    text,
+    cuts.sort((a, b) => a[0] - b[0]),
+  )
+}
+
+// ── End src/capture/redact/cookies.ts ──────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/redact/keys.ts ───────────────────────────────────────────────────────────────────────
 
@@ -1998,8 +2499,9 @@ function partStrength(name: string, previous = ""): number {
   if (part === "login") return WEAK
   if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
   if (part === "auth") return WEAK
-  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd.
-  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return STRONG
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd; not Django's `csrftoken`,
+  // which the prefixes keep apart (`csrf_token`) too.
+  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return /^[cx]srf/.test(part) ? 0 : STRONG
   if (!part.endsWith("key")) return 0
   const head = part.slice(0, -3)
   return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0
@@ -3207,7 +3709,7 @@ function redactAfterKeys(text: string): string {
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as Replacer)
   }
-  return redactAssignments(redactCommandFlags(out, mayContain))
+  return redactAssignments(redactCookies(redactCommandFlags(out, mayContain), mayContain))
 }
 
 /**

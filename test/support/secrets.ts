@@ -904,6 +904,107 @@ export const SHAPES: readonly Shape[] = [
     templates: ["Unseal Key 1: {s}\nUnseal Key 2: …", "Recovery Key 3: {s}"],
     value: (draw) => draw(44, b64),
   },
+  {
+    shape: "sqlcmd, bcp, zip, 7z, mongosh -P/-p",
+    styles: ["snake"],
+    templates: [
+      'sqlcmd -S db.example.test -U sa -P {s} -Q "SELECT 1"',
+      "bcp dbo.orders out orders.dat -S db -U etl -P {s} -c",
+      "zip -P {s} backup.zip db.sql",
+      "$ unzip -P {s} backup.zip",
+      "7z a -p{s} -mhe=on backup.7z data/",
+      'docker exec -it sql1 /opt/mssql-tools18/bin/sqlcmd -S localhost -U sa -P "{s}" -C',
+      "mongosh mongodb://db.example.test -u admin -p {s}",
+    ],
+  },
+  {
+    shape: "keytool, jarsigner passwords",
+    styles: ["snake"],
+    templates: [
+      'keytool -genkeypair -alias app -keystore app.jks -storepass {s} -dname "CN=app"',
+      "jarsigner -keystore release.jks -storepass {s} app.apk release",
+      "keytool -importkeystore -srckeystore a.p12 -srcstorepass {s} -destkeystore b.jks",
+      "keytool -keypasswd -alias app -keystore app.jks -new {s}",
+    ],
+  },
+  {
+    shape: "ssh-keygen -N/-P",
+    styles: ["snake"],
+    templates: ['ssh-keygen -t ed25519 -N "{s}" -f deploy_key', "ssh-keygen -p -f id_rsa -P '{s}' -N ''"],
+  },
+  {
+    shape: "htpasswd -b, net user",
+    styles: ["snake"],
+    templates: [
+      "htpasswd -bc /etc/nginx/.htpasswd admin {s}",
+      "htpasswd -nbB deploy {s}",
+      "net user svc_backup {s} /add",
+      "C:\\> NET USER Administrator {s}",
+      "docker run --rm --entrypoint htpasswd httpd:2 -Bbn registry {s} > auth/htpasswd",
+      "net user /add svc_deploy {s}",
+    ],
+  },
+  {
+    shape: "gh secret set --body",
+    styles: ["snake"],
+    templates: [
+      'gh secret set DEPLOY_KEY --body "{s}"',
+      "gh secret set API_TOKEN -b {s} --repo acme/app",
+      "gh secret set NPM_TOKEN --body={s}",
+    ],
+  },
+  {
+    shape: "--password-stdin literal",
+    styles: ["snake"],
+    templates: [
+      'echo "{s}" | docker login -u ci --password-stdin registry.example.test',
+      "printf '%s' '{s}' | helm registry login oci.example.test -u bot --password-stdin",
+      "echo -n {s} | podman login quay.example.test -u me --password-stdin",
+      'oras login registry.example.test -u ci --password-stdin <<< "{s}"',
+    ],
+  },
+  {
+    // Session ids as frameworks draw them: hex, lower-case base36, base64url, signed (`s%3A<id>.<hmac>`).
+    shape: "session cookies",
+    styles: ["snake"],
+    templates: [
+      "Cookie: theme=dark; sessionid={s}; lang=en",
+      "< Set-Cookie: PHPSESSID={s}; path=/; HttpOnly",
+      "set-cookie: connect.sid={s}; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
+      "curl -b 'laravel_session={s}' https://app.example.test/home",
+      'document.cookie = "auth_token={s}; path=/; secure"',
+      ".app.example.test\tTRUE\t/\tTRUE\t1798761600\t_gh_sess\t{s}",
+      '{"name": "JSESSIONID", "value": "{s}", "domain": "app.example.test"}',
+      "requests.get(url, cookies={'theme': 'dark', 'sessionid': '{s}'})",
+      "res.cookie('sid', '{s}', { httpOnly: true, secure: true })",
+      '{"name": "set-cookie", "value": "ASP.NET_SessionId={s}; path=/; HttpOnly"}',
+      "send: b'GET / HTTP/1.1\\r\\nCookie: user_session={s}\\r\\nHost: app.example.test\\r\\n'",
+    ],
+    value: (draw) => {
+      switch (draw(1, "0123")) {
+        case "0":
+          return draw(32, hex)
+        case "1":
+          return draw(26, "abcdefghijklmnopqrstuvwxyz0123456789")
+        case "2":
+          return draw(43, b64url)
+        default:
+          return `s%3A${draw(32, b64url)}.${draw(43, alnum)}`
+      }
+    },
+  },
+  {
+    shape: "Authorization parameters",
+    styles: ["snake"],
+    templates: [
+      'Authorization: Digest username="ci", realm="api@example.test", nonce="n0nce-0001", uri="/v1/items", qop=auth, nc=00000001, cnonce="c0nce-0001", response="{s}", opaque="opaque-0001"',
+      'Proxy-Authorization: Digest username="bob", realm="proxy", nonce="n0nce-0002", uri="/", response="{s}"',
+      "Authorization: AWS4-HMAC-SHA256 Credential=KEYID0001/20260101/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature={s}",
+      'Authorization: OAuth oauth_consumer_key="ck", oauth_nonce="n1", oauth_signature="{s}", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1700000000"',
+      'Authorization: Signature keyId="app-key-1",algorithm="hmac-sha256",headers="(request-target) date",signature="{s}"',
+    ],
+    value: (draw) => (draw(1, "01") === "0" ? draw(64, hex) : draw(44, b64)),
+  },
 ]
 
 const QUERY_NAMES = ["api_key", "apikey", "token", "access_token", "key", "client_secret", "password"]

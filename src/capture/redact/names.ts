@@ -84,8 +84,9 @@ export function partStrength(name: string, previous = ""): number {
   if (part === "login") return WEAK
   if (part === "key") return KEY_QUALIFIERS.has(previous) ? STRONG : WEAK
   if (part === "auth") return WEAK
-  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd.
-  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return STRONG
+  // Run together: dbpassword, clientsecret, accesstoken, apikey, secretkey, acrpwd; not Django's `csrftoken`,
+  // which the prefixes keep apart (`csrf_token`) too.
+  if (/(?:password|passwd|secret|token|pwd)$/.test(part)) return /^[cx]srf/.test(part) ? 0 : STRONG
   if (!part.endsWith("key")) return 0
   const head = part.slice(0, -3)
   return [...KEY_QUALIFIERS].some((qualifier) => head.endsWith(qualifier)) ? STRONG : 0

@@ -1,6 +1,7 @@
 // Redaction as one pass: every rule family in order, and the evidence cleaned for the judge.
 import { redactAssignments } from "./assignments.ts"
 import { applyCuts, redactCommandFlags } from "./commands.ts"
+import { redactCookies } from "./cookies.ts"
 import { redactJwts } from "./jwt.ts"
 import { privateKeyCuts, redactPrivateKeys } from "./keys.ts"
 import { redactSecretManifests } from "./manifests.ts"
@@ -107,7 +108,7 @@ export function redactAfterKeys(text: string): string {
     rule.re.lastIndex = 0
     out = out.replace(rule.re, rule.replace as Replacer)
   }
-  return redactAssignments(redactCommandFlags(out, mayContain))
+  return redactAssignments(redactCookies(redactCommandFlags(out, mayContain), mayContain))
 }
 
 /**

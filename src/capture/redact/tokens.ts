@@ -304,6 +304,54 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   { name: "age", keyword: "AGE-SECRET-KEY-1", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: redactToken },
 ]
 
+/**
+ * Parameters of an Authorization scheme that hold no secret: Digest's user, realm, nonces and counters, OAuth
+ * 1's consumer key, nonce and timestamp, AWS Signature 4's credential scope and signed headers, the key id,
+ * headers and times of HTTP Signatures and Hawk. Any other parameter goes when its value looks like a secret:
+ * Digest's `response`, `oauth_signature`, `oauth_token`, `Signature`, `signature`, Hawk's `mac`, `token="…"`.
+ */
+export const PUBLIC_AUTH_PARAMS = new Set(
+  [
+    "username realm nonce uri qop nc cnonce opaque algorithm userhash charset stale domain",
+    "oauth_consumer_key oauth_nonce oauth_timestamp oauth_version oauth_signature_method oauth_callback",
+    "oauth_body_hash credential signedheaders keyid headers created expires id ts hash ext app dlg",
+  ]
+    .join(" ")
+    .split(" "),
+)
+
+export const AUTH_PARAM_RE = /([a-z_][\w-]{0,40})=(?:(\\?")([^"\\\n]*)\\?"|([^\s"'`,]*))/gi
+
+/**
+ * A parameter list with its secret values redacted, or undefined if it is no list: a list has a quoted first
+ * value or two parameters or more (`Foo key=value` alone is a scheme and its credential).
+ */
+export function redactAuthParams(list: string): string | undefined {
+  // An exec loop, no match arrays spread: on a megabyte of one-parameter lists this is most of the rule's cost.
+  AUTH_PARAM_RE.lastIndex = 0
+  let out = ""
+  let at = 0
+  let count = 0
+  let firstQuoted = false
+  for (let param = AUTH_PARAM_RE.exec(list); param; param = AUTH_PARAM_RE.exec(list)) {
+    const [, name = "", quote, quoted, bare] = param
+    if (count++ === 0) firstQuoted = quote !== undefined
+    const value = quoted ?? bare ?? ""
+    if (PUBLIC_AUTH_PARAMS.has(name.toLowerCase()) || !isSecretHeaderValue(value)) continue
+    const start = param.index + name.length + 1 + (quote?.length ?? 0)
+    out += list.slice(at, start) + REDACTED
+    at = start + value.length
+  }
+  if (count < 2 && !firstQuoted) return undefined
+  return at === 0 ? list : out + list.slice(at)
+}
+
+/** Whether the generic rule's value is the first name of a parameter list: `Digest username="…"`, `…, `. */
+export const isAuthParamList = (lead: string, value: string, next: string) =>
+  /[a-z][\w-]{1,24}[ \t]+$/i.test(lead) &&
+  /^[a-z_][\w-]{0,40}=/i.test(value) &&
+  (next === '"' || value.endsWith(",") || value.endsWith("\\"))
+
 /** `<token>:x-oauth-basic@`: the token as the URL's user, a fixed word as its password. */
 export const isTokenAsUser = (user: string, password: string) =>
   password.toLowerCase() === "x-oauth-basic" && looksRandom(user) && !isNeverSecret(user)
@@ -324,11 +372,28 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     replace: (m, lead = "") => (/[\d+/=]|.[A-Z]/.test(m.slice(lead.length)) ? redactAfter(m, lead) : m),
   },
   {
-    // Any other scheme (`token`, `Bot`, `SSWS`, …) or none at all; Bearer and Basic have their own rules.
+    // A scheme whose credentials are a list of parameters (Digest, OAuth 1, AWS Signature 4, HTTP Signatures):
+    // the secret ones go, the rest (user, realm, nonce, key id, date) stays readable. No `\b` before it: in a
+    // logged string the header follows an escaped line break (`\r\nAuthorization: Digest …`). A HAR file holds
+    // it as a name and a value: `"name": "authorization", "value": "Digest …"`.
+    name: "authorization-params",
+    keyword: ["uthorization", "UTHORIZATION"],
+    re: /((?:proxy-)?authorization["']?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=])[ \t]*["'`]?(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)([a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})(?:[ \t]*,[ \t]*[a-z_][\w-]{0,40}=(?:\\?"[^"\\\n]{0,1024}\\?"|[^\s"'`,]{0,1024})){0,32})/gi,
+    replace: (m, lead = "", list = "") => {
+      const redacted = redactAuthParams(list)
+      return redacted === undefined || redacted === list ? m : `${lead}${redacted}`
+    },
+  },
+  {
+    // Any other scheme (`token`, `Bot`, `SSWS`, …) or none at all; Bearer and Basic have their own rules, and
+    // so has a list of parameters (above): its first name is no credential.
     name: "authorization",
     keyword: ["uthorization", "UTHORIZATION"],
     re: /\b((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?!bearer\b|basic\b)[a-z][\w-]{1,24}[ \t]+)?)([^\s"'`]{8,4096})/gi,
-    replace: (m, lead = "", value = "") => (isSecretHeaderValue(value) ? `${lead}${REDACTED}` : m),
+    replace: (m, lead = "", value = "", offset, text) =>
+      isSecretHeaderValue(value) && !isAuthParamList(lead, value, String(text).charAt(Number(offset) + m.length))
+        ? `${lead}${REDACTED}`
+        : m,
   },
   {
     // Credentials inside a URL or connection string: postgres://user:pass@host, https://user:token@host.

@@ -226,14 +226,15 @@ export const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?
 
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
- * reference (`$VAR`, `${…}`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or regex literal; a number,
- * duration, size, version or date; a URL (its credentials and query have their own rules); a package
- * specifier or a package with its version; the name of a secret (`DB_PASSWORD`, `db-password`,
- * `prod/db/password`); an e-mail address.
+ * reference (`$VAR`, `${…}`, Windows' `%VAR%` and `!VAR!`, `!Ref`, `@Microsoft.KeyVault(`, `arn:`); a path or
+ * regex literal; a number, duration, size, version or date; a URL (its credentials and query have their own
+ * rules); a package specifier or a package with its version; the name of a secret (`DB_PASSWORD`,
+ * `db-password`, `prod/db/password`); an e-mail address.
  */
 export const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
-  [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/]],
+  [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/, /^![A-Za-z_]\w{0,64}!$/]],
+  [/^%/, [/^%[A-Za-z_][\w.()-]{0,64}%$/]],
   [/^[/~.]/, [new RegExp(`^(?:~|\\.{1,2})?/${PATH_SEGMENT}(?:/${PATH_SEGMENT})*/?$`), /^\/.+\/[dgimsuy]*$/]],
   [/^@/, [/^@[A-Za-z][\w.]*\(/, PACKAGE_RE]],
   [
