@@ -411,25 +411,33 @@ describe("toasts for people", () => {
     })
   })
 
+  /** A wrong reply judged by one of the user's models: the note is out, its correction turn as `opts` answers it. */
+  async function noteOut(providerURL: string, opts: Pick<HostOptions, "promptResult" | "deps">) {
+    const host = createHost({
+      providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {}, judge: {} } }],
+      providerURL,
+      opencodeConfig: { small_model: "mock/title" },
+      ...opts,
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+    for (let i = 0; i < 500 && host.prompts.length === 0; i++) await Bun.sleep(2)
+    await Bun.sleep(20)
+    return host
+  }
+
   test("toasts wait while a reply is judged and its note is answered: nothing covers the notice as it appears", async () => {
     let answer: () => void = () => {}
     const answered = new Promise<void>((resolve) => {
       answer = resolve
     })
     await withJudge(bridges, async (provider) => {
-      const host = createHost({
-        providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {}, judge: {} } }],
-        providerURL: provider.url,
-        opencodeConfig: { small_model: "mock/title" },
+      const host = await noteOut(provider.url, {
         promptResult: async () => {
           await answered
           return {}
         },
       })
-      const session = await host.createSession()
-      await host.readTurn(session, "How many bridges?", FACTS, WRONG)
-      for (let i = 0; i < 500 && host.prompts.length === 0; i++) await Bun.sleep(2)
-      await Bun.sleep(20)
       // the note is out and its correction not yet answered: the advice of which model judges waits
       expect(host.prompts).toHaveLength(1)
       expect(host.toasts).toEqual([])
@@ -497,10 +505,7 @@ describe("toasts for people", () => {
     let offset = 0
     const limits: Array<() => void> = []
     await withJudge(bridges, async (provider) => {
-      const host = createHost({
-        providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {}, judge: {} } }],
-        providerURL: provider.url,
-        opencodeConfig: { small_model: "mock/title" },
+      const host = await noteOut(provider.url, {
         promptResult: () => new Promise(() => {}),
         deps: {
           now: () => Date.now() + offset,
@@ -508,10 +513,6 @@ describe("toasts for people", () => {
             ms === HOLD_LIMIT_MS ? new Promise<void>((resolve) => limits.push(resolve)) : Promise.resolve(),
         },
       })
-      const session = await host.createSession()
-      await host.readTurn(session, "How many bridges?", FACTS, WRONG)
-      for (let i = 0; i < 500 && host.prompts.length === 0; i++) await Bun.sleep(2)
-      await Bun.sleep(20)
       expect(host.prompts).toHaveLength(1)
       expect(host.toasts).toEqual([])
       expect(limits.length).toBeGreaterThan(0)
