@@ -1517,10 +1517,11 @@ function redactNetUser(text, cuts) {
 /**
  * A literal piped into a login that reads its password from stdin: `echo "<token>" | docker login -u me
  * --password-stdin`, `printf '%s' '<token>' | helm registry login …`; `gh auth login --with-token` too. A
- * variable (`echo $TOKEN`) or a command's output (`aws ecr get-login-password |`) is no literal.
+ * variable (`echo $TOKEN`) or a command's output (`aws ecr get-login-password |`) is no literal. The login
+ * may start the next line: a pipe continues a command over a line break, with or without a backslash.
  */
 const ECHO_STDIN_RE =
-  /\b(?:echo|printf)(?:[ \t]+-[neE]{1,3})*(?:[ \t]+["']%s(?:\\n)?["'])?[ \t]+["']?([^\s"'|;&<>]{4,4096})(["']?[ \t]*\|[ \t]*)([^\n|;&]{1,300})/g
+  /\b(?:echo|printf)(?:[ \t]+-[neE]{1,3})*(?:[ \t]+["']%s(?:\\n)?["'])?[ \t]+["']?([^\s"'|;&<>]{4,4096})(["']?[ \t]*\|[ \t]*(?:\\?\r?\n[ \t]*)?)([^\n|;&]{1,300})/g
 /** The same login given its password in a here-string: `oras login -u me --password-stdin r.test <<< "<token>"`. */
 const HERE_STRING_RE = /[ \t](?:--password-stdin|--with-token)\b[^\n|;&<>]{0,300}<<<[ \t]*["']?([^\s"'|;&<>]{4,4096})/g
 const STDIN_LOGIN_RE = /\blogin\b[^\n]{0,300}?[ \t](?:--password-stdin|--with-token)\b/

@@ -1000,6 +1000,18 @@ describe("read and grep output are redacted as the text of the file", () => {
     ["a key block", PEM("RSA "), body(40)],
     ["a key block, then a secret on a line of its own", `${PEM("")}\nDB_PASSWORD=${body(16)}`, body(16)],
     ["a Secret manifest", `apiVersion: v1\nkind: Secret\ndata:\n  anything: ${body(24)}`, body(24)],
+    ["a YAML block scalar after a secret's name", `db:\n  password: |\n    ${body(20)}\n  host: db`, body(20)],
+    [
+      "a cookie jar's session line",
+      `# Netscape HTTP Cookie File\n.example.test\tTRUE\t/\tTRUE\t0\tsessionid\t${body(24)}`,
+      body(24),
+    ],
+    ["a password by its position in a call", `auth = HTTPBasicAuth(\n    "admin", "${body(16)}")`, body(16)],
+    [
+      "a literal piped into a login over a continued line",
+      `echo "${body(24)}" | \\\n  docker login -u ci --password-stdin registry.example.test`,
+      body(24),
+    ],
   ])("%s: a read keeps exactly what a webfetch of the same text keeps", async (_label, file, secret) => {
     const s = await session()
     await s.call("read", { filePath: "/project/a.txt" }, readOutput("/project/a.txt", file))
