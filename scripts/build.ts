@@ -5,8 +5,8 @@
 // hoisted and merged, `export` is taken off every declaration but the entry's default export, and each module
 // is fenced by Begin/End lines naming its path. The rules it relies on are checked, and a module that breaks
 // one stops the build with the file and line: imports only at the top, no renaming, no namespace imports, a
-// value imported only from a module earlier in the order (so every top-level constant exists before it is
-// read), no import cycles, and one owner line at the top of each module.
+// module imported only from one earlier in the order, types included (so every top-level constant exists before it
+// is read, no cycle can form and no two folders import each other), and one owner line at the top of each module.
 //
 //
 // src/index.js is then made from src/index.ts: the npm package's entry, for hosts that import plugins with a
@@ -18,7 +18,7 @@
 //   bun scripts/build.ts --check  exits 1 when either differs from a fresh build
 
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 
@@ -29,7 +29,11 @@ export const JS_OUTPUT = "src/index.js"
 /** The entry module: the only one whose default export stays. */
 const ENTRY = "src/plugin.ts"
 
-/** Pipeline order: config → capture → claims → judge → turn → out → host. A module may use only those above it. */
+/**
+ * Pipeline order: base → config → state → capture → claims → judge → feedback → turn → host. A module imports
+ * only modules above it, types included, so every top-level constant exists before it is read and no two
+ * folders import each other.
+ */
 export const MODULES = [
   "src/base/unknown.ts",
   "src/base/text.ts",
@@ -37,6 +41,9 @@ export const MODULES = [
   "src/base/counters.ts",
   "src/config/config.ts",
   "src/config/effects.ts",
+  "src/state/shapes.ts",
+  "src/state/ledger.ts",
+  "src/state/session.ts",
   "src/capture/tools.ts",
   "src/capture/sensitive.ts",
   "src/capture/redact/values.ts",
@@ -52,6 +59,7 @@ export const MODULES = [
   "src/capture/redact/blocks.ts",
   "src/capture/redact/assignments.ts",
   "src/capture/redact/redact.ts",
+  "src/capture/redact/scrub.ts",
   "src/capture/shell.ts",
   "src/capture/provenance.ts",
   "src/capture/evidence.ts",
@@ -61,7 +69,6 @@ export const MODULES = [
   "src/claims/words.ts",
   "src/claims/checkable.ts",
   "src/claims/split.ts",
-  "src/claims/process.ts",
   "src/judge/prompt.ts",
   "src/judge/verdict.ts",
   "src/judge/models.ts",
@@ -69,14 +76,14 @@ export const MODULES = [
   "src/judge/client.ts",
   "src/judge/route.ts",
   "src/judge/health.ts",
-  "src/judge/claim.ts",
-  "src/turn/ledger.ts",
-  "src/turn/session.ts",
+  "src/judge/gate.ts",
+  "src/judge/records.ts",
+  "src/judge/settle.ts",
+  "src/feedback/notifier.ts",
+  "src/feedback/note.ts",
+  "src/feedback/command.ts",
+  "src/feedback/undo.ts",
   "src/turn/reply.ts",
-  "src/out/notifier.ts",
-  "src/out/note.ts",
-  "src/out/command.ts",
-  "src/out/undo.ts",
   "src/host/events.ts",
   "src/host/hooks.ts",
   "src/host/v1.ts",
@@ -104,6 +111,8 @@ interface Module {
 }
 
 class BuildError extends Error {}
+
+const readSource = (path: string) => readFileSync(join(ROOT, path), "utf8")
 
 function fail(path: string, line: number, message: string): never {
   throw new BuildError(`${path}:${line}: ${message}`)
@@ -162,28 +171,35 @@ function parseModule(path: string, text: string): Module {
   return module
 }
 
-/** Value imports point up the order, which also rules out cycles among them; type imports must not close one. */
+/** The folder a module lives in (`src/capture/redact` counts as `capture`); the entry is its own. */
+export function folderOf(path: string): string {
+  return path.split("/").slice(0, 2).join("/")
+}
+
+/**
+ * Every import points up the order, types included: a module never names a later one, so no cycle can form
+ * and the drawing of the modules reads from top to bottom. Two folders that import each other are refused
+ * as well, with both imports named, since that is the shape a forward import would otherwise hide.
+ */
 function checkOrder(modules: readonly Module[]) {
   const position = new Map(modules.map((module, at) => [module.path, at]))
+  const folderEdges = new Map<string, string>()
   for (const module of modules) {
+    const here = position.get(module.path) ?? 0
     for (const local of module.local) {
       const at = position.get(local.path)
       if (at === undefined) fail(module.path, local.line, `${local.path} is not in the build order`)
-      const values = local.specifiers.filter((specifier) => !specifier.type)
-      if (values.length && at >= (position.get(module.path) ?? 0))
-        fail(module.path, local.line, `${values.map((v) => v.name).join(", ")} from ${local.path}, which comes later`)
+      const names = local.specifiers.map((specifier) => specifier.name).join(", ")
+      if (at >= here) fail(module.path, local.line, `${names} from ${local.path}, which comes later in the order`)
+      const [from, to] = [folderOf(module.path), folderOf(local.path)]
+      if (from !== to) folderEdges.set(`${from} → ${to}`, `${module.path}:${local.line}`)
     }
   }
-  const edges = new Map(modules.map((module) => [module.path, module.local.map((local) => local.path)]))
-  const state = new Map<string, "open" | "done">()
-  const visit = (path: string, trail: string[]) => {
-    if (state.get(path) === "done") return
-    if (state.get(path) === "open") throw new BuildError(`import cycle: ${[...trail, path].join(" → ")}`)
-    state.set(path, "open")
-    for (const next of edges.get(path) ?? []) visit(next, [...trail, path])
-    state.set(path, "done")
+  for (const [edge, where] of folderEdges) {
+    const [from = "", to = ""] = edge.split(" → ")
+    const back = folderEdges.get(`${to} → ${from}`)
+    if (back) throw new BuildError(`${from} and ${to} import each other: ${where} and ${back}`)
   }
-  for (const module of modules) visit(module.path, [])
 }
 
 /** One import per source, type-only names marked, sorted as the formatter sorts them. */
@@ -216,8 +232,8 @@ const BANNER = `// GENERATED FILE: do not edit. Edit the modules under src/ and 
 // one owns.`
 
 /** The text of src/index.ts for the modules as they are on disk. */
-export function build(read: (path: string) => string = (path) => readFileSync(join(ROOT, path), "utf8")): string {
-  const modules = MODULES.map((path) => parseModule(path, read(path)))
+export function build(read: (path: string) => string = readSource, order: readonly string[] = MODULES): string {
+  const modules = order.map((path) => parseModule(path, read(path)))
   checkOrder(modules)
   const parts = [BANNER, hoistImports(modules).join("\n")]
   for (const module of modules)
@@ -279,12 +295,99 @@ export function buildJavaScript(typescript: string): string {
   }
 }
 
+/** Where the files live that may import a module: the modules themselves, their tests, benchmarks and scripts. */
+const IMPORTING_FOLDERS = ["src", "test", "bench", "scripts"]
+
+const EXPORTED_NAME_RE =
+  /^export (?:declare )?(?:const|let|function\*?|async function\*?|type|interface|class|enum) ([A-Za-z_$][\w$]*)/gm
+const ANY_IMPORT_RE = /^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/gm
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(path)
+    return /\.tsx?$/.test(entry.name) && path !== OUTPUT ? [path] : []
+  })
+}
+
+/**
+ * `export` says another file imports the name. The names a module exports that no other file (module, test,
+ * benchmark or script) imports, as `path: name`; empty when every export is used.
+ */
+export function unusedExports(
+  read: (path: string) => string = readSource,
+  files: readonly string[] = IMPORTING_FOLDERS.flatMap(sourceFiles),
+): string[] {
+  const imported = new Set<string>()
+  for (const file of files) {
+    for (const [, list = "", source = ""] of read(file).matchAll(ANY_IMPORT_RE)) {
+      if (!source.startsWith(".")) continue
+      const target = relative(ROOT, resolve(ROOT, dirname(file), source))
+      for (const item of list.split(",")) {
+        const name = item.trim().replace(/^type\s+/, "")
+        if (name) imported.add(`${target}: ${name}`)
+      }
+    }
+  }
+  return MODULES.flatMap((path) =>
+    [...read(path).matchAll(EXPORTED_NAME_RE)]
+      .map((match) => `${path}: ${match[1]}`)
+      .filter((entry) => !imported.has(entry)),
+  )
+}
+
+/** The map of modules in docs/architecture.md: written by the build between these lines, never by hand. */
+export const ARCHITECTURE = "docs/architecture.md"
+const TABLE_BEGIN = "<!-- modules: generated by scripts/build.ts from each module's owner line -->"
+const TABLE_END = "<!-- end of modules -->"
+
+/** What each folder is for, in the order of the pipeline; a module's own line comes from its first line. */
+export const FOLDERS: Readonly<Record<string, string>> = {
+  "src/base": "helpers every stage uses: unknown values, text, bounds, counters",
+  "src/config": "the configuration and the effects the plugin is given",
+  "src/state": "what flows through the pipeline, and what a session keeps",
+  "src/capture": "tool output turned into evidence and tool records, secrets redacted",
+  "src/claims": "a reply turned into sentences a judge can check",
+  "src/judge": "each claim settled: free checks first, then the judge",
+  "src/feedback": "what the agent and the user hear: note, notice, report, toasts, undo",
+  "src/turn": "the conductor: at idle, one reply's claims judged and one note sent",
+  "src/host": "opencode's hooks and events, read into the parts above",
+}
+
+/** The module table of docs/architecture.md, each module in build order with its owner line. */
+export function moduleTable(read: (path: string) => string = readSource): string {
+  const rows = ["| module | owns |", "|---|---|"]
+  let folder = ""
+  for (const path of MODULES) {
+    if (folderOf(path) !== folder && folderOf(path) !== path) {
+      folder = folderOf(path)
+      const purpose = FOLDERS[folder]
+      if (!purpose) throw new BuildError(`${folder} has no line in FOLDERS`)
+      rows.push(`| **${folder.replace(/^src\//, "")}** | ${purpose} |`)
+    }
+    const owner = (read(path).split("\n")[0] ?? "").replace(/^\/\/ /, "").replace(/\|/g, "\\|")
+    rows.push(`| \`${path.replace(/^src\//, "")}\` | ${owner} |`)
+  }
+  return `${TABLE_BEGIN}\n${rows.join("\n")}\n${TABLE_END}`
+}
+
+/** docs/architecture.md with its module table made anew from the owner lines. */
+export function architectureDoc(doc: string, read: (path: string) => string = readSource): string {
+  const begin = doc.indexOf(TABLE_BEGIN)
+  const end = doc.indexOf(TABLE_END)
+  if (begin < 0 || end < begin) throw new BuildError(`${ARCHITECTURE} has no module table between its markers`)
+  return doc.slice(0, begin) + moduleTable(read) + doc.slice(end + TABLE_END.length)
+}
+
 if (import.meta.main) {
   try {
+    const unused = unusedExports()
+    if (unused.length) throw new BuildError(`exported but imported by no other file:\n  ${unused.join("\n  ")}`)
     const typescript = buildFormatted()
     const outputs: Array<[string, string]> = [
       [OUTPUT, typescript],
       [JS_OUTPUT, buildJavaScript(typescript)],
+      [ARCHITECTURE, architectureDoc(readSource(ARCHITECTURE))],
     ]
     const check = process.argv.includes("--check")
     for (const [file, text] of outputs) {

@@ -64,6 +64,16 @@ function escapeRegExp(text) {
 }
 /** Local time as a person reads it off a clock: 14:02. */
 const clockTime = (ms) => new Date(ms).toTimeString().slice(0, 5)
+/** Any thrown value as text, even one whose toString throws or that JSON cannot serialise. */
+function describeError(error) {
+  try {
+    if (error instanceof Error) return `${error.name}: ${error.message}`
+    if (typeof error === "string") return error
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return "unprintable error"
+  }
+}
 // ── End src/base/text.ts ───────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/base/bounds.ts ───────────────────────────────────────────────────────────────────────────────
 /**
@@ -400,7 +410,115 @@ function parsePremiseTools(pattern, scope, warnings) {
     return fallback
   }
 }
-// ── End src/config/effects.ts ──────────────────────────────────────────────────────────────────────────────
+// ── End src/state/shapes.ts ────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/state/ledger.ts ──────────────────────────────────────────────────────────────────────────────
+function createLedger() {
+  const replies = new Set()
+  const reverts = new Set()
+  const turns = new Map()
+  return {
+    claimReply(messageID) {
+      if (replies.has(messageID)) return false
+      replies.add(messageID)
+      trimOldest(replies, LIMITS.ledgerReplies)
+      return true
+    },
+    claimRevert(eventID) {
+      if (reverts.has(eventID)) return false
+      reverts.add(eventID)
+      trimOldest(reverts, LIMITS.ledgerReplies)
+      return true
+    },
+    turn: (sessionID) => turns.get(sessionID),
+    openTurn(sessionID, userMessageID) {
+      if (turns.get(sessionID)?.userMessageID === userMessageID) return
+      turns.delete(sessionID)
+      turns.set(sessionID, { userMessageID, depth: 0, flaggedClaims: new Set() })
+      trimOldest(turns, LIMITS.ledgerSessions)
+    },
+    forget(sessionID) {
+      turns.delete(sessionID)
+    },
+  }
+}
+/**
+ * opencode can load one plugin twice in a process (global and project config, say). The ledger is the one
+ * deliberate piece of process-wide state: both copies must agree on which replies were judged and how
+ * deep the cascade is, or a reply could earn two notes. It is created on first use, never at import.
+ */
+function processLedger() {
+  const key = Symbol.for("ragfaith.ledger.v1")
+  const holder = globalThis
+  holder[key] ??= createLedger()
+  return holder[key]
+}
+function newSession(id) {
+  return {
+    id,
+    parentID: undefined,
+    parentKnown: false,
+    deleted: false,
+    premises: [],
+    premiseChars: 0,
+    nextSource: 0,
+    records: [],
+    webRefs: [],
+    warnedPackages: new Set(),
+    toastKeys: new Set(),
+    userMessages: new Map(),
+    lastUser: undefined,
+    reply: undefined,
+    activeModel: undefined,
+    generation: 0,
+    noteMessages: new Set(),
+    reportMessages: new Set(),
+    revertedTo: undefined,
+    judging: true,
+    report: undefined,
+    flaggedReport: undefined,
+    counters: newCounters(),
+    silentSeconds: new Map(),
+  }
+}
+/** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
+function createSessionStore() {
+  const sessions = new Map()
+  return {
+    sessions: sessions,
+    /** The session's state, created on first sight; a touched session becomes the newest. */
+    touch(id) {
+      const state = sessions.get(id) ?? newSession(id)
+      sessions.delete(id)
+      sessions.set(id, state)
+      trimOldest(sessions, LIMITS.sessions)
+      return state
+    },
+    /** The session's state if the plugin knows it; events for unknown sessions create nothing. */
+    find: (id) => sessions.get(id),
+    remove(id) {
+      const state = sessions.get(id)
+      if (state) state.deleted = true
+      sessions.delete(id)
+    },
+    /** The session and its parent: a subagent works for its parent, so the parent's evidence counts too. */
+    lineage(state) {
+      const parent = state.parentID ? sessions.get(state.parentID) : undefined
+      return parent ? [state, parent] : [state]
+    },
+  }
+}
+/** A message of the session that is the plugin's own `/ragfaith` report. */
+function markReport(state, messageID) {
+  state.reportMessages.add(messageID)
+  trimOldest(state.reportMessages, LIMITS.userMessagesPerSession)
+}
+function modelRef(value) {
+  const model = asRecord(value)
+  return typeof model.providerID === "string" && typeof model.modelID === "string"
+    ? { providerID: model.providerID, modelID: model.modelID }
+    : undefined
+}
+// ── End src/state/session.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/tools.ts ─────────────────────────────────────────────────────────────────────────────
 /** Tools whose output describes this machine; everything else that carries a URL or query is the web. */
 const MACHINE_TOOL_RE = /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
@@ -3114,6 +3232,23 @@ function cleanEvidence(raw, cap, redact = redactSecrets) {
   const redacted = redact(window)
   return escapeDelimiters(redacted.length > cap ? redacted.slice(redacted.length - cap) : redacted)
 }
+// ── End src/capture/redact/redact.ts ───────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/redact/scrub.ts ──────────────────────────────────────────────────────────────────────
+/** Shorter judge keys are hidden nowhere: replacing a word-sized "key" would garble ordinary text. */
+const MIN_HIDDEN_KEY_CHARS = 8
+const ERROR_MESSAGE_CHARS = 300
+/**
+ * The judge key is no shape redaction knows, and an endpoint or the agent could echo it: it is cut out by
+ * value wherever the plugin shows or logs text. One rule for every output.
+ */
+function hideKey(text, apiKey) {
+  return apiKey && apiKey.length >= MIN_HIDDEN_KEY_CHARS ? text.split(apiKey).join(REDACTED) : text
+}
+/** Keeps keys and URL credentials out of anything shown or logged about a failure. */
+function scrubError(message, apiKey) {
+  const text = hideKey(message, apiKey).replace(/(https?:\/\/[^\s?#]+)[?#][^\s]*/g, "$1")
+  return clip(redactSecrets(text), ERROR_MESSAGE_CHARS)
+}
 /** Words that stand before the program they run: `timeout 60 pytest`, `env CI=1 npm test`, `FOO=1 make test`. */
 const PREFIX_WORD_RE =
   /^(?:[A-Za-z_]\w*=.*|timeout|time|env|sudo|nice|xvfb-run|command|exec|nohup|stdbuf|-\S+|\d+[smh]?)$/
@@ -4209,8 +4344,6 @@ function notAClaim(sentence, closesParagraph = false) {
 // ── End src/claims/checkable.ts ────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/split.ts ──────────────────────────────────────────────────────────────────────────────
 const BEFORE_CHARS = 300
-/** Shorter claims say too little for a verbatim match with a source to prove anything. */
-const VERBATIM_MIN_CHARS = 24
 /** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
 const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
 /**
@@ -4494,25 +4627,6 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
   }
   return { claims, skipped, notClaims }
 }
-/**
- * The zero-token gate: a claim that stands word for word in a source needs no judge. The source side
- * drops the `12: ` line numbers of opencode's read output so a quoted line still matches.
- */
-function isVerbatimInSources(claim, normalizedSources) {
-  if (claim.key.length < VERBATIM_MIN_CHARS) return false
-  // The match must end where the source's clause ends: "X is enabled" is not proven by "X is enabled only if Y".
-  for (let at = normalizedSources.indexOf(claim.key); at >= 0; at = normalizedSources.indexOf(claim.key, at + 1)) {
-    // It must also start where a word starts ("5 retries" is not "15 retries"), and a comma may open a qualifier.
-    const after = normalizedSources.slice(at + claim.key.length, at + claim.key.length + 2)
-    if (!/[\p{L}\p{N}]/u.test(normalizedSources[at - 1] ?? "") && /^(?:$|\s?[.!?;:)\]"'”])/.test(after)) {
-      return true
-    }
-  }
-  return false
-}
-function normalizeSources(premises) {
-  return normalizeForMatch(premises.map((premise) => premise.text.replace(READ_LINE_PREFIX_RE, "")).join("\n"))
-}
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
 const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
@@ -4558,326 +4672,6 @@ function joinLines(lines) {
     .join("")
 }
 // ── End src/claims/split.ts ────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/claims/process.ts ────────────────────────────────────────────────────────────────────────────
-/**
- * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
- * Tests durchlaufen"): none of them claims what happened.
- */
-const HEDGE_RE =
-  /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
-/**
- * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
- * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
- */
-const NEGATION_RE =
-  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
-/**
- * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
- * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
- */
-const PART_OF_RUN_RE =
-  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
-/** "ran", "executed", "verified" said by the agent of itself. */
-const RAN_IT_RE =
-  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
-const FIRST_PERSON_RAN_RE =
-  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
-/**
- * "I ran the tests", "we re-ran the unit tests", "Ich habe die Tests ausgeführt": a run of the suite claimed
- * without naming its command. What follows may say how it went ("… and they pass").
- */
-const RAN_SUITE_RE =
-  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+|now\s+)?(?:ran|re-?ran|run|executed)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|our\s+|both\s+)?(?:(?:unit|integration|e2e|relevant|existing|full|whole|affected|new|updated|related)\s+)*(?:test\s+suite|tests?|specs?)\b|\b(?:ich|wir)\s+habe?n?\s+(?:\p{L}+\s+){0,3}?(?:die|alle)\s+(?:\p{L}+\s+)?tests?\s+(?:\p{L}+\s+)?(?:ausgeführt|laufen\s+lassen)(?!\p{L})/iu
-/** How the run of the suite went, said after the run: "… and they (all) pass", "…, und sie laufen durch". */
-const SUITE_OUTCOME_PATTERNS = [
-  [
-    true,
-    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|all|both|everything|each|all\s+of\s+them|sie|alle)\s+(?:all\s+|alle\s+|now\s+|jetzt\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:all\s+)?(?:passing|green)|laufen\s+(?:\p{L}+\s+)?durch|sind\s+(?:\p{L}+\s+)?grün|bestehen|bestanden)\b\W*$/iu,
-  ],
-  [
-    false,
-    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
-  ],
-]
-/** A command in backticks that starts with a program an agent runs. */
-const BACKTICK_COMMAND_RE =
-  /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
-const COMMAND_PASSED_RE =
-  /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
-const COMMAND_FAILED_RE =
-  /\b(?:fail(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]\d*\b|errors?\s+out|crash(?:es|ed)|schlägt\s+(?:\w+\s+)?fehl|schlug\s+(?:\w+\s+)?fehl|bricht\s+(?:\w+\s+)?ab)\b/i
-/** Outcome claims about the tests or the build, English and German: [kind, passed, shapes]. */
-const OUTCOME_PATTERNS = [
-  [
-    "tests",
-    true,
-    [
-      /\b(?:all|the|every|both|these|those|\d+)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)\s+(?:now\s+|still\s+|all\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:now\s+|all\s+)?(?:passing|green))(?=\s*(?:$|[.,;:!)(—–]|\s(?:again|now|locally|cleanly|successfully|without|with|on|in|after)\b))/i,
-      /\b(?:the\s+)?test\s+suite\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is\s+(?:now\s+)?green)\b/i,
-      /\b(?:alle|die)\s+(?:\d+\s+)?(?:[\wäöüß-]+\s+)?tests?\s+(?:laufen|liefen|sind|waren)\s+(?:jetzt\s+|nun\s+|wieder\s+)?(?:durch|grün|erfolgreich|bestanden)\b/i,
-      /\b(?:alle|die)\s+(?:\d+\s+)?tests?\s+(?:bestehen|bestanden)\b/i,
-      /\bdie\s+test-?suite\s+(?:läuft|lief)\s+(?:jetzt\s+|wieder\s+)?(?:durch|grün)\b/i,
-    ],
-  ],
-  [
-    "tests",
-    false,
-    [
-      /\b(?:\d+|one|two|three|some|several|the|all)\s+(?:[\w-]+\s+){0,2}?tests?\s+(?:still\s+|now\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing)\b/i,
-      /\btests?\s+(?:schlagen|schlugen)\s+(?:\w+\s+)?fehl\b/i,
-      /\btests?\s+(?:sind|waren)\s+(?:\w+\s+)?fehlgeschlagen\b/i,
-    ],
-  ],
-  [
-    "build",
-    true,
-    [
-      /\bthe\s+build\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is\s+(?:now\s+)?green|completes?\s+successfully)\b/i,
-      /\b(?:it|the\s+(?:project|code|package)|everything)\s+(?:now\s+)?(?:compiles|builds)(?:\s+(?:cleanly|successfully|without\s+errors))?(?=\s*(?:$|[.,;:!]))/i,
-      /\b(?:builds|compiles)\s+(?:cleanly|successfully|without\s+errors)\b/i,
-      /\bder\s+build\s+(?:läuft|lief|ist|war)\s+(?:jetzt\s+|wieder\s+|nun\s+)?(?:durch|grün|erfolgreich)\b/i,
-      /\b(?:kompiliert|baut)\s+(?:jetzt\s+|wieder\s+|nun\s+)?(?:fehlerfrei|sauber|erfolgreich|ohne\s+fehler)\b/i,
-    ],
-  ],
-  [
-    "build",
-    false,
-    [
-      /\bthe\s+build\s+(?:still\s+|now\s+)?(?:fails|failed|is\s+(?:still\s+)?(?:broken|failing|red))\b/i,
-      /\bder\s+build\s+(?:schlägt|schlug)\s+(?:\w+\s+)?fehl\b/i,
-    ],
-  ],
-]
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE =
-  /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
-const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
-const GERMAN_CHANGE_VERBS =
-  "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
-/** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
-const CHANGE_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
-  // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
-  "iu",
-)
-const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
-/** The agent says it read a file. */
-const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
-  "i",
-)
-/** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
-const MORE_CLAUSES_RE =
-  /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
-/**
- * Reads a claim about what the agent did, conservatively: plans, instructions, conditions and hedged or
- * negated sentences are not read at all, since a wrong flag costs more than a missed one.
- */
-function readProcessClaim(text) {
-  const plain = text.replace(/\s+/g, " ").trim()
-  if (HEDGE_RE.test(plain) || /\?\s*$/.test(plain) || NEGATION_RE.test(plain)) return undefined
-  const command = BACKTICK_COMMAND_RE.exec(plain)?.[1]
-  const ranIt = FIRST_PERSON_RAN_RE.test(plain)
-  const outcomeClaim = OUTCOME_PATTERNS.find(([, , patterns]) => patterns.some((re) => re.test(plain)))
-  // A command is the claim's subject only where the agent says it ran it or the sentence opens with it:
-  // "it tried to import `python` and failed" says nothing about a run of `python`.
-  if (command && (ranIt || plain.startsWith(`\`${command}\``))) {
-    const outcome = COMMAND_FAILED_RE.test(plain)
-      ? "failed"
-      : COMMAND_PASSED_RE.test(plain)
-        ? "passed"
-        : ranIt
-          ? "ran"
-          : undefined
-    if (outcome && outcome !== "ran") return { kind: "command", command, outcome, ranIt }
-    // "I ran `npm test` and all tests pass": the outcome is the claim that matters. Any other second clause
-    // ("… and updated the docs") says more than the run: the records can still show the run never happened.
-    if (outcome === "ran" && !outcomeClaim) {
-      const after = plain.slice(plain.indexOf(command) + command.length + 1)
-      return { kind: "command", command, outcome, ranIt, more: MORE_CLAUSES_RE.test(after) }
-    }
-  }
-  if (outcomeClaim) {
-    const [subject, passed] = outcomeClaim
-    const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
-  }
-  const suite = RAN_SUITE_RE.exec(plain)
-  if (suite && !command) {
-    const after = plain.slice(suite.index + suite[0].length)
-    const said = SUITE_OUTCOME_PATTERNS.find(([, re]) => re.test(after))
-    const more = !said && MORE_CLAUSES_RE.test(after)
-    return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
-  }
-  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
-  if (paths.length === 0) return undefined
-  if (CHANGE_CLAIM_RE.test(plain)) return { kind: "file", action: "change", paths }
-  if (READ_CLAIM_RE.test(plain)) return { kind: "file", action: "read", paths }
-  return undefined
-}
-/** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
-function namesPath(path, named) {
-  const wanted = normalizePath(named).replace(/^\.\//, "")
-  const have = normalizePath(path)
-  return have === wanted || have.endsWith(`/${wanted}`)
-}
-const normalizeCommand = (command) => command.replace(/\s+/g, " ").trim().toLowerCase()
-const shellRuns = (records) =>
-  records.flatMap((record) =>
-    record.kind === "run" && record.command !== undefined ? [{ record, commands: splitCommand(record.command) }] : [],
-  )
-/**
- * The verdict the session's own records give a process claim: confirmed, contradicted (with the record as
- * the quote), or undefined when they cannot tell, so the judge reads the claim with the records as evidence.
- * They decide only what they show unambiguously: that no command which could be the claimed one ran, or the
- * claimed run itself, recognised, finished, with its own exit code or its runner's summary line. A subagent's
- * work is invisible here, so any delegation leaves "it never happened" undecided.
- */
-function decideProcessClaim(claim, records, context = {}) {
-  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
-  const runs = context.runs ?? shellRuns(records)
-  switch (claim.kind) {
-    case "file":
-      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
-    case "outcome":
-      return decideOutcome(claim, runs, absent)
-    case "command": {
-      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
-      if (!last) {
-        if (!claim.ranIt || !absent) return undefined
-        return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
-      }
-      if (claim.more) return undefined
-      if (claim.outcome === "ran") return { verdict: "faithful", quote: last.line }
-      return outcomeOf(last, commandOutcome(last, claim.command), claim.outcome === "passed")
-    }
-  }
-}
-/** Whether a recorded command line holds the claimed one; "..." or "…" in the claim stands for words left out. */
-function ranCommand(recorded, claimed) {
-  const pieces = normalizeCommand(claimed)
-    .split(/\s*(?:\.\.\.|…)\s*/)
-    .filter(Boolean)
-  let at = 0
-  const line = normalizeCommand(recorded)
-  for (const piece of pieces) {
-    const found = line.indexOf(piece, at)
-    if (found < 0) return false
-    at = found + piece.length
-  }
-  return pieces.length > 0
-}
-/** A claimed outcome of the tests or the build, against the last run that is recognisably one. */
-function decideOutcome(claim, runs, absent) {
-  const subject = claim.subject
-  const recognised = (run) =>
-    run.commands.some((simple) => runnerOf(simple) === subject) ||
-    (subject === "tests" && run.record.tests !== undefined)
-  const could = (run) => !run.commands.every(looksOnly)
-  const lastAt = runs.findLastIndex(recognised)
-  if (lastAt < 0) {
-    if (!claim.ranIt || !absent || runs.some(could)) return undefined
-    const what = subject === "tests" ? "tests" : "a build"
-    return { verdict: "unfaithful", quote: `no command that could run ${what} ran in this session` }
-  }
-  // A later command may be the run the claim means (the agent's own test script, `python -c` with unittest).
-  if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
-  const last = runs[lastAt]
-  if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
-  const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
-  const outcome =
-    (subject === "tests" ? last.record.tests : undefined) ??
-    (first < 0 ? undefined : ownOutcome(last.commands, first, last.record.exit))
-  // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
-  if (claim.part && claim.passed && outcome === "failed") return undefined
-  return outcomeOf(last.record, outcome, claim.passed)
-}
-/** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
-function commandOutcome(record, command) {
-  if (normalizeCommand(record.command ?? "") === normalizeCommand(command)) {
-    return record.exit === undefined ? undefined : record.exit === 0 ? "passed" : "failed"
-  }
-  const commands = splitCommand(record.command ?? "")
-  const wanted = normalizeCommand(
-    programWords(splitCommand(command)[0] ?? { words: [], writes: [], next: undefined }).join(" "),
-  )
-  const at = commands.findIndex((simple) => normalizeCommand(programWords(simple).join(" ")).startsWith(wanted))
-  return at < 0 ? undefined : ownOutcome(commands, at, record.exit)
-}
-/** A known outcome against a claimed one; undefined when the outcome is not known. */
-function outcomeOf(action, outcome, passed) {
-  if (outcome === undefined) return undefined
-  return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
-}
-/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
-const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
-/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
-function writesFile(simple, named) {
-  if (simple.writes.some((target) => namesPath(target, named))) return true
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (!WRITING_PROGRAM_RE.test(name)) return false
-  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
-  return args.some((word) => namesPath(word, named))
-}
-/**
- * Whether a command may have shown the agent a file it does not name: a search or listing over directories
- * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
- * itself (a build, a migration, a script) shows the agent none of them.
- */
-function showsUnnamed(simple) {
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
-  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
-  if (name === "git") return args[0] === "grep"
-  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
-  return false
-}
-/**
- * A claim that the agent changed or read files, against the records. A name counts as a file only where the
- * session saw one (read, listed, edited, written, named as a command's file) or the work tree has one: code in
- * backticks (`django.db`, `logger.exception()`) is no file. A file the records never touched is flagged only
- * when no command ran that could have touched it unnamed (a script, a heredoc, `grep -r`).
- */
-function decideFileClaim(claim, records, runs, { absent, exists }) {
-  const kinds = claim.action === "change" ? ["change"] : ["read", "change"]
-  const seen = (named) =>
-    records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
-    runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
-    exists?.(named) === true
-  const files = claim.paths.filter(seen)
-  if (files.length === 0) return undefined
-  const touching = (named) =>
-    records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
-  const byShell = (named) =>
-    runs.filter(({ commands }) =>
-      claim.action === "change"
-        ? commands.some((simple) => writesFile(simple, named))
-        : namedFiles(commands).some((word) => namesPath(word, named)),
-    )
-  const evidence = (named) => [...touching(named), ...byShell(named).map((run) => run.record)]
-  const missing = files.filter((named) => evidence(named).length === 0)
-  if (missing.length === 0) {
-    const quote = evidence(files[0] ?? "").at(-1)?.line
-    return quote ? { verdict: "faithful", quote } : undefined
-  }
-  // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
-  // Test runs and builds are taken not to write sources.
-  const unnamed = (run) =>
-    claim.action === "change"
-      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
-      : run.commands.some(showsUnnamed)
-  if (!absent || runs.some(unnamed)) return undefined
-  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
-  const verb = claim.action === "change" ? "changed" : "read"
-  const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
-  return {
-    verdict: "unfaithful",
-    quote: list ? `files ${verb} in this session: ${list}` : `no file was ${verb} in this session`,
-  }
-}
-// ── End src/claims/process.ts ──────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/prompt.ts ──────────────────────────────────────────────────────────────────────────────
 /** The source that lists the session's tool calls, as the judge and the note name it. */
 const PROCESS_SOURCE = { id: "P", label: "tool calls of this session" }
@@ -5232,9 +5026,6 @@ const RETRY_AFTER_CAP_MS = 30_000
 const MAX_JUDGE_BODY_BYTES = 1_000_000
 /** How much of a refused request's body is read: enough for an error message, never a whole page. */
 const ERROR_BODY_BYTES = 4_096
-/** Shorter judge keys are hidden nowhere: replacing a word-sized "key" would garble ordinary text. */
-const MIN_HIDDEN_KEY_CHARS = 8
-const ERROR_MESSAGE_CHARS = 300
 class JudgeError extends Error {
   status
   retryable
@@ -5263,28 +5054,6 @@ function retryDelay(attempt, retryAfter, now, random) {
   }
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1))
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
-}
-/** Any thrown value as text, even one whose toString throws or that JSON cannot serialise. */
-function describeError(error) {
-  try {
-    if (error instanceof Error) return `${error.name}: ${error.message}`
-    if (typeof error === "string") return error
-    return JSON.stringify(error) ?? String(error)
-  } catch {
-    return "unprintable error"
-  }
-}
-/**
- * The judge key is no shape redaction knows, and an endpoint or the agent could echo it: it is cut out by
- * value wherever the plugin shows or logs text. One rule for every output.
- */
-function hideKey(text, apiKey) {
-  return apiKey && apiKey.length >= MIN_HIDDEN_KEY_CHARS ? text.split(apiKey).join(REDACTED) : text
-}
-/** Keeps keys and URL credentials out of anything shown or logged about a failure. */
-function scrubError(message, apiKey) {
-  const text = hideKey(message, apiKey).replace(/(https?:\/\/[^\s?#]+)[?#][^\s]*/g, "$1")
-  return clip(redactSecrets(text), ERROR_MESSAGE_CHARS)
 }
 /** Reads a body up to `limit` bytes; a chunked body with no length header cannot make it read more. */
 async function readAtMost(response, limit) {
@@ -5787,7 +5556,350 @@ function noteJudgeHealth(notifier, state, evidence, run) {
   }
 }
 // ── End src/judge/health.ts ────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/judge/claim.ts ───────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/gate.ts ────────────────────────────────────────────────────────────────────────────────
+/** Shorter claims say too little for a verbatim match with a source to prove anything. */
+const VERBATIM_MIN_CHARS = 24
+/**
+ * The zero-token gate: a claim that stands word for word in a source needs no judge. The source side
+ * drops the `12: ` line numbers of opencode's read output so a quoted line still matches.
+ */
+function isVerbatimInSources(claim, normalizedSources) {
+  if (claim.key.length < VERBATIM_MIN_CHARS) return false
+  // The match must end where the source's clause ends: "X is enabled" is not proven by "X is enabled only if Y".
+  for (let at = normalizedSources.indexOf(claim.key); at >= 0; at = normalizedSources.indexOf(claim.key, at + 1)) {
+    // It must also start where a word starts ("5 retries" is not "15 retries"), and a comma may open a qualifier.
+    const after = normalizedSources.slice(at + claim.key.length, at + claim.key.length + 2)
+    if (!/[\p{L}\p{N}]/u.test(normalizedSources[at - 1] ?? "") && /^(?:$|\s?[.!?;:)\]"'”])/.test(after)) {
+      return true
+    }
+  }
+  return false
+}
+function normalizeSources(premises) {
+  return normalizeForMatch(premises.map((premise) => premise.text.replace(READ_LINE_PREFIX_RE, "")).join("\n"))
+}
+// ── End src/judge/gate.ts ──────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/records.ts ─────────────────────────────────────────────────────────────────────────────
+/**
+ * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
+ * Tests durchlaufen"): none of them claims what happened.
+ */
+const HEDGE_RE =
+  /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
+/**
+ * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
+ * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
+ */
+const NEGATION_RE =
+  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
+/**
+ * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
+ * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
+ */
+const PART_OF_RUN_RE =
+  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
+/** "ran", "executed", "verified" said by the agent of itself. */
+const RAN_IT_RE =
+  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
+const FIRST_PERSON_RAN_RE =
+  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
+/**
+ * "I ran the tests", "we re-ran the unit tests", "Ich habe die Tests ausgeführt": a run of the suite claimed
+ * without naming its command. What follows may say how it went ("… and they pass").
+ */
+const RAN_SUITE_RE =
+  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+|now\s+)?(?:ran|re-?ran|run|executed)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|our\s+|both\s+)?(?:(?:unit|integration|e2e|relevant|existing|full|whole|affected|new|updated|related)\s+)*(?:test\s+suite|tests?|specs?)\b|\b(?:ich|wir)\s+habe?n?\s+(?:\p{L}+\s+){0,3}?(?:die|alle)\s+(?:\p{L}+\s+)?tests?\s+(?:\p{L}+\s+)?(?:ausgeführt|laufen\s+lassen)(?!\p{L})/iu
+/** How the run of the suite went, said after the run: "… and they (all) pass", "…, und sie laufen durch". */
+const SUITE_OUTCOME_PATTERNS = [
+  [
+    true,
+    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|all|both|everything|each|all\s+of\s+them|sie|alle)\s+(?:all\s+|alle\s+|now\s+|jetzt\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:all\s+)?(?:passing|green)|laufen\s+(?:\p{L}+\s+)?durch|sind\s+(?:\p{L}+\s+)?grün|bestehen|bestanden)\b\W*$/iu,
+  ],
+  [
+    false,
+    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
+  ],
+]
+/** A command in backticks that starts with a program an agent runs. */
+const BACKTICK_COMMAND_RE =
+  /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
+const COMMAND_PASSED_RE =
+  /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
+const COMMAND_FAILED_RE =
+  /\b(?:fail(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]\d*\b|errors?\s+out|crash(?:es|ed)|schlägt\s+(?:\w+\s+)?fehl|schlug\s+(?:\w+\s+)?fehl|bricht\s+(?:\w+\s+)?ab)\b/i
+/** Outcome claims about the tests or the build, English and German: [kind, passed, shapes]. */
+const OUTCOME_PATTERNS = [
+  [
+    "tests",
+    true,
+    [
+      /\b(?:all|the|every|both|these|those|\d+)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)\s+(?:now\s+|still\s+|all\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:now\s+|all\s+)?(?:passing|green))(?=\s*(?:$|[.,;:!)(—–]|\s(?:again|now|locally|cleanly|successfully|without|with|on|in|after)\b))/i,
+      /\b(?:the\s+)?test\s+suite\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is\s+(?:now\s+)?green)\b/i,
+      /\b(?:alle|die)\s+(?:\d+\s+)?(?:[\wäöüß-]+\s+)?tests?\s+(?:laufen|liefen|sind|waren)\s+(?:jetzt\s+|nun\s+|wieder\s+)?(?:durch|grün|erfolgreich|bestanden)\b/i,
+      /\b(?:alle|die)\s+(?:\d+\s+)?tests?\s+(?:bestehen|bestanden)\b/i,
+      /\bdie\s+test-?suite\s+(?:läuft|lief)\s+(?:jetzt\s+|wieder\s+)?(?:durch|grün)\b/i,
+    ],
+  ],
+  [
+    "tests",
+    false,
+    [
+      /\b(?:\d+|one|two|three|some|several|the|all)\s+(?:[\w-]+\s+){0,2}?tests?\s+(?:still\s+|now\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing)\b/i,
+      /\btests?\s+(?:schlagen|schlugen)\s+(?:\w+\s+)?fehl\b/i,
+      /\btests?\s+(?:sind|waren)\s+(?:\w+\s+)?fehlgeschlagen\b/i,
+    ],
+  ],
+  [
+    "build",
+    true,
+    [
+      /\bthe\s+build\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is\s+(?:now\s+)?green|completes?\s+successfully)\b/i,
+      /\b(?:it|the\s+(?:project|code|package)|everything)\s+(?:now\s+)?(?:compiles|builds)(?:\s+(?:cleanly|successfully|without\s+errors))?(?=\s*(?:$|[.,;:!]))/i,
+      /\b(?:builds|compiles)\s+(?:cleanly|successfully|without\s+errors)\b/i,
+      /\bder\s+build\s+(?:läuft|lief|ist|war)\s+(?:jetzt\s+|wieder\s+|nun\s+)?(?:durch|grün|erfolgreich)\b/i,
+      /\b(?:kompiliert|baut)\s+(?:jetzt\s+|wieder\s+|nun\s+)?(?:fehlerfrei|sauber|erfolgreich|ohne\s+fehler)\b/i,
+    ],
+  ],
+  [
+    "build",
+    false,
+    [
+      /\bthe\s+build\s+(?:still\s+|now\s+)?(?:fails|failed|is\s+(?:still\s+)?(?:broken|failing|red))\b/i,
+      /\bder\s+build\s+(?:schlägt|schlug)\s+(?:\w+\s+)?fehl\b/i,
+    ],
+  ],
+]
+/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
+const PATH_TOKEN_RE =
+  /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
+const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
+const GERMAN_CHANGE_VERBS =
+  "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
+/** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
+const CHANGE_CLAIM_RE = new RegExp(
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
+  // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
+  "iu",
+)
+const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
+/** The agent says it read a file. */
+const READ_CLAIM_RE = new RegExp(
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  "i",
+)
+/** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
+const MORE_CLAUSES_RE =
+  /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
+/**
+ * Reads a claim about what the agent did, conservatively: plans, instructions, conditions and hedged or
+ * negated sentences are not read at all, since a wrong flag costs more than a missed one.
+ */
+function readProcessClaim(text) {
+  const plain = text.replace(/\s+/g, " ").trim()
+  if (HEDGE_RE.test(plain) || /\?\s*$/.test(plain) || NEGATION_RE.test(plain)) return undefined
+  const command = BACKTICK_COMMAND_RE.exec(plain)?.[1]
+  const ranIt = FIRST_PERSON_RAN_RE.test(plain)
+  const outcomeClaim = OUTCOME_PATTERNS.find(([, , patterns]) => patterns.some((re) => re.test(plain)))
+  // A command is the claim's subject only where the agent says it ran it or the sentence opens with it:
+  // "it tried to import `python` and failed" says nothing about a run of `python`.
+  if (command && (ranIt || plain.startsWith(`\`${command}\``))) {
+    const outcome = COMMAND_FAILED_RE.test(plain)
+      ? "failed"
+      : COMMAND_PASSED_RE.test(plain)
+        ? "passed"
+        : ranIt
+          ? "ran"
+          : undefined
+    if (outcome && outcome !== "ran") return { kind: "command", command, outcome, ranIt }
+    // "I ran `npm test` and all tests pass": the outcome is the claim that matters. Any other second clause
+    // ("… and updated the docs") says more than the run: the records can still show the run never happened.
+    if (outcome === "ran" && !outcomeClaim) {
+      const after = plain.slice(plain.indexOf(command) + command.length + 1)
+      return { kind: "command", command, outcome, ranIt, more: MORE_CLAUSES_RE.test(after) }
+    }
+  }
+  if (outcomeClaim) {
+    const [subject, passed] = outcomeClaim
+    const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
+    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
+  }
+  const suite = RAN_SUITE_RE.exec(plain)
+  if (suite && !command) {
+    const after = plain.slice(suite.index + suite[0].length)
+    const said = SUITE_OUTCOME_PATTERNS.find(([, re]) => re.test(after))
+    const more = !said && MORE_CLAUSES_RE.test(after)
+    return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
+  }
+  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
+  if (paths.length === 0) return undefined
+  if (CHANGE_CLAIM_RE.test(plain)) return { kind: "file", action: "change", paths }
+  if (READ_CLAIM_RE.test(plain)) return { kind: "file", action: "read", paths }
+  return undefined
+}
+/** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
+function namesPath(path, named) {
+  const wanted = normalizePath(named).replace(/^\.\//, "")
+  const have = normalizePath(path)
+  return have === wanted || have.endsWith(`/${wanted}`)
+}
+const normalizeCommand = (command) => command.replace(/\s+/g, " ").trim().toLowerCase()
+const shellRuns = (records) =>
+  records.flatMap((record) =>
+    record.kind === "run" && record.command !== undefined ? [{ record, commands: splitCommand(record.command) }] : [],
+  )
+/**
+ * The verdict the session's own records give a process claim: confirmed, contradicted (with the record as
+ * the quote), or undefined when they cannot tell, so the judge reads the claim with the records as evidence.
+ * They decide only what they show unambiguously: that no command which could be the claimed one ran, or the
+ * claimed run itself, recognised, finished, with its own exit code or its runner's summary line. A subagent's
+ * work is invisible here, so any delegation leaves "it never happened" undecided.
+ */
+function decideProcessClaim(claim, records, context = {}) {
+  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const runs = context.runs ?? shellRuns(records)
+  switch (claim.kind) {
+    case "file":
+      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
+    case "outcome":
+      return decideOutcome(claim, runs, absent)
+    case "command": {
+      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
+      if (!last) {
+        if (!claim.ranIt || !absent) return undefined
+        return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
+      }
+      if (claim.more) return undefined
+      if (claim.outcome === "ran") return { verdict: "faithful", quote: last.line }
+      return outcomeOf(last, commandOutcome(last, claim.command), claim.outcome === "passed")
+    }
+  }
+}
+/** Whether a recorded command line holds the claimed one; "..." or "…" in the claim stands for words left out. */
+function ranCommand(recorded, claimed) {
+  const pieces = normalizeCommand(claimed)
+    .split(/\s*(?:\.\.\.|…)\s*/)
+    .filter(Boolean)
+  let at = 0
+  const line = normalizeCommand(recorded)
+  for (const piece of pieces) {
+    const found = line.indexOf(piece, at)
+    if (found < 0) return false
+    at = found + piece.length
+  }
+  return pieces.length > 0
+}
+/** A claimed outcome of the tests or the build, against the last run that is recognisably one. */
+function decideOutcome(claim, runs, absent) {
+  const subject = claim.subject
+  const recognised = (run) =>
+    run.commands.some((simple) => runnerOf(simple) === subject) ||
+    (subject === "tests" && run.record.tests !== undefined)
+  const could = (run) => !run.commands.every(looksOnly)
+  const lastAt = runs.findLastIndex(recognised)
+  if (lastAt < 0) {
+    if (!claim.ranIt || !absent || runs.some(could)) return undefined
+    const what = subject === "tests" ? "tests" : "a build"
+    return { verdict: "unfaithful", quote: `no command that could run ${what} ran in this session` }
+  }
+  // A later command may be the run the claim means (the agent's own test script, `python -c` with unittest).
+  if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
+  const last = runs[lastAt]
+  if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
+  const outcome =
+    (subject === "tests" ? last.record.tests : undefined) ??
+    (first < 0 ? undefined : ownOutcome(last.commands, first, last.record.exit))
+  // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
+  if (claim.part && claim.passed && outcome === "failed") return undefined
+  return outcomeOf(last.record, outcome, claim.passed)
+}
+/** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
+function commandOutcome(record, command) {
+  if (normalizeCommand(record.command ?? "") === normalizeCommand(command)) {
+    return record.exit === undefined ? undefined : record.exit === 0 ? "passed" : "failed"
+  }
+  const commands = splitCommand(record.command ?? "")
+  const wanted = normalizeCommand(
+    programWords(splitCommand(command)[0] ?? { words: [], writes: [], next: undefined }).join(" "),
+  )
+  const at = commands.findIndex((simple) => normalizeCommand(programWords(simple).join(" ")).startsWith(wanted))
+  return at < 0 ? undefined : ownOutcome(commands, at, record.exit)
+}
+/** A known outcome against a claimed one; undefined when the outcome is not known. */
+function outcomeOf(action, outcome, passed) {
+  if (outcome === undefined) return undefined
+  return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
+}
+/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
+const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
+/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
+function writesFile(simple, named) {
+  if (simple.writes.some((target) => namesPath(target, named))) return true
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (!WRITING_PROGRAM_RE.test(name)) return false
+  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
+  return args.some((word) => namesPath(word, named))
+}
+/**
+ * Whether a command may have shown the agent a file it does not name: a search or listing over directories
+ * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
+ * itself (a build, a migration, a script) shows the agent none of them.
+ */
+function showsUnnamed(simple) {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
+  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
+  if (name === "git") return args[0] === "grep"
+  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
+  return false
+}
+/**
+ * A claim that the agent changed or read files, against the records. A name counts as a file only where the
+ * session saw one (read, listed, edited, written, named as a command's file) or the work tree has one: code in
+ * backticks (`django.db`, `logger.exception()`) is no file. A file the records never touched is flagged only
+ * when no command ran that could have touched it unnamed (a script, a heredoc, `grep -r`).
+ */
+function decideFileClaim(claim, records, runs, { absent, exists }) {
+  const kinds = claim.action === "change" ? ["change"] : ["read", "change"]
+  const seen = (named) =>
+    records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
+    runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
+    exists?.(named) === true
+  const files = claim.paths.filter(seen)
+  if (files.length === 0) return undefined
+  const touching = (named) =>
+    records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
+  const byShell = (named) =>
+    runs.filter(({ commands }) =>
+      claim.action === "change"
+        ? commands.some((simple) => writesFile(simple, named))
+        : namedFiles(commands).some((word) => namesPath(word, named)),
+    )
+  const evidence = (named) => [...touching(named), ...byShell(named).map((run) => run.record)]
+  const missing = files.filter((named) => evidence(named).length === 0)
+  if (missing.length === 0) {
+    const quote = evidence(files[0] ?? "").at(-1)?.line
+    return quote ? { verdict: "faithful", quote } : undefined
+  }
+  // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
+  // Test runs and builds are taken not to write sources.
+  const unnamed = (run) =>
+    claim.action === "change"
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      : run.commands.some(showsUnnamed)
+  if (!absent || runs.some(unnamed)) return undefined
+  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
+  const verb = claim.action === "change" ? "changed" : "read"
+  const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
+  return {
+    verdict: "unfaithful",
+    quote: list ? `files ${verb} in this session: ${list}` : `no file was ${verb} in this session`,
+  }
+}
+// ── End src/judge/records.ts ───────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
 function gatherEvidence(state, config, judge, exists) {
@@ -6068,289 +6180,8 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     return { results: judged, model: evidence.model }
   }
 }
-const NOTE_CLAIM_CHARS = 220
-const NOTE_QUOTE_CHARS = 200
-/** Text of the reply as an output shows it: secrets redacted, the judge key hidden, clipped. */
-function sanitized(text, max, apiKey) {
-  return clip(hideKey(redactSecrets(text), apiKey), max)
-}
-/**
- * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
- * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
- */
-function toFlaggedItems(results, apiKey) {
-  const sanitize = (text, max) => sanitized(text, max, apiKey)
-  return results.map((result) => ({
-    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
-    verdict: result.verdict,
-    source: result.source,
-    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
-    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
-    via: result.via,
-    ...(result.demoted ? { demoted: result.demoted } : {}),
-    ...(result.second ? { second: result.second } : {}),
-  }))
-}
-function createLedger() {
-  const replies = new Set()
-  const reverts = new Set()
-  const turns = new Map()
-  return {
-    claimReply(messageID) {
-      if (replies.has(messageID)) return false
-      replies.add(messageID)
-      trimOldest(replies, LIMITS.ledgerReplies)
-      return true
-    },
-    claimRevert(eventID) {
-      if (reverts.has(eventID)) return false
-      reverts.add(eventID)
-      trimOldest(reverts, LIMITS.ledgerReplies)
-      return true
-    },
-    turn: (sessionID) => turns.get(sessionID),
-    openTurn(sessionID, userMessageID) {
-      if (turns.get(sessionID)?.userMessageID === userMessageID) return
-      turns.delete(sessionID)
-      turns.set(sessionID, { userMessageID, depth: 0, flaggedClaims: new Set() })
-      trimOldest(turns, LIMITS.ledgerSessions)
-    },
-    forget(sessionID) {
-      turns.delete(sessionID)
-    },
-  }
-}
-/**
- * opencode can load one plugin twice in a process (global and project config, say). The ledger is the one
- * deliberate piece of process-wide state: both copies must agree on which replies were judged and how
- * deep the cascade is, or a reply could earn two notes. It is created on first use, never at import.
- */
-function processLedger() {
-  const key = Symbol.for("ragfaith.ledger.v1")
-  const holder = globalThis
-  holder[key] ??= createLedger()
-  return holder[key]
-}
-function newSession(id) {
-  return {
-    id,
-    parentID: undefined,
-    parentKnown: false,
-    deleted: false,
-    premises: [],
-    premiseChars: 0,
-    nextSource: 0,
-    records: [],
-    webRefs: [],
-    warnedPackages: new Set(),
-    toastKeys: new Set(),
-    userMessages: new Map(),
-    lastUser: undefined,
-    reply: undefined,
-    activeModel: undefined,
-    generation: 0,
-    noteMessages: new Set(),
-    reportMessages: new Set(),
-    revertedTo: undefined,
-    judging: true,
-    report: undefined,
-    flaggedReport: undefined,
-    counters: newCounters(),
-    silentSeconds: new Map(),
-  }
-}
-/** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
-function createSessionStore() {
-  const sessions = new Map()
-  return {
-    sessions: sessions,
-    /** The session's state, created on first sight; a touched session becomes the newest. */
-    touch(id) {
-      const state = sessions.get(id) ?? newSession(id)
-      sessions.delete(id)
-      sessions.set(id, state)
-      trimOldest(sessions, LIMITS.sessions)
-      return state
-    },
-    /** The session's state if the plugin knows it; events for unknown sessions create nothing. */
-    find: (id) => sessions.get(id),
-    remove(id) {
-      const state = sessions.get(id)
-      if (state) state.deleted = true
-      sessions.delete(id)
-    },
-    /** The session and its parent: a subagent works for its parent, so the parent's evidence counts too. */
-    lineage(state) {
-      const parent = state.parentID ? sessions.get(state.parentID) : undefined
-      return parent ? [state, parent] : [state]
-    },
-  }
-}
-/** A message of the session that is the plugin's own `/ragfaith` report. */
-function markReport(state, messageID) {
-  state.reportMessages.add(messageID)
-  trimOldest(state.reportMessages, LIMITS.userMessagesPerSession)
-}
-function modelRef(value) {
-  const model = asRecord(value)
-  return typeof model.providerID === "string" && typeof model.modelID === "string"
-    ? { providerID: model.providerID, modelID: model.modelID }
-    : undefined
-}
-// ── End src/turn/session.ts ────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
-/** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
-async function isChildSession(state, client) {
-  if (state.parentKnown) return state.parentID !== undefined
-  try {
-    const result = await client.session.get({ path: { id: state.id } })
-    if (!result || result.error) return true
-    state.parentKnown = true
-    state.parentID = result.data?.parentID || undefined
-    return state.parentID !== undefined
-  } catch {
-    return true
-  }
-}
-/**
- * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
- * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
- */
-function newlyFlagged(state, replyID, results, config, ledger) {
-  if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
-  const turn = ledger.turn(state.id)
-  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
-  for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
-  return { flagged, turn }
-}
-/** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
-async function mayJudge(state, { config, deps, notifier }) {
-  if (!state.judging || config.judgeDisabled || (await isChildSession(state, deps.client))) return false
-  if (deps.mode === "run" && config.judge.route === "opencode") {
-    // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
-    const message =
-      "ragfaith: nothing was judged: `opencode run` cannot host the opencode judge route; use the TUI or " +
-      "`opencode serve`, or set a judge key (RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL, SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
-    notifier.reportFailure("run-route", message, "log")
-    notifier.printReport(`${message}\n`)
-    return false
-  }
-  const turn = deps.ledger.turn(state.id)
-  if (turn && turn.depth > 0 && turn.depth >= config.nudgeDepth) {
-    notifier.log("debug", "ragfaith: cascade depth reached; reply not judged", {
-      sessionID: state.id,
-      depth: turn.depth,
-    })
-    return false
-  }
-  return state.premises.length > 0 || state.records.length > 0
-}
-/** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
-function logVerdicts(notifier, sessionID, messageID, claims, results) {
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
-  counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
-  counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
-  // A flag on one judge because the second did not answer: the log says so, apart from any disagreement.
-  counts.secondSilent = results.filter((r) => r.second === "silent").length
-  notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
-}
-/** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
-function replyReport(at, model, items, split, judged, config) {
-  return {
-    at,
-    model,
-    items,
-    notClaims: split.notClaims.map(({ text, why }) => ({
-      text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
-      why,
-    })),
-    overCap: split.skipped,
-    unjudged: split.claims.length - judged,
-    outcome: "silent",
-  }
-}
-/**
- * Verdicts nobody wants any more: the session was deleted, or the user sent a new message before they came
- * (generation moved on). They are dropped, and the report says so.
- */
-function isOutdated(state, generation, report, results, { config, notifier, counters }) {
-  if (state.deleted) {
-    report.outcome = "deleted"
-    notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
-    return true
-  }
-  if (state.generation === generation) return false
-  tallyInto(counters, state.counters)("staleDrops")
-  report.outcome = "dropped"
-  notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
-    sessionID: state.id,
-    flagged: results.filter((r) => config.flagVerdicts.has(r.verdict)).length,
-  })
-  return true
-}
-/** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge(ctx, judgeClaims, notes) {
-  const { config, deps, notifier, counters } = ctx
-  const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
-  const pending = new Set()
-  const judgeReply = async (state, reply) => {
-    // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
-    // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
-    const generation = state.generation
-    if (!(await mayJudge(state, ctx))) return
-    const text = [...reply.texts.values()].join("\n\n")
-    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
-    if (skipped > 0) {
-      notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
-    }
-    if (claims.length === 0) return
-    const { results, model } = await judgeClaims(state, claims)
-    const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
-    state.report = report
-    tallyInto(counters, state.counters)("statements", results.length)
-    if (isOutdated(state, generation, report, results, ctx)) return
-    logVerdicts(notifier, state.id, reply.id, claims.length, results)
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return
-    const itemOf = new Map(results.map((result, i) => [result, items[i]]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result))
-    report.outcome = notes.send(state, flaggedItems, turn)
-    state.flaggedReport = report
-  }
-  return {
-    /** Judges the session's finished reply, once per reply across every instance; runs on its own, never awaited. */
-    onIdle(state) {
-      const reply = state.reply
-      if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
-      // Toasts wait while the reply is judged: a note may follow, and nothing should cover it as it appears.
-      const release = notifier.hold()
-      const task = judgeReply(state, reply)
-        .catch((error) =>
-          notifier.log("error", "ragfaith: judging failed", {
-            error: scrubError(describeError(error), config.judge.apiKey),
-          }),
-        )
-        .finally(() => {
-          release()
-          pending.delete(task)
-        })
-      pending.add(task)
-    },
-    pending: pending,
-    /** Waits for the judgments under way, at most `ms`, with a real timer cleared at once: it must not hold the exit. */
-    async settle(ms) {
-      if (pending.size === 0) return
-      let timer
-      const deadline = new Promise((resolve) => {
-        timer = setTimeout(resolve, ms)
-      })
-      await Promise.race([Promise.allSettled([...pending]), deadline]).finally(() => clearTimeout(timer))
-    },
-  }
-}
-// ── End src/turn/reply.ts ──────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/out/notifier.ts ──────────────────────────────────────────────────────────────────────────────
+// ── End src/judge/settle.ts ────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/feedback/notifier.ts ─────────────────────────────────────────────────────────────────────────
 const TOAST_DURATION_MS = 6_000
 /** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
 const TOAST_LINE = 54
@@ -6524,8 +6355,8 @@ function tokenSink(judgeLog, deps, onWriteError) {
     },
   }
 }
-// ── End src/out/notifier.ts ────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/out/note.ts ──────────────────────────────────────────────────────────────────────────────────
+// ── End src/feedback/notifier.ts ───────────────────────────────────────────────────────────────────────────
+// ── Begin src/feedback/note.ts ─────────────────────────────────────────────────────────────────────────────
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 const NOTE_TAG = "[ragfaith]"
 /** How the notice the user sees beside a note begins: it says what the line is, not who sent it. */
@@ -6714,8 +6545,31 @@ function createNoteSender({ config, deps, notifier, counters }) {
     },
   }
 }
-// ── End src/out/note.ts ────────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/out/command.ts ───────────────────────────────────────────────────────────────────────────────
+const NOTE_CLAIM_CHARS = 220
+const NOTE_QUOTE_CHARS = 200
+/** Text of the reply as an output shows it: secrets redacted, the judge key hidden, clipped. */
+function sanitized(text, max, apiKey) {
+  return clip(hideKey(redactSecrets(text), apiKey), max)
+}
+/**
+ * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
+ * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
+ */
+function toFlaggedItems(results, apiKey) {
+  const sanitize = (text, max) => sanitized(text, max, apiKey)
+  return results.map((result) => ({
+    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    verdict: result.verdict,
+    source: result.source,
+    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
+    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
+    via: result.via,
+    ...(result.demoted ? { demoted: result.demoted } : {}),
+    ...(result.second ? { second: result.second } : {}),
+  }))
+}
+// ── End src/feedback/note.ts ───────────────────────────────────────────────────────────────────────────────
+// ── Begin src/feedback/command.ts ──────────────────────────────────────────────────────────────────────────
 const COMMAND_NAME = "ragfaith"
 /** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
 const ALL_WORD = "all"
@@ -6911,8 +6765,8 @@ function createCommand({ config, deps, store, notifier, health }) {
     },
   }
 }
-// ── End src/out/command.ts ─────────────────────────────────────────────────────────────────────────────────
-// ── Begin src/out/undo.ts ──────────────────────────────────────────────────────────────────────────────────
+// ── End src/feedback/command.ts ────────────────────────────────────────────────────────────────────────────
+// ── Begin src/feedback/undo.ts ─────────────────────────────────────────────────────────────────────────────
 /**
  * The TUI's own editing commands that empty its prompt box: select everything, then delete it. opencode's
  * `prompt.clear` would keep the text in the prompt history, where Up would bring the plugin's text back.
@@ -7002,7 +6856,159 @@ function createUndo({ deps, notifier }) {
     },
   }
 }
-// ── End src/out/undo.ts ────────────────────────────────────────────────────────────────────────────────────
+// ── End src/feedback/undo.ts ───────────────────────────────────────────────────────────────────────────────
+// ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
+/** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
+async function isChildSession(state, client) {
+  if (state.parentKnown) return state.parentID !== undefined
+  try {
+    const result = await client.session.get({ path: { id: state.id } })
+    if (!result || result.error) return true
+    state.parentKnown = true
+    state.parentID = result.data?.parentID || undefined
+    return state.parentID !== undefined
+  } catch {
+    return true
+  }
+}
+/**
+ * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
+ * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
+ */
+function newlyFlagged(state, replyID, results, config, ledger) {
+  if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
+  const turn = ledger.turn(state.id)
+  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
+  return { flagged, turn }
+}
+/** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
+async function mayJudge(state, { config, deps, notifier }) {
+  if (!state.judging || config.judgeDisabled || (await isChildSession(state, deps.client))) return false
+  if (deps.mode === "run" && config.judge.route === "opencode") {
+    // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
+    const message =
+      "ragfaith: nothing was judged: `opencode run` cannot host the opencode judge route; use the TUI or " +
+      "`opencode serve`, or set a judge key (RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL, SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+    notifier.reportFailure("run-route", message, "log")
+    notifier.printReport(`${message}\n`)
+    return false
+  }
+  const turn = deps.ledger.turn(state.id)
+  if (turn && turn.depth > 0 && turn.depth >= config.nudgeDepth) {
+    notifier.log("debug", "ragfaith: cascade depth reached; reply not judged", {
+      sessionID: state.id,
+      depth: turn.depth,
+    })
+    return false
+  }
+  return state.premises.length > 0 || state.records.length > 0
+}
+/** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
+function logVerdicts(notifier, sessionID, messageID, claims, results) {
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, results.filter((r) => r.verdict === v).length]))
+  counts.unanchored = results.filter((r) => r.demoted === "unanchored").length
+  counts.disagreed = results.filter((r) => r.demoted === "disagreed").length
+  // A flag on one judge because the second did not answer: the log says so, apart from any disagreement.
+  counts.secondSilent = results.filter((r) => r.second === "silent").length
+  notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
+}
+/** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
+function replyReport(at, model, items, split, judged, config) {
+  return {
+    at,
+    model,
+    items,
+    notClaims: split.notClaims.map(({ text, why }) => ({
+      text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
+      why,
+    })),
+    overCap: split.skipped,
+    unjudged: split.claims.length - judged,
+    outcome: "silent",
+  }
+}
+/**
+ * Verdicts nobody wants any more: the session was deleted, or the user sent a new message before they came
+ * (generation moved on). They are dropped, and the report says so.
+ */
+function isOutdated(state, generation, report, results, { config, notifier, counters }) {
+  if (state.deleted) {
+    report.outcome = "deleted"
+    notifier.log("debug", "ragfaith: the session was deleted; verdicts dropped", { sessionID: state.id })
+    return true
+  }
+  if (state.generation === generation) return false
+  tallyInto(counters, state.counters)("staleDrops")
+  report.outcome = "dropped"
+  notifier.log("info", "ragfaith: the user sent a new message before the verdicts came; they were dropped", {
+    sessionID: state.id,
+    flagged: results.filter((r) => config.flagVerdicts.has(r.verdict)).length,
+  })
+  return true
+}
+/** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
+function createReplyJudge(ctx, judgeClaims, notes) {
+  const { config, deps, notifier, counters } = ctx
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
+  const pending = new Set()
+  const judgeReply = async (state, reply) => {
+    // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
+    // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
+    const generation = state.generation
+    if (!(await mayJudge(state, ctx))) return
+    const text = [...reply.texts.values()].join("\n\n")
+    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
+    if (skipped > 0) {
+      notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
+    }
+    if (claims.length === 0) return
+    const { results, model } = await judgeClaims(state, claims)
+    const items = toFlaggedItems(results, config.judge.apiKey)
+    const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    state.report = report
+    tallyInto(counters, state.counters)("statements", results.length)
+    if (isOutdated(state, generation, report, results, ctx)) return
+    logVerdicts(notifier, state.id, reply.id, claims.length, results)
+    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+    if (flagged.length === 0) return
+    const itemOf = new Map(results.map((result, i) => [result, items[i]]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result))
+    report.outcome = notes.send(state, flaggedItems, turn)
+    state.flaggedReport = report
+  }
+  return {
+    /** Judges the session's finished reply, once per reply across every instance; runs on its own, never awaited. */
+    onIdle(state) {
+      const reply = state.reply
+      if (reply?.finish !== "stop" || !deps.ledger.claimReply(reply.id)) return
+      // Toasts wait while the reply is judged: a note may follow, and nothing should cover it as it appears.
+      const release = notifier.hold()
+      const task = judgeReply(state, reply)
+        .catch((error) =>
+          notifier.log("error", "ragfaith: judging failed", {
+            error: scrubError(describeError(error), config.judge.apiKey),
+          }),
+        )
+        .finally(() => {
+          release()
+          pending.delete(task)
+        })
+      pending.add(task)
+    },
+    pending: pending,
+    /** Waits for the judgments under way, at most `ms`, with a real timer cleared at once: it must not hold the exit. */
+    async settle(ms) {
+      if (pending.size === 0) return
+      let timer
+      const deadline = new Promise((resolve) => {
+        timer = setTimeout(resolve, ms)
+      })
+      await Promise.race([Promise.allSettled([...pending]), deadline]).finally(() => clearTimeout(timer))
+    },
+  }
+}
+// ── End src/turn/reply.ts ──────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/host/events.ts ───────────────────────────────────────────────────────────────────────────────
 function readSessionInfo(props) {
   const info = asRecord(props.info)

@@ -1,14 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import type { Premise } from "../src/capture/evidence.ts"
 import { notAClaim } from "../src/claims/checkable.ts"
 import { proseParagraphs, stripInlineMarkdown } from "../src/claims/prose.ts"
-import {
-  type Claim,
-  isVerbatimInSources,
-  normalizeForMatch,
-  normalizeSources,
-  splitClaims,
-} from "../src/claims/split.ts"
+import { normalizeForMatch, splitClaims } from "../src/claims/split.ts"
+import { isVerbatimInSources, normalizeSources } from "../src/judge/gate.ts"
+import type { Claim, Premise } from "../src/state/shapes.ts"
 import { BOUNDARY_CASES } from "./support/boundaries.ts"
 import { CHATTER } from "./support/chatter.ts"
 import { FACTS as FACTS_FILE } from "./support/fixtures.ts"

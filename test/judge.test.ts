@@ -1,19 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { mapConcurrent } from "../src/base/bounds.ts"
 import { type Counters, newCounters, tallyInto } from "../src/base/counters.ts"
+import { hideKey, scrubError } from "../src/capture/redact/scrub.ts"
 import { type JudgeSettings, parseConfig } from "../src/config/config.ts"
-import type { Deps } from "../src/config/effects.ts"
-import { toFlaggedItems } from "../src/judge/claim.ts"
-import {
-  directAttempt,
-  hideKey,
-  type JudgeCompat,
-  JudgeError,
-  retryDelay,
-  retryJudge,
-  scrubError,
-  type TokenLogLine,
-} from "../src/judge/client.ts"
+import type { Deps, TokenLogLine } from "../src/config/effects.ts"
+import { toFlaggedItems } from "../src/feedback/note.ts"
+import { directAttempt, type JudgeCompat, JudgeError, retryDelay, retryJudge } from "../src/judge/client.ts"
 import { normalizeModelId, selectJudgeModel } from "../src/judge/models.ts"
 import { JUDGE_PROMPTS, type JudgeRequest } from "../src/judge/prompt.ts"
 import { parseVerdict } from "../src/judge/verdict.ts"

@@ -4,10 +4,10 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import type { FlaggedClaim } from "../src/judge/verdict.ts"
-import { REPORT_ITEMS } from "../src/out/command.ts"
-import { buildNotice, MESSAGE_WIDTH, NOTE_TAG, NOTICE_READ_MS } from "../src/out/note.ts"
-import { createToastHold, HOLD_LIMIT_MS, toastText } from "../src/out/notifier.ts"
+import { REPORT_ITEMS } from "../src/feedback/command.ts"
+import { buildNotice, MESSAGE_WIDTH, NOTE_TAG, NOTICE_READ_MS } from "../src/feedback/note.ts"
+import { createToastHold, HOLD_LIMIT_MS, toastText } from "../src/feedback/notifier.ts"
+import type { FlaggedClaim } from "../src/state/shapes.ts"
 import {
   BRIDGES_CONTRADICTED,
   bridgesJudge,

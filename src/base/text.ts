@@ -1,4 +1,4 @@
-// Clipping and wrapping text for notes, notices, toasts and logs.
+// Clipping and wrapping text for notes, notices, toasts and logs, and any thrown value as text.
 
 /** Keeps the end of a text, where it meets what follows: "…the last words". */
 export function clipStart(text: string, max: number): string {
@@ -41,3 +41,14 @@ export function escapeRegExp(text: string): string {
 
 /** Local time as a person reads it off a clock: 14:02. */
 export const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
+
+/** Any thrown value as text, even one whose toString throws or that JSON cannot serialise. */
+export function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) return `${error.name}: ${error.message}`
+    if (typeof error === "string") return error
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return "unprintable error"
+  }
+}

@@ -1,9 +1,11 @@
 // Capture: what one tool call leaves in the session (its record, stale premises retired, new evidence).
+
 import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { clip } from "../base/text.ts"
 import { asRecord } from "../base/unknown.ts"
-import type { PartContext, SessionState } from "../turn/session.ts"
-import { addPremise, evidenceOf, type Premise, readToolCall, retirePremises, stalePathsOf } from "./evidence.ts"
+import type { PartContext, SessionState } from "../state/session.ts"
+import type { Premise } from "../state/shapes.ts"
+import { addPremise, evidenceOf, readToolCall, retirePremises, stalePathsOf } from "./evidence.ts"
 import { describeSource, describeToolCall, type ToolCall, toolRecord } from "./provenance.ts"
 import { redactSecrets } from "./redact/redact.ts"
 import { touchesSensitivePath } from "./sensitive.ts"

@@ -4,44 +4,35 @@ import { dirname } from "node:path"
 import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { escapeRegExp } from "../base/text.ts"
 import { asRecord, stringArg } from "../base/unknown.ts"
-import type { PartContext, SessionState } from "../turn/session.ts"
+import type { PartContext, SessionState } from "../state/session.ts"
 import { DOC_PULL_SCAN_CHARS } from "./provenance.ts"
 
-export interface PackageUse {
+interface PackageUse {
   name: string
   /** The major version asked for (`pkg@2`, `pkg==2.1`), when the command names one. */
   major: number | undefined
 }
 
-export const NODE_INSTALLERS = new Set(["npm", "pnpm", "yarn", "bun", "cnpm"])
+const NODE_INSTALLERS = new Set(["npm", "pnpm", "yarn", "bun", "cnpm"])
 
-export const NODE_INSTALL_VERBS = new Set(["install", "i", "add", "isntall", "in", "ins", "inst"])
+const NODE_INSTALL_VERBS = new Set(["install", "i", "add", "isntall", "in", "ins", "inst"])
 
 /** Flags of package installers that take a value, so that value is not read as a package name. */
-export const NODE_VALUE_FLAGS = new Set([
-  "--registry",
-  "--prefix",
-  "--cwd",
-  "-C",
-  "--workspace",
-  "-w",
-  "--tag",
-  "--filter",
-])
+const NODE_VALUE_FLAGS = new Set(["--registry", "--prefix", "--cwd", "-C", "--workspace", "-w", "--tag", "--filter"])
 
 /** pnpm's -w (workspace root) and -r (recursive) are switches; its --filter/-F and --dir take values. */
-export const PNPM_VALUE_FLAGS = new Set(["--registry", "--prefix", "--dir", "-C", "--filter", "-F", "--workspace"])
+const PNPM_VALUE_FLAGS = new Set(["--registry", "--prefix", "--dir", "-C", "--filter", "-F", "--workspace"])
 
-export const PYTHON_VALUE_FLAGS = new Set(
+const PYTHON_VALUE_FLAGS = new Set(
   (
     "-r --requirement -c --constraint -e --editable -i --index-url --extra-index-url -t --target --python -p " +
     "--group -G --source --trusted-host -f --find-links --optional --extra -E"
   ).split(" "),
 )
 
-export const INSTALLER_NAMES = new Set(["pip", "setuptools", "wheel", "npm", "pnpm", "yarn", "uv", "poetry"])
+const INSTALLER_NAMES = new Set(["pip", "setuptools", "wheel", "npm", "pnpm", "yarn", "uv", "poetry"])
 
-export const NODE_BUILTINS = new Set(
+const NODE_BUILTINS = new Set(
   (
     "assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns domain " +
     "events fs http http2 https inspector module net os path perf_hooks process punycode querystring readline repl " +
@@ -49,7 +40,7 @@ export const NODE_BUILTINS = new Set(
   ).split(" "),
 )
 
-export const PYTHON_STDLIB = new Set(
+const PYTHON_STDLIB = new Set(
   (
     "__future__ abc argparse array ast asyncio base64 binascii bisect builtins bz2 calendar cmath codecs collections " +
     "concurrent configparser contextlib contextvars copy csv ctypes dataclasses datetime decimal difflib dis doctest " +
@@ -64,19 +55,19 @@ export const PYTHON_STDLIB = new Set(
   ).split(" "),
 )
 
-export function majorOf(version: string | undefined): number | undefined {
+function majorOf(version: string | undefined): number | undefined {
   const match = /(\d+)/.exec(version ?? "")
   return match ? Number(match[1]) : undefined
 }
 
-export function nodePackage(spec: string): PackageUse | undefined {
+function nodePackage(spec: string): PackageUse | undefined {
   if (/^(?:[./~]|file:|git[+:]|https?:|link:|workspace:)/.test(spec) || spec.endsWith(".tgz")) return undefined
   const match = /^(@[a-z0-9._~-]+\/[a-z0-9._~-]+|[a-z0-9._~-]+)(?:@(.+))?$/i.exec(spec)
   if (!match?.[1]) return undefined
   return { name: match[1].toLowerCase(), major: majorOf(match[2]) }
 }
 
-export function pythonPackage(spec: string): PackageUse | undefined {
+function pythonPackage(spec: string): PackageUse | undefined {
   if (/^(?:[./~]|file:|git\+|https?:)/.test(spec) || /\.(?:whl|tar\.gz|zip)$/.test(spec)) return undefined
   const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(?:===|==|~=|>=|@\s*[\^~]?)\s*([\w.*]+))?/.exec(spec)
   if (!match?.[1]) return undefined
@@ -126,10 +117,10 @@ export function parseInstalls(command: string): PackageUse[] {
 }
 
 /** Both stay linear on any file: a span never runs past the next import/export, `^` never across blank lines. */
-export const JS_IMPORT_RE =
+const JS_IMPORT_RE =
   /(?:^|[\s;])(?:import|export)\s(?:(?!\b(?:import|export)\b)[^'"`;])*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\b(?:require|import)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm
 
-export const PY_IMPORT_RE =
+const PY_IMPORT_RE =
   /^[ \t\f]*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*))/gm
 
 /** Third-party packages a piece of source code imports; builtins, relative and aliased paths excluded. */
@@ -155,7 +146,7 @@ export function parseImports(code: string, filePath: string | undefined): string
 }
 
 /** New imports of a write or edit: an edit that keeps an existing import does not newly use it. */
-export function newImports(tool: string, args: Record<string, unknown>): string[] {
+function newImports(tool: string, args: Record<string, unknown>): string[] {
   const filePath = stringArg(args, "filePath", "file_path", "path")
   // The check is awaited before the tool runs: a huge write is read only as far as its imports plausibly go.
   const added = (stringArg(args, "content", "newString", "new_string") ?? "").slice(0, DOC_PULL_SCAN_CHARS)
@@ -167,7 +158,7 @@ export function newImports(tool: string, args: Record<string, unknown>): string[
 }
 
 /** Whether `text` names `word` as a whole word: docs about "items" do not document `ms`. */
-export function mentionsWord(text: string, word: string): boolean {
+function mentionsWord(text: string, word: string): boolean {
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
     const before = text[at - 1] ?? " "
     const after = text[at + word.length] ?? " "
@@ -177,7 +168,7 @@ export function mentionsWord(text: string, word: string): boolean {
 }
 
 /** The major versions the fetched docs speak of for a package: `pkg@3`, `/v3/`, `pkg 3.x`, `version 3`. */
-export function docMajors(name: string, docs: string): Set<number> {
+function docMajors(name: string, docs: string): Set<number> {
   const majors = new Set<number>()
   const escaped = escapeRegExp(name)
   const near = new RegExp(`${escaped}(?:@|\\s+v?|/v)(\\d{1,4})(?:[.x/\\s]|$)`, "gi")

@@ -1,34 +1,19 @@
 // The evidence buffer: premises cut from tool output, held under the cap, retired when their file changes.
+
 import { asRecord, stringArg } from "../base/unknown.ts"
+import type { Premise, PremiseBuffer } from "../state/shapes.ts"
 import { editedPaths, shellWrittenPaths, type ToolCall } from "./provenance.ts"
 import { cleanEvidence, REDACTION_MARGIN, redactLines, redactSecrets } from "./redact/redact.ts"
 import { dropSensitiveLines } from "./sensitive.ts"
-import { FILE_LISTING_TOOL_RE, type Origin } from "./tools.ts"
+import { FILE_LISTING_TOOL_RE } from "./tools.ts"
 
 export const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
 
 /** The number before each line of a tool's output that quotes a file: read's `12: `, grep's `  Line 12: `. */
-export const NUMBERED_LINE_RES: Readonly<Record<string, RegExp>> = { read: /^\s*\d+: /, grep: /^\s*Line \d+: / }
+const NUMBERED_LINE_RES: Readonly<Record<string, RegExp>> = { read: /^\s*\d+: /, grep: /^\s*Line \d+: / }
 
 /** opencode's read output: the file wrapped in <path>, <type> and <content> tags. */
-export const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
-
-export interface Premise {
-  id: string
-  tool: string
-  origin: Origin
-  /** Where it came from, as the note cites it: `src/a.ts:1-40`, a URL, `search: "query"`, `$ npm test`. */
-  ref: string
-  /** Absolute or project path of a file premise, so an edit can retire it. */
-  path: string | undefined
-  text: string
-}
-
-/** The evidence of one session: premises in arrival order, and their total size, held under the cap. */
-export interface PremiseBuffer {
-  premises: readonly Premise[]
-  premiseChars: number
-}
+const READ_OUTPUT_HEAD_RE = /^<path>[^\n]*<\/path>\n<type>[^\n]*<\/type>\n<content>\n/
 
 /** Reads a finished tool call from the loose payloads of `tool.execute.after`. */
 export function readToolCall(input: { tool?: unknown; args?: unknown }, output: unknown): ToolCall {
@@ -42,7 +27,7 @@ export function readToolCall(input: { tool?: unknown; args?: unknown }, output: 
 }
 
 /** opencode's read output wraps the file in <path>/<type>/<content> tags; the source label says the same. */
-export function unwrapReadOutput(text: string): string {
+function unwrapReadOutput(text: string): string {
   const head = READ_OUTPUT_HEAD_RE.exec(text)
   if (!head) return text
   const body = text.slice(head[0].length)
@@ -55,7 +40,7 @@ export function unwrapReadOutput(text: string): string {
  * redaction; the lines it swallowed go with theirs). Rules that hold at a line's start or span lines see
  * the lines as a webfetch of the same text would.
  */
-export function redactNumberedLines(text: string, prefix: RegExp): string {
+function redactNumberedLines(text: string, prefix: RegExp): string {
   const lines = text.split("\n")
   const prefixes = lines.map((line) => prefix.exec(line)?.[0] ?? "")
   const redacted = redactLines(lines.map((line, i) => line.slice(prefixes[i]?.length)))

@@ -1,24 +1,26 @@
 // Provenance: how a tool call and its sources are named in records and notes, and which files a call changed.
+
 import { clip, escapeRegExp } from "../base/text.ts"
 import { asRecord, stringArg } from "../base/unknown.ts"
+import type { ToolRecord } from "../state/shapes.ts"
 import { redactSecrets } from "./redact/redact.ts"
 import { normalizePath, touchesSensitivePath } from "./sensitive.ts"
 import { testSummary } from "./shell.ts"
 import { EDIT_TOOL_RE, FILE_LISTING_TOOL_RE, READING_TOOL_RE } from "./tools.ts"
 
-export const PROCESS_RECORD_CHARS = 200
+const PROCESS_RECORD_CHARS = 200
 
 /** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
 export const DOC_PULL_SCAN_CHARS = 64_000
 
 /** Shell commands that rewrite, move or delete the files they name. */
-export const SHELL_WRITE_RE =
+const SHELL_WRITE_RE =
   /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
 
-export const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
+const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 
 /** Shows project files relative to the project, as a user would name them. */
-export function displayPath(path: string, directory: string): string {
+function displayPath(path: string, directory: string): string {
   const dir = directory.replace(/[\\/]+$/, "")
   if (dir && path.startsWith(`${dir}/`)) return path.slice(dir.length + 1)
   if (dir && path.startsWith(`${dir}\\`)) return path.slice(dir.length + 1)
@@ -32,7 +34,7 @@ export interface ToolCall {
   title: string
 }
 
-export function lineRange(call: ToolCall): string {
+function lineRange(call: ToolCall): string {
   const display = asRecord(call.metadata.display)
   const start = Number(display.lineStart ?? call.args.offset)
   const end = Number(display.lineEnd)
@@ -125,7 +127,7 @@ export function describeToolCall(
   return clip(redactSecrets(record), PROCESS_RECORD_CHARS)
 }
 
-export function patchedPaths(args: Record<string, unknown>): string[] {
+function patchedPaths(args: Record<string, unknown>): string[] {
   const patch = stringArg(args, "patchText", "patch", "input")
   if (!patch) return []
   return [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim()).filter(Boolean)
@@ -167,23 +169,8 @@ export function resolvePath(path: string, directory: string): string {
   return normalizePath(absolute).replace(/\/\.\//g, "/")
 }
 
-/** What one tool call did, as the records check reads it. */
-export interface ToolRecord {
-  kind: "read" | "change" | "run" | "delegate" | "other"
-  /** Resolved, normalised paths the call read or changed. */
-  paths: string[]
-  command: string | undefined
-  exit: number | undefined
-  /** Its line among the tool calls of this session: what the judge sees, and what a decision quotes. */
-  line: string
-  /** What a test runner's summary line in a command's output says. */
-  tests?: "passed" | "failed"
-  /** Files a listing (glob) showed: the session saw a file there. */
-  listed?: string[]
-}
-
 /** How many listed files a record keeps: enough to tell a file name from code, bounded per call. */
-export const LISTED_FILES = 200
+const LISTED_FILES = 200
 
 /**
  * A tool call as the records check reads it. A command's output is read for a test runner's summary line

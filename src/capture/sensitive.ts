@@ -1,7 +1,7 @@
 // Sensitive paths: files whose content is never captured, whichever tool touched them.
 import { SHELL_TOOL_RE } from "./tools.ts"
 
-export const SENSITIVE_BASENAME_RE =
+const SENSITIVE_BASENAME_RE =
   /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.(?:json|ya?ml|toml|ini|txt|csv|xml|conf|cfg|env))?)$/
 
 /** Normalises Windows separators, surrounding space and case, so every spelling of one path compares alike. */
@@ -9,7 +9,7 @@ export function normalizePath(path: string): string {
   return path.trim().replace(/\\/g, "/").toLowerCase()
 }
 
-export function isSensitivePath(path: string): boolean {
+function isSensitivePath(path: string): boolean {
   const segments = normalizePath(path).split("/").filter(Boolean)
   const base = segments.at(-1)
   if (base === undefined) return false
@@ -19,12 +19,12 @@ export function isSensitivePath(path: string): boolean {
 }
 
 /** Whether a shell command names a sensitive file anywhere in its words (`cat .env`, `< ~/.ssh/id_rsa`). */
-export function mentionsSensitivePath(command: string): boolean {
+function mentionsSensitivePath(command: string): boolean {
   return command.split(/[\s'"`;|&<>()=,]+/).some((word) => word.length > 0 && isSensitivePath(word))
 }
 
 /** Path-like arguments of a tool call, whatever the tool calls them. */
-export function argPaths(args: Record<string, unknown>): string[] {
+function argPaths(args: Record<string, unknown>): string[] {
   const paths: string[] = []
   for (const key of ["filePath", "file_path", "path", "file", "filename", "url"]) {
     const value = args[key]

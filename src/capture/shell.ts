@@ -10,11 +10,11 @@ export interface SimpleCommand {
 }
 
 /** Words that stand before the program they run: `timeout 60 pytest`, `env CI=1 npm test`, `FOO=1 make test`. */
-export const PREFIX_WORD_RE =
+const PREFIX_WORD_RE =
   /^(?:[A-Za-z_]\w*=.*|timeout|time|env|sudo|nice|xvfb-run|command|exec|nohup|stdbuf|-\S+|\d+[smh]?)$/
 
 /** Programs that only look: they neither run project code nor write files (unless redirected). */
-export const LOOK_ONLY_PROGRAMS = new Set([
+const LOOK_ONLY_PROGRAMS = new Set([
   ...["ls", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "find", "wc", "nl", "less", "more", "tree"],
   ...["stat", "file", "which", "type", "whereis", "pwd", "cd", "echo", "printf", "true", "false", "diff", "cmp"],
   ...["sort", "uniq", "cut", "tr", "column", "basename", "dirname", "realpath", "readlink", "date", "whoami", "env"],
@@ -22,22 +22,22 @@ export const LOOK_ONLY_PROGRAMS = new Set([
 ])
 
 /** git subcommands that change no file of the work tree. */
-export const GIT_LOOK_ONLY_RE =
+const GIT_LOOK_ONLY_RE =
   /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
 
 /** Test runners, read from a simple command's program and its first arguments. */
-export const TEST_RUNNER_RE =
+const TEST_RUNNER_RE =
   /^(?:(?:npm|pnpm|yarn|bun)(?: run)? test(?:[:\w-]*)|bun test|(?:npx|bunx|pnpm exec|yarn) (?:jest|vitest|mocha|ava|tap|playwright test|cypress run)|(?:jest|vitest|mocha|ava|pytest|py\.test|tox|nox|rspec|phpunit|ctest|nextest)|python[\d.]* -m (?:pytest|unittest|tox|nox)|go test|cargo (?:test|nextest)|make (?:test|check)\S*|mvn\S* (?:\S+ )*?(?:test|verify)|\S*gradlew? (?:\S+ )*?(?:test|check)|dotnet test|deno test|swift test|mix test|bundle exec (?:rspec|rake test)|rake test|(?:\S*\/)?runtests(?:\.py)?|(?:\S*\/)?run_tests(?:\.py|\.sh)?)\b/
 
 /** Build and type-check commands. */
-export const BUILD_RUNNER_RE =
+const BUILD_RUNNER_RE =
   /^(?:(?:npm|pnpm|yarn|bun)(?: run)? build\S*|(?:npx |bunx )?(?:tsc|vite build|next build|nuxt build|astro build|webpack)|bun build|cargo (?:build|check)|go (?:build|vet)|make(?: (?:all|build))?$|mvn\S* (?:\S+ )*?(?:package|compile|install)|\S*gradlew? (?:\S+ )*?(?:build|assemble)|dotnet build|python[\d.]* -m (?:build|compileall)|python[\d.]* setup\.py (?:build|build_ext))\b/
 
 /** How much of a command line is read: a heredoc may carry a whole file. */
-export const COMMAND_SCAN_CHARS = 64_000
+const COMMAND_SCAN_CHARS = 64_000
 
 /** Where the line after `at` that is `delimiter` alone ends: a heredoc's body is skipped to there. */
-export function heredocEnd(command: string, at: number, delimiter: string): number {
+function heredocEnd(command: string, at: number, delimiter: string): number {
   const end = command.slice(at + 1).search(new RegExp(`^\\s*${delimiter.replace(/\W/g, "\\$&")}\\s*$`, "m"))
   if (end < 0) return command.length
   const lineEnd = command.indexOf("\n", at + 1 + end)
@@ -45,7 +45,7 @@ export function heredocEnd(command: string, at: number, delimiter: string): numb
 }
 
 /** The end of a word part that starts at `at`: a quoted string, `$(...)`, an escape, or one character. */
-export function wordPartEnd(command: string, at: number): number {
+function wordPartEnd(command: string, at: number): number {
   const char = command[at]
   if (char === "\\") return at + 1
   if (char === "'" || char === '"') {
@@ -183,7 +183,7 @@ export function ownOutcome(
 }
 
 /** Summary lines of test runners: [a line's pattern, whether it reports a pass]. Checked line by line. */
-export const TEST_SUMMARY_LINES: ReadonlyArray<readonly [RegExp, boolean]> = [
+const TEST_SUMMARY_LINES: ReadonlyArray<readonly [RegExp, boolean]> = [
   // pytest: "===== 3 failed, 12 passed in 0.52s =====", "12 passed in 0.1s", "no tests ran"
   [/^=*\s*(?:\d+ (?:passed|skipped|deselected|xfailed|xpassed|warnings?)(?:, )?)+ in [\d.]+s/, true],
   [/^=*\s*(?:\d+ \w+, )*\d+ (?:failed|errors?)\b.* in [\d.]+s/, false],
@@ -226,9 +226,9 @@ export const TEST_SUMMARY_LINES: ReadonlyArray<readonly [RegExp, boolean]> = [
 ]
 
 /** unittest and Django end with "Ran N tests in Xs", then "OK", "OK (skipped=2)" or "FAILED (failures=1)". */
-export const UNITTEST_RAN_RE = /^Ran \d+ tests? in [\d.]+s$/
+const UNITTEST_RAN_RE = /^Ran \d+ tests? in [\d.]+s$/
 
-export const UNITTEST_RESULT_RE = /^(?:(OK)(?: \([^)]*\))?|FAILED \((?:failures|errors)=\d+.*\))$/
+const UNITTEST_RESULT_RE = /^(?:(OK)(?: \([^)]*\))?|FAILED \((?:failures|errors)=\d+.*\))$/
 
 /**
  * What the test summary lines of a command's output say: failed if any says so, passed if one passes. An "OK"

@@ -1,10 +1,10 @@
 // Which tools a call came from: the machine, the web, an edit, a shell, a file listing.
+import type { Origin } from "../state/shapes.ts"
 
 /** Tools whose output describes this machine; everything else that carries a URL or query is the web. */
-export const MACHINE_TOOL_RE =
-  /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
+const MACHINE_TOOL_RE = /^(?:read|grep|glob|list|ls|bash|shell|exec|edit|write|patch|apply_patch|multiedit|lsp.*)$/i
 
-export const WEB_TOOL_RE = /web|fetch|search|http|browse|url|docs?\b|context7|exa|tavily/i
+const WEB_TOOL_RE = /web|fetch|search|http|browse|url|docs?\b|context7|exa|tavily/i
 
 export const EDIT_TOOL_RE = /^(?:edit|write|multiedit|patch|apply_patch)$/i
 
@@ -12,8 +12,6 @@ export const SHELL_TOOL_RE = /^(?:bash|shell|exec)$/i
 
 /** Tools whose output lists files (grep groups matches under a path line, glob prints one path per line). */
 export const FILE_LISTING_TOOL_RE = /^(?:grep|glob)$/i
-
-export type Origin = "machine" | "web"
 
 export function originOf(tool: string, args: Record<string, unknown>): Origin {
   if (MACHINE_TOOL_RE.test(tool)) return "machine"

@@ -1,51 +1,49 @@
 // What states nothing a source could confirm, and why: questions, fragments, greetings, offers, lead-ins.
+import type { NotAClaim } from "../state/shapes.ts"
 
 export const MIN_CLAIM_CHARS = 10
 
-/** Why a sentence of a reply is not judged; `/ragfaith` lists the reason beside each. */
-export type NotAClaim = "a question" | "too short" | "a greeting or sign-off" | "an offer or advice" | "a lead-in"
-
 /** A word that opens a sentence without saying anything: what follows it decides. */
-export const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright)[,!.]\s+/i
+const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright)[,!.]\s+/i
 
 /** Greetings, thanks and sign-offs, English and German. */
-export const GREETING_RE =
+const GREETING_RE =
   /^(?:hi|hello|hey|hallo|moin|servus|thanks|thank you|danke|vielen dank|you['’]re welcome|gern geschehen|got it|sounds good|all set|(?:i )?hope (?:this|that|it) helps|glad (?:i|to) (?:could )?help|happy (?:coding|hacking)|cheers|good luck|viel erfolg|viel spaß|ich hoffe,? (?:das|es) hilft|beste grüße|viele grüße)\b/i
 
 /**
  * Offers and plans: what the agent could do or will do next, not what is. "I'll run the tests" is a plan;
  * "I ran the tests" is a claim, and stays one.
  */
-export const OFFER_RE =
+const OFFER_RE =
   /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|want me to|shall i|should i|i can also|i could also|i can help|happy to|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern|dir)|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes))/i
 
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
-export const ADVICE_RE =
+const ADVICE_RE =
   /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
 
 /** A clause that gives a reason or a fact: advice that says why ("…, which the docs recommend") still claims. */
-export const REASON_CLAUSE_RE =
+const REASON_CLAUSE_RE =
   /\b(?:because|since|which|as (?:the|its) \w+ (?:says|states|recommends)|weil|denn|da (?:die|der|das))\b|\d/i
 
 /**
  * Words in a lead-in that make it say something checkable: a number, a count, code, a quote, a path or a
  * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
  */
-export const LEAD_IN_CONTENT_RE =
+const LEAD_IN_CONTENT_RE =
   /\d|`|["“„‘]|(?:^|\s)'|\/|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|all|only|every|none|both|ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|alle|nur|beide|keine)\b/i
 
 /** How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"). */
-export const LEAD_IN_OPENER_RE =
+const LEAD_IN_OPENER_RE =
   /^(?:here(?:['’]s| is| are)|the following|following|below|for example|for instance|in short|in summary|to sum up|in detail|other|further|more on|some|a few|to \p{L}+|hier (?:ist|sind)|folgende|im folgenden|zum beispiel|kurz gesagt|zusammengefasst|zu den|zur|zum|weitere|andere|um )/iu
 
 /** A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with. */
-export const LEAD_IN_MAX_WORDS = 3
+const LEAD_IN_MAX_WORDS = 3
 
 /**
  * A sentence that only introduces the list or block after it. One that says something itself stays a claim:
  * "I changed the client:" reports the agent's work, "The config has three options:" a count.
  */
-export function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
+function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
   if (!closesParagraph || !text.endsWith(":") || LEAD_IN_CONTENT_RE.test(text)) return false
   return words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)
 }

@@ -1,38 +1,38 @@
 // Markdown to prose: the blocks of a reply that can hold claims, with code, tables and markup set aside.
 
-export const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
 
-export const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
+const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
 
-export const RULE_RE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/
+const RULE_RE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/
 
-export const TABLE_RE = /^\s*\|.*\|\s*$/
+const TABLE_RE = /^\s*\|.*\|\s*$/
 
-export const TABLE_SEPARATOR_RE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
+const TABLE_SEPARATOR_RE = /^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$/
 
-export const SETEXT_RE = /^\s{0,3}(?:=+|-{2,})\s*$/
+const SETEXT_RE = /^\s{0,3}(?:=+|-{2,})\s*$/
 
 /** Markdown bullets, typographic bullets (numbered too: "• 3."), "1." "2)" "1.)", and "a)" "(b)" "iv)". */
-export const LIST_ITEM_RE =
+const LIST_ITEM_RE =
   /^\s{0,8}(?:[-*+]|[•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?(?:[a-zA-Z]|[ivx]{1,4})\))\s+(?:\[[ xX]\]\s+)?/
 
 /** "a." and "i." items are taken only as the first of a list or the next after the item before: "s. oben" is not. */
-export const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
+const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
 
-export const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"] as const
+const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"] as const
 
 /** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
-export const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
+const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
 
 /** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
-export const VALUE_BEFORE_NUMBER_RE =
+const VALUE_BEFORE_NUMBER_RE =
   /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
 
-export const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
+const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
 
-export const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
+const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
 
-export const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
+const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
 
 /**
  * Spans are bounded so an unclosed `[`, `_` or `**` costs a constant, not a scan to the end of the text.
@@ -65,25 +65,25 @@ export function stripInlineMarkdown(text: string, keepCode = false): string {
  * Elements an agent's markdown may carry as HTML. `<void>` in `Promise<void>` or `<string, number>` is code:
  * only these names count as tags, and an opening tag only where its `<` does not stick to a word.
  */
-export const HTML_TAG_NAMES =
+const HTML_TAG_NAMES =
   "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
 
-export const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
 
 /** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
-export const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
+const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
 
 /** A code span that holds a character some markup pattern reads: `*`, `_`, `<`, `[` or `]`. */
-export const MARKED_CODE_RE = /`[^`]*[*_<[\]][^`]*`/
+const MARKED_CODE_RE = /`[^`]*[*_<[\]][^`]*`/
 
 /** Where a code span stood while markup was stripped around it. */
-export const CODE_MARK_RE = /\uE000(\d+)\uE001/g
+const CODE_MARK_RE = /\uE000(\d+)\uE001/g
 
 /**
  * Links, emphasis and HTML tags taken off prose (never code). Underscores mark emphasis only at word
  * boundaries, as in CommonMark: `__init__.py` and `snake_case_name` stay as written.
  */
-export function stripMarkup(text: string): string {
+function stripMarkup(text: string): string {
   // Each pattern runs only on text that has its marker: most prose has none of them.
   let out = text.includes("](") ? text.replace(/!?\[([^\]]{0,300})\]\([^)\s]{0,500}\)/g, "$1") : text
   if (out.includes("**")) out = out.replace(/\*\*(.{1,300}?)\*\*/g, "$1")
@@ -100,7 +100,7 @@ export function stripMarkup(text: string): string {
 }
 
 /** Whether `candidate` marks the item after the one marked `previous`: "2)" after "1)", "c." after "b.". */
-export function isNextItem(previous: string, candidate: string): boolean {
+function isNextItem(previous: string, candidate: string): boolean {
   if (/^[•‣⁃◦▪]/u.test(previous)) return candidate[0] === previous[0]
   const numbered = /^(\d{1,3})(\.\)|[.)])$/.exec(previous)
   if (numbered) {
@@ -119,7 +119,7 @@ export function isNextItem(previous: string, candidate: string): boolean {
  * One line that holds a whole list, "1) The first item 2) The second item" or "• a • b": ICU sees one
  * sentence (or splits after the "2." and leaves it on the item before), so the items are cut at their markers.
  */
-export function splitInlineItems(text: string, marker: string): { items: string[]; marker: string } {
+function splitInlineItems(text: string, marker: string): { items: string[]; marker: string } {
   const items: string[] = []
   let from = 0
   let last = marker
@@ -138,10 +138,7 @@ export function splitInlineItems(text: string, marker: string): { items: string[
 }
 
 /** A list item's marker and text, or undefined for a line that is not one. */
-export function listItem(
-  line: string,
-  previousMarker: string | undefined,
-): { marker: string; text: string } | undefined {
+function listItem(line: string, previousMarker: string | undefined): { marker: string; text: string } | undefined {
   const item = LIST_ITEM_RE.exec(line)
   if (item) return { marker: item[0].replace(/\[[ xX]\]/, "").trim(), text: line.slice(item[0].length) }
   const dotted = DOTTED_LETTER_ITEM_RE.exec(line)

@@ -1,7 +1,8 @@
 // Claims: a reply's prose split into sentences a judge can check, each with the sentences before it.
+
 import { clipStart } from "../base/text.ts"
-import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
-import { MIN_CLAIM_CHARS, type NotAClaim, notAClaim } from "./checkable.ts"
+import type { Claim, NotJudged } from "../state/shapes.ts"
+import { MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
 import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
 import {
   BEFORE_ORDINAL_RE,
@@ -16,38 +17,25 @@ import {
   UNIT_ABBREVIATIONS,
 } from "./words.ts"
 
-export const BEFORE_CHARS = 300
-
-/** Shorter claims say too little for a verbatim match with a source to prove anything. */
-export const VERBATIM_MIN_CHARS = 24
-
-export interface Claim {
-  text: string
-  /** Normalised form: the dedupe key within a reply and across a turn. */
-  key: string
-  /** The sentences just before it in the reply: what "it" or "this function" refers to. */
-  before?: string
-  /** The sentence as written, inline code still in backticks: commands and paths are read from it. */
-  raw?: string
-}
+const BEFORE_CHARS = 300
 
 /** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
-export const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
+const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
 
 /**
  * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
  * The tail is cut to a few dozen characters, so this never scans a whole sentence.
  */
-export const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
+const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
 
 /** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
-export const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
+const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
 
 /** Three spaced dots not preceded by a fourth: an ellipsis inside the sentence ("it reads . . . and then stops"). */
-export const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
+const SPACED_ELLIPSIS_END_RE = /[^.\s]\s?\.\s\.\s\.["'”’)\]]*$/
 
 /** "[...]" marks words left out of a quotation, never the end of a sentence. */
-export const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
+const OMISSION_END_RE = /\[(?:\.\.\.|…)\]["'”’)]*$/
 
 /** The comparison form of a claim: markdown, case and spacing do not make two claims different. */
 export function normalizeForMatch(text: string): string {
@@ -64,14 +52,14 @@ export function normalizeForMatch(text: string): string {
 }
 
 /** What a claim's comparison form drops at its end: spaces, closing quotes and brackets, punctuation. */
-export const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
+const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
 
-export const LETTER_RE = /\p{L}/u
+const LETTER_RE = /\p{L}/u
 
-export type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
+type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
-export function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
+function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
   const match = PERIOD_END_RE.exec(tail)
   if (!match) return undefined
   const token = match[1] ?? ""
@@ -98,13 +86,13 @@ export function periodEnding(tail: string): { kind: PeriodEnding; before: string
 }
 
 /** A capitalised word that is not a usual sentence opener: after an initial or acronym, the name goes on. */
-export function startsLikeName(piece: string): boolean {
+function startsLikeName(piece: string): boolean {
   const word = /^\p{Lu}[\p{L}'’-]*/u.exec(piece)?.[0]
   return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
 }
 
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
+function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
   const digit = /^\d/.test(piece)
   switch (ending.kind) {
@@ -135,7 +123,7 @@ export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: strin
 }
 
 /** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
-export type PendingSentence = {
+type PendingSentence = {
   pieces: string[]
   length: number
   closed: boolean
@@ -144,12 +132,12 @@ export type PendingSentence = {
 }
 
 /** Too short to judge on its own: what `isCheckable` would drop for its length. */
-export function isFragment(text: string): boolean {
+function isFragment(text: string): boolean {
   return text.length < MIN_CLAIM_CHARS || !/\s/.test(text.trim())
 }
 
 /** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
-export function continuesSentence(previous: PendingSentence, piece: string): boolean {
+function continuesSentence(previous: PendingSentence, piece: string): boolean {
   if (!/\p{L}/u.test(piece)) return true
   // Only the end of the sentence decides, so only a bounded tail of it is read.
   const last = previous.pieces.at(-1) ?? ""
@@ -170,7 +158,7 @@ export function continuesSentence(previous: PendingSentence, piece: string): boo
 }
 
 /** An ICU segment cut before inline code that follows a full stop: ". `pool_size` is validated". */
-export function cutBeforeCode(segment: string): string[] {
+function cutBeforeCode(segment: string): string[] {
   const parts: string[] = []
   let from = 0
   for (let at = segment.indexOf("`"); at >= 0; at = segment.indexOf("`", at + 1)) {
@@ -192,14 +180,14 @@ interface Piece {
 }
 
 /** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
-export const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
 
 /**
  * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
  * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
  * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
  */
-export function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
+function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
   const parts: Array<[string, boolean]> = []
   let from = 0
   for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
@@ -215,7 +203,7 @@ export function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
 }
 
 /** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
-export function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
+function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
   const push = (text: string, hard: boolean) => {
     const trimmed = text.trim()
     if (trimmed) emit(trimmed, hard)
@@ -231,7 +219,7 @@ export function segmentPieces(segment: string, emit: (text: string, hard: boolea
 }
 
 /** Every piece of a block, for the merging that must look ahead (an open quotation). */
-export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
+function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
   const pieces: Piece[] = []
   for (const { segment } of segmenter.segment(block)) {
     segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
@@ -242,7 +230,7 @@ export function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
 }
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
-export function quoteOpenAfter(open: boolean, text: string): boolean {
+function quoteOpenAfter(open: boolean, text: string): boolean {
   let inside = open
   for (const [char] of text.matchAll(QUOTE_CHARS_RE)) {
     if (char === '"') inside = !inside
@@ -252,22 +240,22 @@ export function quoteOpenAfter(open: boolean, text: string): boolean {
   return inside
 }
 
-export const QUOTE_CHAR_RE = /["“”„]/
+const QUOTE_CHAR_RE = /["“”„]/
 
-export const QUOTE_CHARS_RE = /["“”„]/g
+const QUOTE_CHARS_RE = /["“”„]/g
 
 /** A mark that closes an open quotation. */
-export const QUOTE_CLOSE_RE = /["“”]/
+const QUOTE_CLOSE_RE = /["“”]/
 
 /** How many pieces ahead a quotation opened in a sentence may close and still be part of it. */
-export const QUOTE_LOOKAHEAD = 4
+const QUOTE_LOOKAHEAD = 4
 
 /**
  * A sentence quoted inside a sentence ("He wrote "Done. All good." in the log"): while a quotation is open,
  * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
  * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
  */
-export function insideQuotation(
+function insideQuotation(
   previous: PendingSentence,
   pieces: readonly Piece[],
   quoted: readonly boolean[],
@@ -323,12 +311,6 @@ export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
   return merged.map(({ pieces: parts }) => parts.join(" "))
 }
 
-/** A sentence of the reply that states nothing a source could confirm, and why. */
-export interface NotJudged {
-  text: string
-  why: NotAClaim
-}
-
 /**
  * The checkable sentences of a reply, each once, at most `max` of them; the others with the reason. Reuse one segmenter: building
  * an ICU segmenter costs far more than segmenting a reply.
@@ -374,44 +356,23 @@ export function splitClaims(
   return { claims, skipped, notClaims }
 }
 
-/**
- * The zero-token gate: a claim that stands word for word in a source needs no judge. The source side
- * drops the `12: ` line numbers of opencode's read output so a quoted line still matches.
- */
-export function isVerbatimInSources(claim: Claim, normalizedSources: string): boolean {
-  if (claim.key.length < VERBATIM_MIN_CHARS) return false
-  // The match must end where the source's clause ends: "X is enabled" is not proven by "X is enabled only if Y".
-  for (let at = normalizedSources.indexOf(claim.key); at >= 0; at = normalizedSources.indexOf(claim.key, at + 1)) {
-    // It must also start where a word starts ("5 retries" is not "15 retries"), and a comma may open a qualifier.
-    const after = normalizedSources.slice(at + claim.key.length, at + claim.key.length + 2)
-    if (!/[\p{L}\p{N}]/u.test(normalizedSources[at - 1] ?? "") && /^(?:$|\s?[.!?;:)\]"'”])/.test(after)) {
-      return true
-    }
-  }
-  return false
-}
-
-export function normalizeSources(premises: readonly Premise[]): string {
-  return normalizeForMatch(premises.map((premise) => premise.text.replace(READ_LINE_PREFIX_RE, "")).join("\n"))
-}
-
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
-export const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
+const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
 
-export const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
+const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
 
 /** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
-export const FUNCTION_WORD_END_RE =
+const FUNCTION_WORD_END_RE =
   /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
 
-export const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
+const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
 
 /**
  * Whether the next source line goes on with the sentence of the line before. A line that ends a sentence is
  * a boundary even when the next starts lowercase or with code (ICU would run them together); a line without
  * closing punctuation is its own sentence unless it is plainly hard-wrapped.
  */
-export function continuesLine(previous: string, line: string, german: () => boolean = () => false): boolean {
+function continuesLine(previous: string, line: string, german: () => boolean = () => false): boolean {
   const start = line.replace(LINE_START_MARKUP_RE, "")
   const end = previous.trimEnd().slice(-64)
   if (TERMINAL_LINE_END_RE.test(end)) return periodEnding(end)?.kind === "fixed"
@@ -422,10 +383,10 @@ export function continuesLine(previous: string, line: string, german: () => bool
 }
 
 /** English words a paragraph has, to tell German text from English that happens to hold "die" or "an". */
-export const ENGLISH_WORD_RE = /\b(?:the|and|is|of|to|that|with|for|it|this|are|was)\b/gi
+const ENGLISH_WORD_RE = /\b(?:the|and|is|of|to|that|with|for|it|this|are|was)\b/gi
 
 /** Whether a paragraph reads as German: at least two German function words, and more than English ones. */
-export function readsGerman(text: string): boolean {
+function readsGerman(text: string): boolean {
   const german = text.match(GERMAN_WORD_RE)?.length ?? 0
   return german >= 2 && german > (text.match(ENGLISH_WORD_RE)?.length ?? 0)
 }

@@ -4,13 +4,13 @@ import { asRecord, isRecord } from "../base/unknown.ts"
 export const PLUGIN_ID = "ragfaith"
 
 /** The judge route through the user's own opencode providers, as RFE_JUDGE_PROVIDER names it. */
-export const OPENCODE_ROUTE = "opencode"
+const OPENCODE_ROUTE = "opencode"
 
-export const ROUTE_MAX_CONCURRENCY = 4
+const ROUTE_MAX_CONCURRENCY = 4
 
 export const VERDICTS = ["faithful", "unfaithful", "unverifiable"] as const
 
-export const PROVIDER_PRESETS = {
+const PROVIDER_PRESETS = {
   synthetic: {
     baseURL: "https://api.synthetic.new/v1",
     keyEnv: "SYNTHETIC_API_KEY",
@@ -30,7 +30,7 @@ export const PROVIDER_PRESETS = {
 } as const
 
 /** Tool names whose output is evidence. `web` is the spec's default; `all` adds command output and grep. */
-export const PREMISE_TOOLS_BY_SCOPE = {
+const PREMISE_TOOLS_BY_SCOPE = {
   web: "read|fetch|web|doc|search",
   all: "read|fetch|web|doc|search|grep|bash|shell|exec|command|terminal",
 } as const
@@ -39,7 +39,7 @@ export const PREMISE_TOOLS_BY_SCOPE = {
  * A larger batch is cut to this: every claim's verdict needs room in one answer, and one bad answer sends the
  * whole batch back to one request per claim.
  */
-export const JUDGE_BATCH_MAX = 20
+const JUDGE_BATCH_MAX = 20
 
 export const DEFAULTS = {
   provider: "synthetic",
@@ -59,9 +59,9 @@ export const DEFAULTS = {
 
 export type Verdict = (typeof VERDICTS)[number]
 
-export type Strictness = "normal" | "strict"
+type Strictness = "normal" | "strict"
 
-export type EvidenceScope = keyof typeof PREMISE_TOOLS_BY_SCOPE
+type EvidenceScope = keyof typeof PREMISE_TOOLS_BY_SCOPE
 
 export interface JudgeSettings {
   provider: string
@@ -101,7 +101,7 @@ export interface Config {
  * What makes a flag earned. The user can turn off the second opinion and the question; the others are
  * always on, and exist as switches so the noisy-judge benchmark can measure each one.
  */
-export interface Checks {
+interface Checks {
   /** Each claim goes to the judge with the sentences before it. */
   context: boolean
   /** Each reply's claims go with the user's question (RFE_SEND_QUESTION). */
@@ -121,10 +121,10 @@ export interface ConfigResult {
 
 export type Env = Record<string, string | undefined>
 
-export type Options = Record<string, unknown>
+type Options = Record<string, unknown>
 
 /** One setting read from the env (which wins) or from the plugin options of opencode.json. */
-export function pickSetting(env: Env, envName: string, options: Options, optionName: string) {
+function pickSetting(env: Env, envName: string, options: Options, optionName: string) {
   const fromEnv = env[envName]?.trim()
   if (fromEnv) return { value: fromEnv as unknown, source: envName }
   const fromOptions = options[optionName]
@@ -134,13 +134,13 @@ export function pickSetting(env: Env, envName: string, options: Options, optionN
   return undefined
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase()
   return host === "localhost" || host === "::1" || /^127(?:\.\d{1,3}){3}$/.test(host)
 }
 
 /** Typed readers of one setting each; a value of the wrong type or range becomes the default and one warning. */
-export function settingReaders(env: Env, options: Options, warnings: string[]) {
+function settingReaders(env: Env, options: Options, warnings: string[]) {
   const text = (envName: string, optionName: string, from = options) => {
     const setting = pickSetting(env, envName, from, optionName)
     if (setting === undefined) return undefined
@@ -180,13 +180,13 @@ export function settingReaders(env: Env, options: Options, warnings: string[]) {
   return { text, integer, flag, oneOf }
 }
 
-export type SettingReaders = ReturnType<typeof settingReaders>
+type SettingReaders = ReturnType<typeof settingReaders>
 
 /**
  * Which judge route applies: the one named, else a preset or endpoint when a judge key or base URL is set,
  * else opencode's own providers, which need no key of their own.
  */
-export function pickProvider(read: SettingReaders, judgeOptions: Options, env: Env): string {
+function pickProvider(read: SettingReaders, judgeOptions: Options, env: Env): string {
   const named = read.text("RFE_JUDGE_PROVIDER", "provider", judgeOptions)?.toLowerCase()
   if (named) return named
   const keyEnvs = ["RFE_JUDGE_API_KEY", ...Object.values(PROVIDER_PRESETS).map((preset) => preset.keyEnv)]
@@ -200,7 +200,7 @@ export function pickProvider(read: SettingReaders, judgeOptions: Options, env: E
  * provider-specific env vars, then the preset. The opencode route names models `provider/model` and may
  * leave them to be chosen from the user's own config when judging starts.
  */
-export function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: Env) {
+function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, env: Env) {
   const provider = pickProvider(read, judgeOptions, env)
   const route = provider === OPENCODE_ROUTE ? "opencode" : "http"
   const preset = Object.hasOwn(PROVIDER_PRESETS, provider)
@@ -253,7 +253,7 @@ export function parseJudgeSettings(read: SettingReaders, judgeOptions: Options, 
 }
 
 /** Why this judge cannot be used, in words the user can act on; undefined when it can. */
-export function judgeProblem(judge: JudgeSettings, presetKeyEnv: string | undefined, allowInsecure: boolean) {
+function judgeProblem(judge: JudgeSettings, presetKeyEnv: string | undefined, allowInsecure: boolean) {
   const { provider, baseURL, mainModel, apiKey } = judge
   if (judge.route === "opencode") {
     const bad = [judge.mainModel, judge.fallbackModel].find((model) => model && !/^[^/\s]+\/\S+$/.test(model))
@@ -328,7 +328,7 @@ export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
   return { config, warnings }
 }
 
-export function parseFlagVerdicts(setting: ReturnType<typeof pickSetting>, warnings: string[]) {
+function parseFlagVerdicts(setting: ReturnType<typeof pickSetting>, warnings: string[]) {
   if (setting === undefined) return undefined
   const items = Array.isArray(setting.value) ? setting.value.map(String) : String(setting.value).split(",")
   const names = items.map((item) => item.trim().toLowerCase()).filter(Boolean)
@@ -344,7 +344,7 @@ export function parseFlagVerdicts(setting: ReturnType<typeof pickSetting>, warni
 }
 
 /** An explicit tool-name regex wins over the evidence scope; one that does not compile falls back to it. */
-export function parsePremiseTools(pattern: string | undefined, scope: EvidenceScope, warnings: string[]): RegExp {
+function parsePremiseTools(pattern: string | undefined, scope: EvidenceScope, warnings: string[]): RegExp {
   const fallback = new RegExp(PREMISE_TOOLS_BY_SCOPE[scope], "i")
   if (pattern === undefined) return fallback
   try {

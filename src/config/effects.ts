@@ -1,7 +1,6 @@
 // Every effect the plugin has (host client, network, clock, disk, ledger), injected so tests control them.
-import type { Ledger } from "../turn/ledger.ts"
 
-export type LogLevel = "debug" | "info" | "warn" | "error"
+type LogLevel = "debug" | "info" | "warn" | "error"
 
 export type ToastVariant = "info" | "success" | "warning" | "error"
 
@@ -82,4 +81,70 @@ export interface Deps {
   /** Where opencode writes its log files, for messages that point there. */
   logDir: string
   ledger: Ledger
+}
+
+export interface TurnLedger {
+  /** The real user message that opened the turn; synthetic messages never open one. */
+  userMessageID: string
+  /** Notes injected in this turn. */
+  depth: number
+  /** Claims already flagged in this turn: an unfixed claim never fires the cascade again. */
+  flaggedClaims: Set<string>
+}
+
+export interface Ledger {
+  /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
+  claimReply(messageID: string): boolean
+  /** Claims the answer to one revert event; false when another instance already answers it. */
+  claimRevert(eventID: string): boolean
+  turn(sessionID: string): TurnLedger | undefined
+  openTurn(sessionID: string, userMessageID: string): void
+  forget(sessionID: string): void
+}
+
+/** One judge request as the token log writes it (`RFE_JUDGE_LOG`). */
+export interface TokenLogLine {
+  time: string
+  model: string
+  /** How many claims the request held: 1, or the size of a batch. */
+  claims: number
+  attempt: number
+  outcome: string
+  status?: number
+  latency_ms: number
+  prompt_tokens?: number
+  completion_tokens?: number
+  total_tokens?: number
+  cached_tokens?: number
+}
+
+/** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
+export interface Notifier {
+  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
+  /** A toast for people: titled once, the message in plain words, at most two lines of opencode's toast box. */
+  toast(message: string, variant?: ToastVariant): void
+  /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
+  toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
+  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
+  tellOnce(key: string, message: string): void
+  /**
+   * Holds every toast until the returned release is called (and every other hold is released): the toast box
+   * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
+   */
+  hold(): () => void
+  /** A hold that releases itself after `ms`. */
+  holdFor(ms: number): void
+  /**
+   * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
+   * is not forgotten after its first toast. `render` gets the time the failure began.
+   */
+  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
+  clearFailures(healed: (kind: string) => boolean): void
+  /** The configuration notices, the one that stops judging first, told when the first session appears. */
+  showStartupNotice(): void
+  tokenLog(line: TokenLogLine): void
+  /** The flagged-claims report of `opencode run`, printed to stderr when the token log goes there. */
+  printReport(text: string): void
+  /** Where opencode keeps its log, in the words a message can point to. */
+  readonly logPlace: string
 }

@@ -3,12 +3,11 @@ import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { clip } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
 import type { Capture, FailedToolPart } from "../capture/capture.ts"
-import { QUESTION_CHARS } from "../judge/claim.ts"
+import type { Ledger } from "../config/effects.ts"
+import { NOTE_TAG } from "../feedback/note.ts"
+import type { Undo } from "../feedback/undo.ts"
 import { JUDGE_AGENT, JUDGE_SESSION_TITLE, type OpencodeRoute } from "../judge/route.ts"
-import { NOTE_TAG } from "../out/note.ts"
-import type { Undo } from "../out/undo.ts"
-import type { Ledger } from "../turn/ledger.ts"
-import type { ReplyJudge } from "../turn/reply.ts"
+import { QUESTION_CHARS } from "../judge/settle.ts"
 import {
   type ModelRef,
   modelRef,
@@ -16,18 +15,17 @@ import {
   type ReplyState,
   type SessionState,
   type UserMessage,
-} from "../turn/session.ts"
+} from "../state/session.ts"
+import type { ReplyJudge } from "../turn/reply.ts"
 
-export function readSessionInfo(
-  props: Record<string, unknown>,
-): { id: string; parentID: string | undefined } | undefined {
+function readSessionInfo(props: Record<string, unknown>): { id: string; parentID: string | undefined } | undefined {
   const info = asRecord(props.info)
   const id = textOf(info.id) ?? textOf(props.sessionID)
   return id ? { id, parentID: textOf(info.parentID) } : undefined
 }
 
 /** A message.updated payload. The model sits under `model` on a user message, at the top on an assistant's. */
-export function readMessageInfo(props: Record<string, unknown>) {
+function readMessageInfo(props: Record<string, unknown>) {
   const info = asRecord(props.info)
   const id = textOf(info.id)
   const sessionID = textOf(info.sessionID) ?? textOf(props.sessionID)
@@ -45,7 +43,7 @@ export function readMessageInfo(props: Record<string, unknown>) {
   }
 }
 
-export interface TextPart {
+interface TextPart {
   id: string
   text: string
   synthetic: boolean
@@ -53,7 +51,7 @@ export interface TextPart {
 }
 
 /** The two kinds of message.part.updated the plugin reads: a text part, and a tool part that failed. */
-export function readPart(props: Record<string, unknown>) {
+function readPart(props: Record<string, unknown>) {
   const part = asRecord(props.part)
   const sessionID = textOf(part.sessionID) ?? textOf(props.sessionID)
   const messageID = textOf(part.messageID)
@@ -77,24 +75,24 @@ export function readPart(props: Record<string, unknown>) {
 }
 
 /** A judge session announced before the route learned its id: `session.created` fires before `create()` returns. */
-export function isJudgeSessionInfo(info: unknown): boolean {
+function isJudgeSessionInfo(info: unknown): boolean {
   const session = asRecord(info)
   return session.title === JUDGE_SESSION_TITLE && textOf(session.parentID) !== undefined
 }
 
 /** The synthetic first part of the plugin's own note. */
-export function isNoteInstruction(part: { synthetic?: unknown; text?: unknown }): boolean {
+function isNoteInstruction(part: { synthetic?: unknown; text?: unknown }): boolean {
   return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NOTE_TAG)
 }
 
 /** A message of the session that is the plugin's own note: its visible notice is no user turn. */
-export function markNote(state: SessionState, messageID: string) {
+function markNote(state: SessionState, messageID: string) {
   state.noteMessages.add(messageID)
   trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
 }
 
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
-export function openRealTurn(state: SessionState, user: UserMessage, ledger: Ledger) {
+function openRealTurn(state: SessionState, user: UserMessage, ledger: Ledger) {
   if (state.lastUser?.id !== user.id) {
     state.lastUser = user
     state.generation++
@@ -103,18 +101,18 @@ export function openRealTurn(state: SessionState, user: UserMessage, ledger: Led
 }
 
 /** The reply being tracked, started afresh when `messageID` is a newer assistant message. */
-export function replyOf(state: SessionState, messageID: string): ReplyState {
+function replyOf(state: SessionState, messageID: string): ReplyState {
   if (state.reply?.id !== messageID) state.reply = { id: messageID, finish: undefined, texts: new Map() }
   return state.reply
 }
 
 /** The one place reply text is recorded, whichever of opencode's two signals carries it. */
-export function recordReplyText(state: SessionState, messageID: string, partID: string, text: string) {
+function recordReplyText(state: SessionState, messageID: string, partID: string, text: string) {
   if (!state.userMessages.has(messageID)) replyOf(state, messageID).texts.set(partID, text)
 }
 
 /** A user message is remembered for its agent and model; an assistant message becomes the reply being tracked. */
-export function recordMessage(state: SessionState, info: NonNullable<ReturnType<typeof readMessageInfo>>) {
+function recordMessage(state: SessionState, info: NonNullable<ReturnType<typeof readMessageInfo>>) {
   if (info.role === "user") {
     if (state.userMessages.has(info.id)) return
     state.userMessages.set(info.id, { agent: info.agent, model: info.model })
@@ -127,7 +125,7 @@ export function recordMessage(state: SessionState, info: NonNullable<ReturnType<
 }
 
 /** The opencode 1 events the plugin reads, by name: the one table of them. */
-export const EVENT = {
+const EVENT = {
   pluginAdded: "plugin.added",
   sessionCreated: "session.created",
   sessionUpdated: "session.updated",
@@ -139,22 +137,22 @@ export const EVENT = {
 } as const
 
 /** A toast sent before the TUI listens is lost; these events come once it does. */
-export const STARTUP_TOAST_EVENTS: ReadonlySet<string> = new Set([
+const STARTUP_TOAST_EVENTS: ReadonlySet<string> = new Set([
   EVENT.pluginAdded,
   EVENT.sessionCreated,
   EVENT.messageUpdated,
 ])
 
-export type MessageInfo = NonNullable<ReturnType<typeof readMessageInfo>>
+type MessageInfo = NonNullable<ReturnType<typeof readMessageInfo>>
 
 /** A text part of a message, as both hosts describe one. */
-export interface TextPartInfo extends TextPart {
+interface TextPartInfo extends TextPart {
   sessionID: string
   messageID: string
 }
 
 /** A user message as it is submitted: its parts before opencode stores them. */
-export interface UserPrompt {
+interface UserPrompt {
   sessionID: string
   messageID: string
   agent: string | undefined
@@ -248,10 +246,10 @@ export function createSessionFacts(
   }
 }
 
-export type SessionFacts = ReturnType<typeof createSessionFacts>
+type SessionFacts = ReturnType<typeof createSessionFacts>
 
 /** opencode 1's events read into facts: one reader per event the plugin reads; every other event passes by. */
-export function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
+function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
   const onSession = (props: Record<string, unknown>) => {
     const info = readSessionInfo(props)
     if (info) facts.session({ ...info, title: textOf(asRecord(props.info).title) })

@@ -2,21 +2,22 @@
 
 import type { Hooks } from "@opencode-ai/plugin"
 import { newCounters } from "../base/counters.ts"
+import { describeError } from "../base/text.ts"
 import { asRecord } from "../base/unknown.ts"
 import { createCapture } from "../capture/capture.ts"
 import { createDocPull } from "../capture/docpull.ts"
+import { scrubError } from "../capture/redact/scrub.ts"
 import type { Config } from "../config/config.ts"
-import type { Deps } from "../config/effects.ts"
+import type { Deps, Notifier } from "../config/effects.ts"
+import { createCommand } from "../feedback/command.ts"
+import { createNoteSender } from "../feedback/note.ts"
+import { createNotifier } from "../feedback/notifier.ts"
+import { createUndo } from "../feedback/undo.ts"
 import { createVerdictCache } from "../judge/cache.ts"
-import { createClaimJudge } from "../judge/claim.ts"
-import { describeError, scrubError } from "../judge/client.ts"
 import { createOpencodeRoute } from "../judge/route.ts"
-import { createCommand } from "../out/command.ts"
-import { createNoteSender } from "../out/note.ts"
-import { createNotifier, type Notifier } from "../out/notifier.ts"
-import { createUndo } from "../out/undo.ts"
+import { createClaimJudge } from "../judge/settle.ts"
+import { createSessionStore, type JudgeHealth, type PartContext } from "../state/session.ts"
 import { createReplyJudge } from "../turn/reply.ts"
-import { createSessionStore, type JudgeHealth, type PartContext } from "../turn/session.ts"
 import { createEventTracker, createSessionFacts } from "./events.ts"
 
 /**
@@ -25,14 +26,14 @@ import { createEventTracker, createSessionFacts } from "./events.ts"
  * `level=ERROR message=failed` (only its own config errors and HTTP responses escape that), so the line says
  * plainly what it is.
  */
-export const COMMAND_HANDLED =
+const COMMAND_HANDLED =
   "ragfaith answered /ragfaith itself, so opencode runs no model turn for it; a plugin can only end a command by throwing, which opencode logs as an error"
 
 /** The name the log shows before the message: `NotAnError: ragfaith answered /ragfaith itself, …`. */
-export const COMMAND_HANDLED_NAME = "NotAnError"
+const COMMAND_HANDLED_NAME = "NotAnError"
 
 /** The throw that ends opencode's handling of `/ragfaith` once the plugin has answered it. */
-export function commandHandled(): Error {
+function commandHandled(): Error {
   const handled = new Error(COMMAND_HANDLED)
   handled.name = COMMAND_HANDLED_NAME
   return handled
@@ -42,7 +43,7 @@ export function commandHandled(): Error {
  * The hook boundary. A throw in opencode's hooks fails the tool or the turn, and a synchronous one in `event`
  * hangs the session: every hook body runs inside `guard`, which logs and swallows.
  */
-export function createGuards(notifier: Notifier, apiKey: string | undefined) {
+function createGuards(notifier: Notifier, apiKey: string | undefined) {
   const fail = (name: string) => (error: unknown) =>
     notifier.log("error", `ragfaith: ${name} failed`, { error: scrubError(describeError(error), apiKey) })
   return {

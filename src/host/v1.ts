@@ -3,14 +3,14 @@
 import { existsSync } from "node:fs"
 import { appendFile, mkdir, readFile } from "node:fs/promises"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
+import { describeError } from "../base/text.ts"
 import { type ConfigResult, type Env, parseConfig } from "../config/config.ts"
 import type { Deps, HostClient } from "../config/effects.ts"
-import { describeError } from "../judge/client.ts"
-import { processLedger } from "../turn/ledger.ts"
+import { processLedger } from "../state/ledger.ts"
 import { createHooks } from "./hooks.ts"
 
 /** opencode CLI subcommands that can host plugins; only `run` exits at the first idle. */
-export const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
+const OPENCODE_SUBCOMMANDS = new Set(["run", "serve", "web", "acp", "tui", "attach", "github", "pr"])
 
 /**
  * opencode's argv is `[bun, /$bunfs/root/src/index.js, <subcommand>, …]`, with global flags possibly first.
@@ -34,7 +34,7 @@ export const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fil
 }
 
 /** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */
-export function opencodeLogDir(env: Env): string {
+function opencodeLogDir(env: Env): string {
   const data = env.XDG_DATA_HOME?.trim() || (env.HOME ? `${env.HOME}/.local/share` : "~/.local/share")
   return `${data}/opencode/log`.replace(env.HOME ? `${env.HOME}/` : "\u0000", "~/")
 }

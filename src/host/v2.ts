@@ -7,14 +7,14 @@ import { createHooks } from "./hooks.ts"
 import { defaultDeps, readConfig } from "./v1.ts"
 
 /** A registration opencode 2 hands back; disposed when the plugin unloads. */
-export interface V2Registration {
+interface V2Registration {
   dispose?(): unknown
 }
 
-export type V2Callback = (event: Record<string, unknown>) => unknown
+type V2Callback = (event: Record<string, unknown>) => unknown
 
 /** The part of opencode 2's plugin context ragfaith uses, as the public API describes it. */
-export interface V2Context {
+interface V2Context {
   options?: unknown
   location?: { directory?: unknown; workspaceID?: unknown }
   tool: { hook(name: string, callback: V2Callback): Promise<V2Registration | undefined> }
@@ -33,7 +33,7 @@ export interface V2Context {
  * a context for registrations only (no tools, sessions or events): that call must do nothing, or the plugin
  * would run twice.
  */
-export function isV2Context(ctx: unknown): ctx is V2Context {
+function isV2Context(ctx: unknown): ctx is V2Context {
   const { tool, session, event } = asRecord(ctx) as { tool?: unknown; session?: unknown; event?: unknown }
   return (
     typeof asRecord(tool).hook === "function" &&
@@ -43,15 +43,15 @@ export function isV2Context(ctx: unknown): ctx is V2Context {
   )
 }
 
-export const V2_READ_HEAD_RE = /^Read file [^\n]*, lines (\d+)-(\d+)\n/
+const V2_READ_HEAD_RE = /^Read file [^\n]*, lines (\d+)-(\d+)\n/
 
 /** opencode 2's names for the tools the parts know by their opencode 1 names. */
-export const V2_TOOL_NAMES: Readonly<Record<string, string>> = { shell: "bash", subagent: "task" }
+const V2_TOOL_NAMES: Readonly<Record<string, string>> = { shell: "bash", subagent: "task" }
 
-export const v1ToolName = (name: string) => V2_TOOL_NAMES[name] ?? name
+const v1ToolName = (name: string) => V2_TOOL_NAMES[name] ?? name
 
 /** The text a tool gave the model in opencode 2: `result.content` parts, else `result.output`. */
-export function v2ToolOutput(result: Record<string, unknown>): string {
+function v2ToolOutput(result: Record<string, unknown>): string {
   if (typeof result.content === "string") return result.content
   if (Array.isArray(result.content)) {
     return result.content
@@ -63,7 +63,7 @@ export function v2ToolOutput(result: Record<string, unknown>): string {
 }
 
 /** A `Location.Ref` (`{ directory, workspaceID? }`), as opencode 2 stamps it on an event or a session. */
-export function locationKey(location: unknown): string | undefined {
+function locationKey(location: unknown): string | undefined {
   const ref = asRecord(location)
   const directory = textOf(ref.directory)
   return directory === undefined ? undefined : `${directory}\u0000${textOf(ref.workspaceID) ?? ""}`
@@ -99,7 +99,7 @@ export function createOwnership(here: unknown) {
   }
 }
 
-export type Ownership = ReturnType<typeof createOwnership>
+type Ownership = ReturnType<typeof createOwnership>
 
 /** The plugin as the opencode 2 adapter drives it: the parts, and the guard every call runs inside. */
 export type V2Plugin = Pick<ReturnType<typeof createHooks>, "parts" | "guard" | "notifier">
@@ -110,7 +110,7 @@ export type V2Plugin = Pick<ReturnType<typeof createHooks>, "parts" | "guard" | 
  * (`session.get`) before its first reply is judged, since a field that is absent cannot be told from one
  * that moved.
  */
-export function v2ParentID(data: Record<string, unknown>): string | undefined {
+function v2ParentID(data: Record<string, unknown>): string | undefined {
   return textOf(data.parentID) ?? textOf(asRecord(data.info).parentID)
 }
 
@@ -177,7 +177,7 @@ export function readV2Event(
 }
 
 /** opencode 2's models as opencode 1's provider list; all but the agent's provider only when the user names them. */
-export function v2Providers(list: unknown): { providers: unknown[] } {
+function v2Providers(list: unknown): { providers: unknown[] } {
   const models = Array.isArray(list)
     ? list
     : Array.isArray(asRecord(list).data)
@@ -199,7 +199,7 @@ export function v2Providers(list: unknown): { providers: unknown[] } {
 }
 
 /** A call on the opencode 2 context as opencode 1's client answers: `{ data }` or `{ error }`, never a throw. */
-export async function v2Call<T>(call: () => Promise<T>): Promise<{ data?: T; error?: unknown }> {
+async function v2Call<T>(call: () => Promise<T>): Promise<{ data?: T; error?: unknown }> {
   try {
     return { data: await call() }
   } catch (error) {
@@ -213,7 +213,7 @@ export async function v2Call<T>(call: () => Promise<T>): Promise<{ data?: T; err
  * server log through stderr. Judge sessions are not needed there (`generate.text` judges), so the session
  * calls they use answer with an error.
  */
-export function v2Client(ctx: V2Context, writeStderr: (text: string) => void): HostClient {
+function v2Client(ctx: V2Context, writeStderr: (text: string) => void): HostClient {
   const unsupported = async () => ({ error: "not available in opencode 2" })
   const generate = ctx.generate
   return {
@@ -295,7 +295,7 @@ function v2Hook(
 }
 
 /** The plugin's hooks on opencode 2: its tool hooks, the user's prompts, each model request, and the events. */
-export async function registerV2(ctx: V2Context, plugin: V2Plugin, ownership: Ownership, signal: AbortSignal) {
+async function registerV2(ctx: V2Context, plugin: V2Plugin, ownership: Ownership, signal: AbortSignal) {
   const { facts, docPull } = plugin.parts
   const hook = (name: string, work: (event: Record<string, unknown>, sessionID: string) => unknown) =>
     v2Hook(plugin, ownership, name, work)
@@ -337,7 +337,7 @@ export async function registerV2(ctx: V2Context, plugin: V2Plugin, ownership: Ow
 }
 
 /** A finished tool call: its output is captured, or its failure recorded (the call's own record says so). */
-export function afterV2Tool(event: Record<string, unknown>, sessionID: string, parts: V2Plugin["parts"]) {
+function afterV2Tool(event: Record<string, unknown>, sessionID: string, parts: V2Plugin["parts"]) {
   const name = textOf(event.tool)
   if (!name) return
   const tool = v1ToolName(name)
@@ -359,7 +359,7 @@ export function afterV2Tool(event: Record<string, unknown>, sessionID: string, p
 }
 
 /** The event stream, read until the plugin unloads; each event inside the guard. */
-export async function pumpV2Events(ctx: V2Context, plugin: V2Plugin, ownership: Ownership, signal: AbortSignal) {
+async function pumpV2Events(ctx: V2Context, plugin: V2Plugin, ownership: Ownership, signal: AbortSignal) {
   const readers = v2EventReaders(plugin.parts)
   try {
     for await (const event of ctx.event.subscribe({ signal }))

@@ -1,13 +1,14 @@
 // The judge client: one OpenAI-compatible call with timeouts, retries and backoff, and its token log line.
+
 import type { Tally } from "../base/counters.ts"
-import { clip } from "../base/text.ts"
+import { describeError } from "../base/text.ts"
 import { asRecord, isRecord } from "../base/unknown.ts"
-import { redactSecrets } from "../capture/redact/redact.ts"
-import { REDACTED } from "../capture/redact/values.ts"
+import { scrubError } from "../capture/redact/scrub.ts"
 import type { JudgeSettings } from "../config/config.ts"
-import type { Deps } from "../config/effects.ts"
+import type { Deps, TokenLogLine } from "../config/effects.ts"
+import type { RawVerdict } from "../state/shapes.ts"
 import { buildJudgeBody, type JudgeRequest } from "./prompt.ts"
-import { parseVerdict, type RawVerdict } from "./verdict.ts"
+import { parseVerdict } from "./verdict.ts"
 
 export const JUDGE_MAX_TOKENS = 256
 
@@ -23,38 +24,18 @@ export const JUDGE_RETRY_MAX_TOKENS = 512
 export const isRetryableStatus = (status: number) =>
   status === 408 || status === 429 || (status >= 500 && status <= 599)
 
-export const BACKOFF_BASE_MS = 500
+const BACKOFF_BASE_MS = 500
 
-export const BACKOFF_CAP_MS = 8_000
+const BACKOFF_CAP_MS = 8_000
 
 /** A longer Retry-After is cut to this: the user has likely moved on by then, and each wait holds a worker. */
-export const RETRY_AFTER_CAP_MS = 30_000
+const RETRY_AFTER_CAP_MS = 30_000
 
 /** A judge answer is a small JSON object; anything far larger is a misconfigured endpoint. */
-export const MAX_JUDGE_BODY_BYTES = 1_000_000
+const MAX_JUDGE_BODY_BYTES = 1_000_000
 
 /** How much of a refused request's body is read: enough for an error message, never a whole page. */
-export const ERROR_BODY_BYTES = 4_096
-
-/** Shorter judge keys are hidden nowhere: replacing a word-sized "key" would garble ordinary text. */
-export const MIN_HIDDEN_KEY_CHARS = 8
-
-export const ERROR_MESSAGE_CHARS = 300
-
-export interface TokenLogLine {
-  time: string
-  model: string
-  /** How many claims the request held: 1, or the size of a batch. */
-  claims: number
-  attempt: number
-  outcome: string
-  status?: number
-  latency_ms: number
-  prompt_tokens?: number
-  completion_tokens?: number
-  total_tokens?: number
-  cached_tokens?: number
-}
+const ERROR_BODY_BYTES = 4_096
 
 /** What the plugin learned about a judge endpoint while talking to it. */
 export interface JudgeCompat {
@@ -101,31 +82,6 @@ export function retryDelay(attempt: number, retryAfter: string | null, now: numb
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
-/** Any thrown value as text, even one whose toString throws or that JSON cannot serialise. */
-export function describeError(error: unknown): string {
-  try {
-    if (error instanceof Error) return `${error.name}: ${error.message}`
-    if (typeof error === "string") return error
-    return JSON.stringify(error) ?? String(error)
-  } catch {
-    return "unprintable error"
-  }
-}
-
-/**
- * The judge key is no shape redaction knows, and an endpoint or the agent could echo it: it is cut out by
- * value wherever the plugin shows or logs text. One rule for every output.
- */
-export function hideKey(text: string, apiKey: string | undefined): string {
-  return apiKey && apiKey.length >= MIN_HIDDEN_KEY_CHARS ? text.split(apiKey).join(REDACTED) : text
-}
-
-/** Keeps keys and URL credentials out of anything shown or logged about a failure. */
-export function scrubError(message: string, apiKey: string | undefined): string {
-  const text = hideKey(message, apiKey).replace(/(https?:\/\/[^\s?#]+)[?#][^\s]*/g, "$1")
-  return clip(redactSecrets(text), ERROR_MESSAGE_CHARS)
-}
-
 export interface JudgeAnswer {
   status: number
   content: string
@@ -133,7 +89,7 @@ export interface JudgeAnswer {
 }
 
 /** Reads a body up to `limit` bytes; a chunked body with no length header cannot make it read more. */
-export async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
+async function readAtMost(response: Response, limit: number): Promise<string | undefined> {
   if (!response.body) return ""
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
@@ -152,10 +108,10 @@ export async function readAtMost(response: Response, limit: number): Promise<str
 }
 
 /** An answer that is not a chat completion (HTML, no choices, too large) will not heal by asking again. */
-export const badBody = (message: string, status: number) =>
+const badBody = (message: string, status: number) =>
   new JudgeError(message, { status, retryable: false, outcome: "bad_body" })
 
-export async function readJudgeAnswer(response: Response): Promise<JudgeAnswer> {
+async function readJudgeAnswer(response: Response): Promise<JudgeAnswer> {
   const declared = Number(response.headers.get("content-length"))
   if (declared > MAX_JUDGE_BODY_BYTES) {
     await response.body?.cancel().catch(() => {})
@@ -181,7 +137,7 @@ export async function readJudgeAnswer(response: Response): Promise<JudgeAnswer> 
 }
 
 /** A status other than 2xx. A 400 that names `reasoning` comes from a strict endpoint that rejects the field. */
-export async function refusal(response: Response): Promise<JudgeError> {
+async function refusal(response: Response): Promise<JudgeError> {
   const status = response.status
   const text = status === 400 ? await readAtMost(response, ERROR_BODY_BYTES).catch(() => "") : undefined
   if (text === undefined) await response.body?.cancel().catch(() => {})
@@ -195,7 +151,7 @@ export async function refusal(response: Response): Promise<JudgeError> {
 }
 
 /** Refused, reset, DNS, or the per-attempt timeout, which also covers a judge stalling mid-answer. */
-export function unreachable(error: unknown, judge: JudgeSettings): JudgeError {
+function unreachable(error: unknown, judge: JudgeSettings): JudgeError {
   const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
   const detail = timedOut ? `timed out after ${judge.timeoutMs} ms` : `unreachable (${describeError(error)})`
   return new JudgeError(scrubError(`judge ${detail}`, judge.apiKey), {
@@ -205,7 +161,7 @@ export function unreachable(error: unknown, judge: JudgeSettings): JudgeError {
 }
 
 /** One POST to the judge: its answer, or a JudgeError that says whether another attempt may help. */
-export async function attemptJudge(judge: JudgeSettings, body: string, fetch: Deps["fetch"]): Promise<JudgeAnswer> {
+async function attemptJudge(judge: JudgeSettings, body: string, fetch: Deps["fetch"]): Promise<JudgeAnswer> {
   const headers: Record<string, string> = { "content-type": "application/json" }
   if (judge.apiKey) headers.authorization = `Bearer ${judge.apiKey}`
   try {
@@ -222,7 +178,7 @@ export async function attemptJudge(judge: JudgeSettings, body: string, fetch: De
   }
 }
 
-export function tokenFields(usage: Record<string, unknown> | undefined) {
+function tokenFields(usage: Record<string, unknown> | undefined) {
   if (!usage) return {}
   const number = (value: unknown) => (typeof value === "number" ? value : undefined)
   const details = asRecord(usage.prompt_tokens_details)

@@ -1,10 +1,11 @@
 // The judge's health as the user hears it: how one reply's calls went, and what a broken judge means, told while it lasts.
+
 import { clockTime } from "../base/text.ts"
 import type { JudgeSettings } from "../config/config.ts"
-import type { Notifier } from "../out/notifier.ts"
-import type { SessionState } from "../turn/session.ts"
+import type { Notifier } from "../config/effects.ts"
+import type { SessionState } from "../state/session.ts"
+import type { RawVerdict } from "../state/shapes.ts"
 import type { JudgeError } from "./client.ts"
-import type { RawVerdict } from "./verdict.ts"
 
 /** How the judge calls of one reply went: what the user hears about the judge's health follows from it. */
 export interface JudgeRun {
@@ -28,7 +29,7 @@ export const newJudgeRun = (): JudgeRun => ({
  * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
  * The technical detail stays in the log.
  */
-export function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
+function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
   const at = clockTime(since)
   const status = failure.status
   if (judge.route === "opencode") {

@@ -1,12 +1,13 @@
 // The judge prompt (English and German) and the request body built from sources, context and claim.
-import type { Premise } from "../capture/evidence.ts"
+
 import { escapeDelimiters } from "../capture/redact/redact.ts"
+import type { Premise } from "../state/shapes.ts"
 
 /** The source that lists the session's tool calls, as the judge and the note name it. */
 export const PROCESS_SOURCE = { id: "P", label: "tool calls of this session" } as const
 
 /** One claim of a batched request: its id in the request, the sentences before it, the claim. */
-export interface BatchClaim {
+interface BatchClaim {
   id: string
   before?: string
   claim: string
@@ -31,19 +32,19 @@ export interface JudgeRequest {
   sessionID?: string
 }
 
-export const PROMPT_TITLE = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
+const PROMPT_TITLE = `You are an impartial fact-checking judge. / Du bist ein unparteiischer Faktenprüfer.
 
 `
 
 /** What the judge receives: one claim, the call shape of the spec. */
-export const PROMPT_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and one CLAIM taken from its reply to the user. Decide whether the sources support the claim.
+const PROMPT_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and one CLAIM taken from its reply to the user. Decide whether the sources support the claim.
 Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und eine AUSSAGE aus seiner Antwort an den Nutzer. Entscheide, ob die Quellen die Aussage stützen.`
 
 /** What the judge receives when several claims of one reply share a request (RFE_JUDGE_BATCH). */
-export const PROMPT_BATCH_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and several CLAIMS taken from its reply to the user, each in its own <claim id="…"> block. Decide for each claim on its own whether the sources support it.
+const PROMPT_BATCH_TASK = `You receive SOURCES, the material an AI coding assistant retrieved during its session, and several CLAIMS taken from its reply to the user, each in its own <claim id="…"> block. Decide for each claim on its own whether the sources support it.
 Du erhältst QUELLEN, also das Material, das ein KI-Coding-Assistent in seiner Sitzung abgerufen hat, und mehrere AUSSAGEN aus seiner Antwort an den Nutzer, jede in einem eigenen <claim id="…">-Block. Entscheide für jede Aussage einzeln, ob die Quellen sie stützen.`
 
-export const PROMPT_RULES = `
+const PROMPT_RULES = `
 
 Verdicts / Urteile:
 - "faithful": the sources state the claim or directly entail it. / Die Quellen belegen die Aussage oder folgen zwingend aus ihnen.
@@ -58,20 +59,20 @@ Rules / Regeln:
 - [REDACTED] marks a secret removed from a source; it is not a contradiction. / [REDACTED] markiert ein entferntes Geheimnis und ist kein Widerspruch.
 - <question> is the user's request and <context> the sentences before the claim in the reply. They only show what the claim refers to ("it", "this function"); judge the claim alone, never them. / <question> ist die Anfrage des Nutzers, <context> sind die Sätze vor der Aussage. Sie zeigen nur, worauf sich die Aussage bezieht ("es", "diese Funktion"); beurteile allein die Aussage.`
 
-export const PROMPT_HEAD = PROMPT_TITLE + PROMPT_TASK + PROMPT_RULES
+const PROMPT_HEAD = PROMPT_TITLE + PROMPT_TASK + PROMPT_RULES
 
-export const PROMPT_MACHINE = `
+const PROMPT_MACHINE = `
 - Sources with origin="machine" were read on this machine (files, command output). For claims about them, sound inferences count as support: what code does given its text, that a command succeeded given exit 0. / Für Quellen mit origin="machine" gelten schlüssige Folgerungen als Beleg: was Code laut seinem Text tut, dass ein Befehl mit Exit 0 erfolgreich war.
 - Claims that rest on sources with origin="web" still need direct support. / Aussagen, die sich auf Quellen mit origin="web" stützen, brauchen weiterhin einen direkten Beleg.`
 
-export const PROMPT_TAIL = `
+const PROMPT_TAIL = `
 
 Answer with exactly one JSON object and nothing else / Antworte mit genau einem JSON-Objekt und sonst nichts:
 {"verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "quote": "<the words of that source that decide it, copied exactly, at most 200 characters, or empty>", "reason": "<at most 20 words>"}
 For "unfaithful" the quote is required: copy the words of the source that contradict the claim. / Bei "unfaithful" ist das Zitat Pflicht: kopiere die Worte der Quelle, die der Aussage widersprechen.`
 
 /** The answer of a batched request: one verdict per claim id, in one object. */
-export const PROMPT_BATCH_TAIL = `
+const PROMPT_BATCH_TAIL = `
 
 Answer with exactly one JSON object and nothing else / Antworte mit genau einem JSON-Objekt und sonst nichts:
 {"verdicts": [{"id": "<the claim's id>", "verdict": "faithful" | "unfaithful" | "unverifiable", "source": "<id of the source that decides it, or empty>", "quote": "<the words of that source that decide it, copied exactly, at most 200 characters, or empty>", "reason": "<at most 20 words>"}]}
@@ -117,13 +118,13 @@ export function renderContext(premises: readonly Premise[], toolLines: readonly 
 }
 
 /** The per-claim end of a request: the sentences before the claim, marked as not to be judged, then the claim. */
-export function claimBlock(request: Pick<JudgeRequest, "before" | "claim">): string {
+function claimBlock(request: Pick<JudgeRequest, "before" | "claim">): string {
   const before = request.before ? `<context>\n${escapeDelimiters(request.before)}\n</context>\n` : ""
   return `${before}<claim>\n${escapeDelimiters(request.claim)}\n</claim>`
 }
 
 /** A batch's claims, each its own block, the sentences before it beside it: the same marks as one claim's. */
-export function batchBlocks(claims: readonly BatchClaim[]): string {
+function batchBlocks(claims: readonly BatchClaim[]): string {
   return claims
     .map(({ id, before, claim }) => {
       const context = before ? `<context for="${id}">\n${escapeDelimiters(before)}\n</context>\n` : ""

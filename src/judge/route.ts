@@ -1,18 +1,11 @@
 // The opencode route: judging through the user's own opencode providers in hidden judge sessions.
 import { LIMITS, trimOldest } from "../base/bounds.ts"
-import { clip } from "../base/text.ts"
+import { clip, describeError } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
 import type { JudgeSettings } from "../config/config.ts"
 import type { HostClient } from "../config/effects.ts"
-import type { PartContext } from "../turn/session.ts"
-import {
-  describeError,
-  isRetryableStatus,
-  JUDGE_RETRY_MAX_TOKENS,
-  type JudgeAnswer,
-  type JudgeAttempt,
-  JudgeError,
-} from "./client.ts"
+import type { PartContext } from "../state/session.ts"
+import { isRetryableStatus, JUDGE_RETRY_MAX_TOKENS, type JudgeAnswer, type JudgeAttempt, JudgeError } from "./client.ts"
 import { normalizeModelId } from "./models.ts"
 import { JUDGE_PROMPTS, type JudgeRequest, judgeUserContent } from "./prompt.ts"
 
@@ -22,10 +15,10 @@ export const JUDGE_AGENT = "ragfaith-judge"
 export const JUDGE_SESSION_TITLE = "ragfaith judge"
 
 /** After the user's provider refuses a judge call (401, 403, 400), the route rests this long. */
-export const ROUTE_PAUSE_MS = 10 * 60_000
+const ROUTE_PAUSE_MS = 10 * 60_000
 
 /** A model the user can call through opencode, as `config.providers()` lists it. */
-export interface CallableModel {
+interface CallableModel {
   /** `providerID/modelID`, the way the route names judge models. */
   id: string
   providerID: string
@@ -41,7 +34,7 @@ export interface CallableModel {
 }
 
 /** Whether a model as `config.providers()` lists it can give a verdict: read from its status, output and limit. */
-export function answersJudge(model: Record<string, unknown>): boolean {
+function answersJudge(model: Record<string, unknown>): boolean {
   if (model.status === "deprecated") return false
   const output = asRecord(asRecord(model.capabilities).output)
   const modalities = asRecord(model.modalities).output
@@ -51,7 +44,7 @@ export function answersJudge(model: Record<string, unknown>): boolean {
 }
 
 /** The callable models in a `config.providers()` answer, read field by field: its options hold API keys. */
-export function readCallableModels(payload: unknown): CallableModel[] {
+function readCallableModels(payload: unknown): CallableModel[] {
   const providers = asRecord(payload).providers
   if (!Array.isArray(providers)) return []
   return providers.flatMap((raw) => {
@@ -95,7 +88,7 @@ export function rankJudgeModels(
 }
 
 /** The judge models on the route: the ones the user named, checked against what is callable, or the best two. */
-export function pickRouteModels(
+function pickRouteModels(
   judge: JudgeSettings,
   models: readonly CallableModel[],
   seen: { smallModel?: string; model?: string },
@@ -125,7 +118,7 @@ export function pickRouteModels(
 }
 
 /** What a judge session holds while it runs. */
-export interface JudgeCall {
+interface JudgeCall {
   prompt: string
   maxTokens: number
   /** The provider asked to retry and the plugin cut the session short, before opencode's own retries. */
@@ -134,7 +127,7 @@ export interface JudgeCall {
 }
 
 /** The judge's text out of a judge session's answer, or the JudgeError that says what went wrong. */
-export function readSessionAnswer(
+function readSessionAnswer(
   result: { data?: unknown; error?: unknown } | undefined,
   call: JudgeCall,
   timeoutMs: number,
@@ -183,7 +176,7 @@ export function readSessionAnswer(
 }
 
 /** The judge sessions of one plugin instance: open ones with what they hold, and recently closed ones. */
-export interface JudgeSessions {
+interface JudgeSessions {
   running: Map<string, JudgeCall>
   /** Closed judge sessions: their late events (a second idle, the deletion) are still theirs. */
   closed: Set<string>
@@ -192,13 +185,13 @@ export interface JudgeSessions {
 }
 
 /** A route model named `provider/model` (the model id may hold more slashes) as opencode's model reference. */
-export function modelRefOf(model: string): { providerID: string; modelID: string } {
+function modelRefOf(model: string): { providerID: string; modelID: string } {
   const [providerID = "", ...rest] = model.split("/")
   return { providerID, modelID: rest.join("/") }
 }
 
 /** opencode 2's one-shot model call as a judge answer: no system prompt there, so the prompt leads the text. */
-export async function judgeByGenerate(
+async function judgeByGenerate(
   request: JudgeRequest,
   generate: NonNullable<HostClient["generate"]>,
   timeoutMs: number,
@@ -236,7 +229,7 @@ export async function judgeByGenerate(
   }
 }
 
-export interface RouteEffects {
+interface RouteEffects {
   client: HostClient
   now: () => number
   timeoutMs: number
@@ -246,7 +239,7 @@ export interface RouteEffects {
  * One judge call on the opencode route: a judge session on opencode 1, `generate.text` on opencode 2. A
  * provider that refuses for good makes the route rest, so opencode shows its error once, not once per claim.
  */
-export async function judgeOnRoute(request: JudgeRequest, sessions: JudgeSessions, effects: RouteEffects) {
+async function judgeOnRoute(request: JudgeRequest, sessions: JudgeSessions, effects: RouteEffects) {
   if (effects.now() < sessions.pausedUntil) {
     throw new JudgeError("the judge's provider refused it earlier; resting", {
       retryable: false,
@@ -271,7 +264,7 @@ export async function judgeOnRoute(request: JudgeRequest, sessions: JudgeSession
  * makes no title request and lists it nowhere), prompted on the hidden agent, aborted on timeout, and
  * deleted once its prompt has resolved.
  */
-export async function judgeInSession(
+async function judgeInSession(
   request: JudgeRequest,
   sessions: JudgeSessions,
   { client, timeoutMs }: RouteEffects,

@@ -1,65 +1,30 @@
 // Verdicts: the judge's answer parsed, and a contradiction's quote found in the source it names.
+
 import { clip } from "../base/text.ts"
-import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
+import { READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
-import type { Claim } from "../claims/split.ts"
 import { VERDICTS, type Verdict } from "../config/config.ts"
+import type { JudgeVerdict, Premise } from "../state/shapes.ts"
 import { PROCESS_SOURCE } from "./prompt.ts"
 
 export const NOTE_REASON_CHARS = 160
 
 /** A judge's quote is asked to be at most 200 characters; a longer one is cut, so it cannot flood a note. */
-export const QUOTE_MAX_CHARS = 400
+const QUOTE_MAX_CHARS = 400
 
 /** Shorter quotes ("3", "the file") would stand in almost any source: they anchor nothing. */
-export const QUOTE_MIN_CHARS = 8
+const QUOTE_MIN_CHARS = 8
 
-/**
- * The verdict family: what the judge says of a claim (`JudgeVerdict`), the same as it came (`RawVerdict`),
- * settled for one claim (`ClaimResult`), and shown to the agent and the user (`FlaggedClaim`). The cache keeps
- * it on disk in short keys (`CacheRecord`).
- */
-export interface JudgeVerdict {
-  verdict: Verdict
-  /** The id of the deciding source as the judge named it (`S2`, `P`); a label once the claim is judged. */
-  source: string | undefined
-  /** The deciding source's own words, as the judge copied them; for a flag, checked against that source. */
-  quote: string | undefined
-  reason: string | undefined
-}
+const VERDICT_RE = /"verdict"\s*:\s*"(\w+)"/
 
-/** How a claim was settled: too short to judge, by the tool records, from the cache, by the judge, or not at all. */
-export type Via = "gate" | "records" | "cache" | "judge" | "parse-fallback"
+const SOURCE_RE = /"source"\s*:\s*"([^"\\]{0,40})"/
 
-/** A verdict as the judge or the cache gave it, before the checks a flag must pass. */
-export type RawVerdict = JudgeVerdict & { via: Extract<Via, "cache" | "judge" | "parse-fallback"> }
+const REASON_RE = /"reason"\s*:\s*"((?:[^"\\]|\\.){0,600})"/
 
-export interface ClaimResult extends JudgeVerdict {
-  claim: Claim
-  via: Via
-  /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
-  demoted?: "unanchored" | "disagreed"
-  /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
-  second?: "silent"
-}
-
-/**
- * A settled claim as every output shows it: the claim as text, redacted, the judge key hidden, clipped; the
- * source named as the user would (`src/config.ts:10-40`, a URL, `tool calls of this session`); the quote the
- * verified words of that source.
- */
-export type FlaggedClaim = Omit<ClaimResult, "claim"> & { claim: string }
-
-export const VERDICT_RE = /"verdict"\s*:\s*"(\w+)"/
-
-export const SOURCE_RE = /"source"\s*:\s*"([^"\\]{0,40})"/
-
-export const REASON_RE = /"reason"\s*:\s*"((?:[^"\\]|\\.){0,600})"/
-
-export const QUOTE_FIELD_RE = /"quote"\s*:\s*"((?:[^"\\]|\\.){0,1200})"/
+const QUOTE_FIELD_RE = /"quote"\s*:\s*"((?:[^"\\]|\\.){0,1200})"/
 
 /** A JSON string's inner text, unescaped; a malformed escape keeps the raw text. */
-export function unescapeJSON(raw: string | undefined): string | undefined {
+function unescapeJSON(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined
   try {
     return JSON.parse(`"${raw}"`) as string
@@ -72,7 +37,7 @@ export function unescapeJSON(raw: string | undefined): string | undefined {
  * A verdict from the fields a judge wrote. The reason is untrusted input, so it is redacted and clipped
  * before it is cached or shown; a source the request did not hold is no source.
  */
-export function verdictOf(
+function verdictOf(
   fields: { verdict: unknown; source: unknown; quote: unknown; reason: unknown },
   sourceIds: ReadonlySet<string>,
 ): JudgeVerdict | undefined {
@@ -139,7 +104,7 @@ export function parseBatchVerdicts(
 }
 
 /** The comparison form of quoted text: case, spacing, markdown marks and typographic quotes do not count. */
-export function normalizeQuote(text: string): string {
+function normalizeQuote(text: string): string {
   return text
     .toLowerCase()
     .replace(/[‘’]/g, "'")
@@ -159,7 +124,7 @@ export function quotableTexts(premises: readonly Premise[], toolLines: readonly 
 }
 
 /** Whether every piece of a quote (pieces may be joined by "..." or "…") stands in the text, in order. */
-export function quoteStandsIn(quote: string, text: string): boolean {
+function quoteStandsIn(quote: string, text: string): boolean {
   const pieces = quote
     .split(/\.{3}|…/)
     .map(normalizeQuote)

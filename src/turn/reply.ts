@@ -1,18 +1,18 @@
 // The reply judge: at idle, the last reply's claims judged and the flagged ones sent as one note.
+
 import { tallyInto } from "../base/counters.ts"
-import { type NotJudged, splitClaims } from "../claims/split.ts"
+import { describeError } from "../base/text.ts"
+import { scrubError } from "../capture/redact/scrub.ts"
+import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
-import type { HostClient } from "../config/effects.ts"
-import { type ClaimJudge, NOTE_CLAIM_CHARS, sanitized, toFlaggedItems } from "../judge/claim.ts"
-import { describeError, scrubError } from "../judge/client.ts"
-import type { ClaimResult, FlaggedClaim } from "../judge/verdict.ts"
-import type { NoteSender } from "../out/note.ts"
-import type { Notifier } from "../out/notifier.ts"
-import type { Ledger, TurnLedger } from "./ledger.ts"
-import type { PartContext, ReplyReport, ReplyState, SessionState } from "./session.ts"
+import type { HostClient, Ledger, Notifier, TurnLedger } from "../config/effects.ts"
+import { NOTE_CLAIM_CHARS, type NoteSender, sanitized, toFlaggedItems } from "../feedback/note.ts"
+import type { ClaimJudge } from "../judge/settle.ts"
+import type { PartContext, ReplyReport, ReplyState, SessionState } from "../state/session.ts"
+import type { ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
-export async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
+async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
   if (state.parentKnown) return state.parentID !== undefined
   try {
     const result = await client.session.get({ path: { id: state.id } })
@@ -29,7 +29,7 @@ export async function isChildSession(state: SessionState, client: HostClient): P
  * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
  * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
  */
-export function newlyFlagged(
+function newlyFlagged(
   state: SessionState,
   replyID: string,
   results: readonly ClaimResult[],
@@ -44,7 +44,7 @@ export function newlyFlagged(
 }
 
 /** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
-export async function mayJudge(state: SessionState, { config, deps, notifier }: PartContext): Promise<boolean> {
+async function mayJudge(state: SessionState, { config, deps, notifier }: PartContext): Promise<boolean> {
   if (!state.judging || config.judgeDisabled || (await isChildSession(state, deps.client))) return false
   if (deps.mode === "run" && config.judge.route === "opencode") {
     // `opencode run` answers a judge session with no model turn at all: nothing can be judged there.
@@ -67,7 +67,7 @@ export async function mayJudge(state: SessionState, { config, deps, notifier }: 
 }
 
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
-export function logVerdicts(
+function logVerdicts(
   notifier: Notifier,
   sessionID: string,
   messageID: string,
@@ -83,7 +83,7 @@ export function logVerdicts(
 }
 
 /** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
-export function replyReport(
+function replyReport(
   at: number,
   model: string | undefined,
   items: FlaggedClaim[],
@@ -109,7 +109,7 @@ export function replyReport(
  * Verdicts nobody wants any more: the session was deleted, or the user sent a new message before they came
  * (generation moved on). They are dropped, and the report says so.
  */
-export function isOutdated(
+function isOutdated(
   state: SessionState,
   generation: number,
   report: ReplyReport,

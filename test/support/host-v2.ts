@@ -17,7 +17,7 @@
 
 import type { Deps, HostClient } from "../../src/config/effects.ts"
 import { startV2 } from "../../src/host/v2.ts"
-import { createLedger } from "../../src/turn/ledger.ts"
+import { createLedger } from "../../src/state/ledger.ts"
 
 type Callback = (event: unknown) => unknown
 

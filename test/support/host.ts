@@ -5,11 +5,11 @@
  */
 
 import { type Config, parseConfig } from "../../src/config/config.ts"
-import type { Deps, HostClient } from "../../src/config/effects.ts"
+import type { Deps, HostClient, Ledger } from "../../src/config/effects.ts"
+import { HOLD_LIMIT_MS } from "../../src/feedback/notifier.ts"
 import { createHooks } from "../../src/host/hooks.ts"
-import { HOLD_LIMIT_MS } from "../../src/out/notifier.ts"
 import type plugin from "../../src/plugin.ts"
-import { createLedger, type Ledger } from "../../src/turn/ledger.ts"
+import { createLedger } from "../../src/state/ledger.ts"
 import { readOutput } from "./fixtures.ts"
 
 let counter = 0

@@ -30,31 +30,31 @@ import {
 import { encodesProse, isAppPassword, isBlank, isNeverSecret, isQuote, isRandomLetters, looksRandom } from "./values.ts"
 
 /** A type between name and `=`: `token: string = `, `var apiToken string = `, `val key: String = `. */
-export const TYPE_ASSIGN_RE =
+const TYPE_ASSIGN_RE =
   /(?:[ \t]*\??:[ \t]*|[ \t]+)&?[A-Za-z_][\w.]*(?:<[^<>\n]{0,60}>)?(?:\[\])?\??[ \t]*(=)(?![=>~])[ \t]*/y
 
 /** A call's arguments: `System.setProperty("API_TOKEN", "…")`, `define('DB_PASSWORD', '…')`. */
-export const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
+const COMMA_RE = /[ \t]*(,)[ \t]*(?=[@$rbfu]{0,2}["'`])/y
 
 /** A shell default: `${DB_PASSWORD:-…}`, `${TOKEN:=…}`; `${TOKEN:?message}` holds none. */
-export const SHELL_DEFAULT_RE = /(:?[-=])/y
+const SHELL_DEFAULT_RE = /(:?[-=])/y
 
 /**
  * Terraform's `variable "db_password" {` and, within a dozen lines of it, `default = "…"`: the block's default
  * is the variable's value.
  */
-export const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(default)[ \t]*=[ \t]*/y
+const TERRAFORM_DEFAULT_RE = /[ \t]*\{[ \t]*(?:[^{}\n]{0,200}\n){0,12}?[ \t]*(default)[ \t]*=[ \t]*/y
 
 /** After a name field, its value field: `value="…"`, `"value": "…"`, `, value: …`. */
-export const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
+const PAIR_RE = /[ \t]*[,;]?[ \t]*["']?value["']?[ \t]*([:=])[ \t]*/iy
 
-export const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
+const PAIR_NEXT_LINE_RE = /[ \t]*,?[ \t]*\r?\n[ \t]*-?[ \t]*["']?value["']?[ \t]*(:)[ \t]*/iy
 
 /**
  * What joins a name to its value, and where the value starts. Code's connectors (a comparison, a call's argument)
  * also say how strongly their position makes the literal a secret, and how many `)` must close the call after it.
  */
-export interface Connector {
+interface Connector {
   op: string
   at: number
   strength?: number
@@ -62,9 +62,9 @@ export interface Connector {
 }
 
 /** Connectors of code, whose value is a literal or nothing: `password == "…"`, `setPassword("…")`, `login(u, "…")`. */
-export const CODE_OPS: ReadonlySet<string> = new Set(["==", "(", "arg"])
+const CODE_OPS: ReadonlySet<string> = new Set(["==", "(", "arg"])
 
-export function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
+function stickyAt(re: RegExp, text: string, at: number): { op: string; at: number } | undefined {
   re.lastIndex = at
   const match = re.exec(text)
   return match ? { op: match[1] ?? "", at: re.lastIndex } : undefined
@@ -74,7 +74,7 @@ export function stickyAt(re: RegExp, text: string, at: number): { op: string; at
  * An operator after any alignment, read character by character (regexes here cost more than the rest of a
  * hit): `=`, `:`, `:=`, `::=`, `?=`, `.=`, `??=`, `||=`, `=>`, `<-`; or a type and `=` (`token: string =`).
  */
-export function readOperator(text: string, from: number): { op: string; at: number } | undefined {
+function readOperator(text: string, from: number): { op: string; at: number } | undefined {
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const op = operatorAt(text, at)
@@ -99,7 +99,7 @@ export function readOperator(text: string, from: number): { op: string; at: numb
  * After an unquoted name in code: a call (`setPassword(`, `HTTPBasicAuth(`, Rust's `Credentials::new(`) or a
  * compare function's first argument (`strcmp(password, `). `false` if neither follows: the name is read on.
  */
-export function readCodeConnector(text: string, name: Name, at: number, memo: CodeMemo): Connector | undefined | false {
+function readCodeConnector(text: string, name: Name, at: number, memo: CodeMemo): Connector | undefined | false {
   const next = text.charCodeAt(at)
   if (next === 58 && text.charCodeAt(at + 1) === 58) {
     // Rust's constructors: Credentials::new(…), String::from(…)
@@ -113,7 +113,7 @@ export function readCodeConnector(text: string, name: Name, at: number, memo: Co
 }
 
 /** What joins the name to its value, and where the value starts. */
-export function readConnector(text: string, name: Name, memo: CodeMemo, from = 0): Connector | undefined {
+function readConnector(text: string, name: Name, memo: CodeMemo, from = 0): Connector | undefined {
   let at = name.end
   if (name.quote) {
     at += name.quote.length
@@ -156,7 +156,7 @@ export function readConnector(text: string, name: Name, memo: CodeMemo, from = 0
   return undefined
 }
 
-export function readFlagGap(text: string, from: number): { op: string; at: number } | undefined {
+function readFlagGap(text: string, from: number): { op: string; at: number } | undefined {
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const next = text.charCodeAt(at)
@@ -164,13 +164,13 @@ export function readFlagGap(text: string, from: number): { op: string; at: numbe
 }
 
 /** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
-export function mayPair(text: string, from: number): boolean {
+function mayPair(text: string, from: number): boolean {
   let at = from
   while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
   return (text.charCodeAt(at) | 32) === 118 // v
 }
 
-export interface Value {
+interface Value {
   start: number
   end: number
   quoted: boolean
@@ -179,10 +179,10 @@ export interface Value {
 }
 
 /** Whitespace, quotes: where every unquoted value ends. */
-export const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
 
 /** `,;&<>(){}[]\`: where a value amid other text ends too. */
-export function endsInlineValue(code: number): boolean {
+function endsInlineValue(code: number): boolean {
   switch (code) {
     case 44:
     case 59:
@@ -207,7 +207,7 @@ export function endsInlineValue(code: number): boolean {
  * An `=` is part of it (`…dhoc5g3yghsm0==qm2b…`, base64 padding): the scan goes on past every value it read
  * amid other text, so a run of `key=key=…` is read once, not once per hit.
  */
-export function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
+function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolean): number {
   let end = from
   for (; end < text.length; end++) {
     const code = text.charCodeAt(end)
@@ -219,7 +219,7 @@ export function unquotedEnd(text: string, from: number, ownLine: boolean, query:
 }
 
 /** A closing quote on the same line; `unclosed` remembers per quote where none is, so no line is read twice. */
-export function closingQuote(text: string, from: number, quote: string, unclosed: Map<string, number>): number {
+function closingQuote(text: string, from: number, quote: string, unclosed: Map<string, number>): number {
   if (from <= (unclosed.get(quote) ?? -1)) return -1
   const first = quote.charCodeAt(0)
   for (let i = from; i < text.length; i++) {
@@ -235,7 +235,7 @@ export function closingQuote(text: string, from: number, quote: string, unclosed
   return -1
 }
 
-export function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
+function readValue(text: string, at: number, ownLine: boolean, query: boolean, unclosed: Map<string, number>) {
   const start = at + stringPrefixLength(text, at)
   const quote = text.startsWith('\\"', start) ? '\\"' : isQuote(text.charCodeAt(start)) ? (text[start] ?? "") : ""
   if (quote) {
@@ -251,9 +251,9 @@ export function readValue(text: string, at: number, ownLine: boolean, query: boo
 }
 
 /** `<password>` at a line's end, the value alone on the next line, `</password>` on the one after. */
-export const ELEMENT_NEXT_LINE_RE = /[ \t]*\r?\n[ \t]*([^\s<>]{1,1024})[ \t]*\r?\n[ \t]*<\//y
+const ELEMENT_NEXT_LINE_RE = /[ \t]*\r?\n[ \t]*([^\s<>]{1,1024})[ \t]*\r?\n[ \t]*<\//y
 
-export function readElementValue(text: string, at: number): Value | undefined {
+function readElementValue(text: string, at: number): Value | undefined {
   ELEMENT_NEXT_LINE_RE.lastIndex = at
   const next = ELEMENT_NEXT_LINE_RE.exec(text)
   if (next?.[1]) {
@@ -266,18 +266,18 @@ export function readElementValue(text: string, at: number): Value | undefined {
 }
 
 /** Code rather than a literal: a call or an index (`env('KEY',`, `os.environ[`), or a chain of plain members. */
-export const CALL_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[(<[]/
+const CALL_RE = /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[(<[]/
 
 /** One member of such a chain: snake_case, camelCase, PascalCase or UPPER_CASE, never `qoTYbyrXb`. */
-export const MEMBER = "(?:[a-z_$][a-z\\d_$]*|[A-Z][a-z\\d_$]*|[A-Z][A-Z\\d_$]*)(?:[A-Z][a-z\\d_$]+)*"
+const MEMBER = "(?:[a-z_$][a-z\\d_$]*|[A-Z][a-z\\d_$]*|[A-Z][A-Z\\d_$]*)(?:[A-Z][a-z\\d_$]+)*"
 
-export const MEMBER_CHAIN_RE = new RegExp(`^${MEMBER}(?:(?:\\.|::|->|\\?\\.)${MEMBER})+[!?]?$`)
+const MEMBER_CHAIN_RE = new RegExp(`^${MEMBER}(?:(?:\\.|::|->|\\?\\.)${MEMBER})+[!?]?$`)
 
-export const isCode = (value: string, stop: string) =>
+const isCode = (value: string, stop: string) =>
   stop === "(" || stop === "[" || CALL_RE.test(value) || MEMBER_CHAIN_RE.test(value)
 
 /** `KeyMeshing = "id-Gost28147-89-None-KeyMeshing"`: a value that spells out its own name is a label. */
-export function repeatsName(value: string, name: string): boolean {
+function repeatsName(value: string, name: string): boolean {
   let tail = ""
   for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
     const lower = value.charCodeAt(i) | 32
@@ -290,9 +290,9 @@ export function repeatsName(value: string, name: string): boolean {
 }
 
 /** Whether a value is a label, reference or setting, given the name it stands after. */
-export const isNotSecretFor = (value: string, name: string) => isNeverSecret(value) || repeatsName(value, name)
+const isNotSecretFor = (value: string, name: string) => isNeverSecret(value) || repeatsName(value, name)
 
-export function isSecretValue(
+function isSecretValue(
   text: string,
   value: string,
   name: Name,
@@ -333,7 +333,7 @@ export function isSecretValue(
  * A block scalar after a name (`password: |`, `client_secret: >-`) whose header is at `at`: its lines, and their
  * contents run together as the one value they hold. Undefined if no header is there or the name starts no line.
  */
-export function readBlockValue(text: string, name: Name, at: number): { block: Block; value: string } | undefined {
+function readBlockValue(text: string, name: Name, at: number): { block: Block; value: string } | undefined {
   // The line's start first: a header's comment is read to the line's end, once per line that starts a block.
   if (!isLineStart(text, name.start - name.quote.length)) return undefined
   const header = blockHeaderEnd(text, at)

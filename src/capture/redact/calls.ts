@@ -3,23 +3,23 @@ import { isNameChar, KEY_QUALIFIERS, type Name, nameParts, nameStrength, partStr
 import { isBlank, isQuote } from "./values.ts"
 
 /** Parts before `token` that make it a credential's (`accessToken`, `bot_token`), not a lexer's (`nextToken`). */
-export const TOKEN_QUALIFIERS = new Set([
+const TOKEN_QUALIFIERS = new Set([
   ...KEY_QUALIFIERS,
   ..."access refresh bearer id oauth oauth2 personal user github gitlab slack discord telegram npm pypi".split(" "),
 ])
 
 /** What a builder's method may start with (`.dbPassword(`, `.storePassword(`): a noun, where a getter has a verb. */
-export const BUILDER_NOUNS = new Set([
+const BUILDER_NOUNS = new Set([
   ...TOKEN_QUALIFIERS,
   ..."db database store keystore truststore trust proxy smtp mail email ftp sftp ldap redis mysql postgres".split(" "),
   ..."wifi vnc sudo keychain registry repo repository remote sasl kafka broker aws gcp azure google".split(" "),
 ])
 
 /** Methods that compare their receiver with their argument: `password.equals("…")`. */
-export const COMPARE_METHODS = new Set(["equals", "equalsIgnoreCase", "Equals", "contentEquals"])
+const COMPARE_METHODS = new Set(["equals", "equalsIgnoreCase", "Equals", "contentEquals"])
 
 /** Functions that compare or copy their first argument with their second: `strcmp(password, "…")`, `hash_equals`. */
-export const COMPARE_FUNCTIONS = new Set(
+const COMPARE_FUNCTIONS = new Set(
   [
     "strcmp strncmp strcasecmp strncasecmp stricmp _stricmp strcmpi wcscmp memcmp strcpy strncpy strlcpy wcscpy",
     "compare_digest constant_time_compare safe_str_cmp hash_equals equals Equals",
@@ -33,9 +33,9 @@ export const COMPARE_FUNCTIONS = new Set(
  * is the last argument of a call of `min` to `max` arguments (`DriverManager.getConnection(url, user, password)`
  * and `DataSource.getConnection(user, password)`; `setSecret(value)` and `setSecret(name, value)`).
  */
-export type Position = number | { last: true; min: number; max: number }
+type Position = number | { last: true; min: number; max: number }
 
-export const CREDENTIAL_CALLS: ReadonlyMap<string, Position> = new Map<string, Position>([
+const CREDENTIAL_CALLS: ReadonlyMap<string, Position> = new Map<string, Position>([
   // Python: requests, httpx, aiohttp; smtplib, ftplib, imaplib; keyring; urllib's password managers
   ["HTTPBasicAuth", 1],
   ["HTTPDigestAuth", 1],
@@ -83,7 +83,7 @@ export const CREDENTIAL_CALLS: ReadonlyMap<string, Position> = new Map<string, P
 ])
 
 /** The methods of CREDENTIAL_CALLS, as a name ends in them. */
-export const CREDENTIAL_METHODS: ReadonlySet<string> = new Set(
+const CREDENTIAL_METHODS: ReadonlySet<string> = new Set(
   [...CREDENTIAL_CALLS.keys()].map((callee) => callee.slice(callee.lastIndexOf(".") + 1)),
 )
 
@@ -95,16 +95,16 @@ export function isCredentialCall(text: string, start: number, end: number): bool
 }
 
 /** Methods that make an instance of their receiver: `AwsBasicCredentials.create(…)`, `Credentials::new(…)`. */
-export const CONSTRUCTOR_METHODS = new Set(["new", "create", "of", "from"])
+const CONSTRUCTOR_METHODS = new Set(["new", "create", "of", "from"])
 
 /** How far an argument list is read for one hit: a bound, so a hit every few bytes stays linear. */
-export const ARGUMENTS_MAX = 160
+const ARGUMENTS_MAX = 160
 
 /** Wrappers around a literal argument: `Some("…")` (Rust), `[]byte("…")` (Go), `String::from("…")`. */
-export const WRAPPER_RE = /(?:Some|String::from|Secret(?:String)?::(?:new|from)|SecretString|\[\]byte|new String)\(/y
+const WRAPPER_RE = /(?:Some|String::from|Secret(?:String)?::(?:new|from)|SecretString|\[\]byte|new String)\(/y
 
 /** A call's receiver and method: `dataSource` and `setPassword`; a bare call has no receiver. */
-export function splitCall(name: string): { receiver: string; method: string } {
+function splitCall(name: string): { receiver: string; method: string } {
   const dot = name.lastIndexOf(".")
   return { receiver: dot < 0 ? "" : name.slice(0, dot), method: name.slice(dot + 1) }
 }
@@ -114,7 +114,7 @@ export function splitCall(name: string): { receiver: string; method: string } {
  * credential's word qualifies (`token`, `nextToken`, `token.value`) is as often a lexer's as a credential's: its
  * literal counts only where it looks random (`token === "while"` stays).
  */
-export function codeStrength(name: string): number {
+function codeStrength(name: string): number {
   const strength = nameStrength(name)
   if (strength !== STRONG) return strength
   const parts = nameParts(name)
@@ -127,7 +127,7 @@ export function codeStrength(name: string): number {
 }
 
 /** One or two letters before a quote that make a string literal of it: r"…", b'…', f"…", rb"…", @"…", $"…", L"…". */
-export function isStringPrefix(code: number): boolean {
+function isStringPrefix(code: number): boolean {
   switch (code | 32) {
     case 114: // r
     case 98: // b
@@ -145,11 +145,10 @@ export function stringPrefixLength(text: string, at: number): number {
   return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
 
-export const isLiteralAt = (text: string, at: number) =>
-  isQuote(text.charCodeAt(at)) || stringPrefixLength(text, at) > 0
+const isLiteralAt = (text: string, at: number) => isQuote(text.charCodeAt(at)) || stringPrefixLength(text, at) > 0
 
 /** Where a literal starts at or after `at` (blanks and line breaks skipped, a wrapper opened), if one does. */
-export function literalAt(text: string, at: number): { at: number; wrapped: boolean } | undefined {
+function literalAt(text: string, at: number): { at: number; wrapped: boolean } | undefined {
   let i = at
   while (i - at < 40 && (isBlank(text.charCodeAt(i)) || text[i] === "\n" || text[i] === "\r")) i++
   if (isLiteralAt(text, i)) return { at: i, wrapped: false }
@@ -174,7 +173,7 @@ export function comparisonAt(text: string, at: number): number {
  * whether the list closed within ARGUMENTS_MAX characters. Quotes and brackets nested two deep are skipped; a
  * line break inside is fine.
  */
-export function argumentStarts(text: string, open: number, want = Infinity): { starts: number[]; closed: boolean } {
+function argumentStarts(text: string, open: number, want = Infinity): { starts: number[]; closed: boolean } {
   const starts = [open + 1]
   let depth = 0
   for (let i = open + 1; i < text.length && i - open < ARGUMENTS_MAX && starts.length <= want; i++) {
@@ -196,7 +195,7 @@ export function argumentStarts(text: string, open: number, want = Infinity): { s
 }
 
 /** The literal at a credential's position in the call opened at `open`, if it is a literal there. */
-export function positionalAt(text: string, open: number, position: Position): number {
+function positionalAt(text: string, open: number, position: Position): number {
   const { starts, closed } = argumentStarts(text, open, typeof position === "number" ? position : Infinity)
   const index =
     typeof position === "number"
@@ -210,14 +209,14 @@ export function positionalAt(text: string, open: number, position: Position): nu
 }
 
 /** The credential call a name makes, if it is one: `HTTPBasicAuth`, `req.SetBasicAuth`, `Credentials.basic`. */
-export function credentialPosition(receiver: string, method: string): Position | undefined {
+function credentialPosition(receiver: string, method: string): Position | undefined {
   const owner = receiver.slice(receiver.lastIndexOf(".") + 1)
   if (CONSTRUCTOR_METHODS.has(method) && owner) return CREDENTIAL_CALLS.get(owner)
   return CREDENTIAL_CALLS.get(owner ? `${owner}.${method}` : method) ?? CREDENTIAL_CALLS.get(method)
 }
 
 /** A setter (`setPassword`, `SetPassword`, `withApiKey`, `set_password`): the name it sets, or "" if it is none. */
-export function setterName(method: string): string {
+function setterName(method: string): string {
   const lower = method.slice(0, 4).toLowerCase()
   const verb = lower.startsWith("set") ? 3 : lower === "with" ? 4 : 0
   if (!verb) return ""
@@ -227,7 +226,7 @@ export function setterName(method: string): string {
 }
 
 /** A builder's or constructor's method named for what it takes (`.password(`, `.apiKey(`), not a verb (`getPassword`). */
-export function isBuilderName(method: string): boolean {
+function isBuilderName(method: string): boolean {
   const parts = nameParts(method)
   const first = parts[0] ?? ""
   // `credentials('deploy-key')` looks a credential up by its id (Jenkins); `.key("session:ab12cd34")` is a map's or
@@ -237,7 +236,7 @@ export function isBuilderName(method: string): boolean {
   return partStrength(first) > 0 || BUILDER_NOUNS.has(first)
 }
 
-export interface CallConnector {
+interface CallConnector {
   op: string
   /** Where the literal starts. */
   at: number
@@ -247,7 +246,7 @@ export interface CallConnector {
 }
 
 /** What a call's name says about its arguments, judged once per name: see readCall. */
-export interface CallShape {
+interface CallShape {
   position: Position | undefined
   /** `equals` and `assign`: which of them, and how strongly the receiver's name makes its argument a secret. */
   method: "compare" | "assign" | ""
@@ -256,7 +255,7 @@ export interface CallShape {
   strength: number
 }
 
-export function callShape(name: string, strengthOf: (name: string) => number): CallShape {
+function callShape(name: string, strengthOf: (name: string) => number): CallShape {
   const { receiver, method } = splitCall(name)
   const position = credentialPosition(receiver, method)
   const kind = !receiver ? "" : COMPARE_METHODS.has(method) ? "compare" : method === "assign" ? "assign" : ""
@@ -320,7 +319,7 @@ export function compareArgumentAt(text: string, name: Name, comma: number): numb
 }
 
 /** Names of a credential pair (`auth=("admin", "…")`, `'auth' => ['u', 'p']`, `CREDENTIALS = (…)`). */
-export function isPairName(name: string): boolean {
+function isPairName(name: string): boolean {
   const parts = nameParts(name)
   const last = parts[parts.length - 1] ?? ""
   return last === "auth" || last === "credentials" || last === "credential" || last === "creds" || last === "login"

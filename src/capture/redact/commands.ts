@@ -8,81 +8,79 @@ import { isBlank, isNeverSecret, isQuote, isStandIn, looksRandom, REDACTED } fro
  * flag and the blank before it, not by a lookbehind, which costs Bun's regex engine its JIT; an argument too
  * short to be a password fails in the regex already.
  */
-export const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{4,256})/g
+const CLI_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{0,128})["']?:["']?([^\s"']{4,256})/g
 
 /** `-u KEY:`, a key of 8 characters or more and no password: apart, so that ` -u a:` runs match nothing. */
-export const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
+const CLI_KEY_AS_USER_RE = /[ \t](?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{8,128}):["']?(?![^\s"'])/g
 
 /**
  * openssl's `-pass`, `-passin`, `-passout`, `-password pass:…`; apksigner's `--ks-pass pass:…` and
  * `--key-pass pass:…`.
  */
-export const CLI_PASS_RE = /[ \t](?:-pass(?:in|out|word)?|--ks-pass|--key-pass)[ \t]+pass:([^\s"']{4,256})/g
+const CLI_PASS_RE = /[ \t](?:-pass(?:in|out|word)?|--ks-pass|--key-pass)[ \t]+pass:([^\s"']{4,256})/g
 
 /**
  * Short flags whose argument is a password in some commands only: `-p` (a port, `mkdir -p` elsewhere), `-a`,
  * `-k` (curl's `--insecure`), `-P` (`cp -P`, `grep -P`, `xargs -P 4`), `-N` (`ls -N`), `-b` (`git checkout -b`).
  */
-export const CLI_P_RE = /[ \t\n]-([pakPNb])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+const CLI_P_RE = /[ \t\n]-([pakPNb])(=|[ \t]+)?["']?([^\s"';&|-][^\s"';&|]{3,255})/g
 
 /**
  * Long flags of the same kind: keytool's and jarsigner's `-storepass`, `-keypass` and their `-src`/`-dest`
  * forms (`-storepass:env NAME` and `:file` name where the password is, and stay), keytool's `-new`, and the
  * `--body` of `gh secret set`.
  */
-export const CLI_LONG_RE =
-  /[ \t\n](-(?:src|dest)?(?:store|key)pass|-new|--body)(=|[ \t]+)["']?([^\s"';&|-][^\s"';&|]{3,255})/g
+const CLI_LONG_RE = /[ \t\n](-(?:src|dest)?(?:store|key)pass|-new|--body)(=|[ \t]+)["']?([^\s"';&|-][^\s"';&|]{3,255})/g
 
 /** The commands, by a word among their first few or their first word, whose `-p` or `-a` takes a password. */
-export const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
+const LOGIN_COMMAND_RE = /^(?:\S+[ \t]+){0,3}login\b/
 
-export const MYSQL_COMMAND_RE = /^(?:\S*\/)?(?:mysql\w*|mariadb[\w-]*)\b/
+const MYSQL_COMMAND_RE = /^(?:\S*\/)?(?:mysql\w*|mariadb[\w-]*)\b/
 
 /** PsExec's `-p` is the remote user's password. */
-export const PSEXEC_COMMAND_RE = /^psexec(?:64)?(?:\.exe)?\b/i
+const PSEXEC_COMMAND_RE = /^psexec(?:64)?(?:\.exe)?\b/i
 
 /** NuGet's `-k` (`dotnet nuget push -k KEY`) is the feed's API key. */
-export const NUGET_COMMAND_RE = /^(?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]/i
+const NUGET_COMMAND_RE = /^(?:dotnet[ \t]+)?nuget(?:\.exe)?[ \t]/i
 
 /** The API key NuGet takes as a plain argument: after the package of `nuget push`, or after `setapikey`. */
-export const NUGET_KEY_RE =
-  /\bnuget(?:\.exe)?[ \t]+(?:push[ \t]+[^\s-]\S{0,255}|setapikey)[ \t]+([^\s"'-][^\s"']{7,255})/gi
+const NUGET_KEY_RE = /\bnuget(?:\.exe)?[ \t]+(?:push[ \t]+[^\s-]\S{0,255}|setapikey)[ \t]+([^\s"'-][^\s"']{7,255})/gi
 
 /** SQL Server's and Sybase's clients: `sqlcmd -S db -U sa -P …`, `bcp … -P …`, `osql`, `isql -P…`. */
-export const SQL_CLIENT_RE = /^(?:\S*[\\/])?(?:sqlcmd|bcp|osql|isql)(?:\.exe)?[ \t]/i
+const SQL_CLIENT_RE = /^(?:\S*[\\/])?(?:sqlcmd|bcp|osql|isql)(?:\.exe)?[ \t]/i
 
 /** zip's and unzip's `-P password`; 7-Zip's and RAR's `-p` glued to it (`-p` alone prompts). */
-export const ZIP_COMMAND_RE = /^(?:\S*[\\/])?(?:un)?zip(?:\.exe)?[ \t]/i
+const ZIP_COMMAND_RE = /^(?:\S*[\\/])?(?:un)?zip(?:\.exe)?[ \t]/i
 
-export const SEVEN_ZIP_COMMAND_RE = /^(?:\S*[\\/])?(?:7z[ar]?|(?:un)?rar)(?:\.exe)?[ \t]/i
+const SEVEN_ZIP_COMMAND_RE = /^(?:\S*[\\/])?(?:7z[ar]?|(?:un)?rar)(?:\.exe)?[ \t]/i
 
 /** MongoDB's shells and tools: `mongosh -u admin -p …`, `mongodump -p …` (`-p` alone prompts). */
-export const MONGO_COMMAND_RE = /^(?:\S*[\\/])?mongo(?:sh|dump|restore|export|import|stat|top|files)?(?:\.exe)?[ \t]/
+const MONGO_COMMAND_RE = /^(?:\S*[\\/])?mongo(?:sh|dump|restore|export|import|stat|top|files)?(?:\.exe)?[ \t]/
 
 /** ssh-keygen's `-N` (the new passphrase) and `-P` (the old one); `-N ""` is an empty one. */
-export const SSH_KEYGEN_COMMAND_RE = /^(?:\S*[\\/])?ssh-keygen(?:\.exe)?[ \t]/
+const SSH_KEYGEN_COMMAND_RE = /^(?:\S*[\\/])?ssh-keygen(?:\.exe)?[ \t]/
 
-export const GH_SECRET_COMMAND_RE = /^gh(?:\.exe)?[ \t]+secret[ \t]+set[ \t]/
+const GH_SECRET_COMMAND_RE = /^gh(?:\.exe)?[ \t]+secret[ \t]+set[ \t]/
 
-export const KEYTOOL_COMMAND_RE = /^(?:\S*[\\/])?keytool(?:\.exe)?[ \t]/
+const KEYTOOL_COMMAND_RE = /^(?:\S*[\\/])?keytool(?:\.exe)?[ \t]/
 
 /**
  * A prompt before a command, as documentation and terminal logs show it: `$ `, `# `, `> `, `PS C:\> `,
  * `C:\> `, `user@host:~$ `. Also a wrapper that runs it: `sudo`, `env`, `cmd /c`.
  */
-export const COMMAND_LEAD_RE =
+const COMMAND_LEAD_RE =
   /^(?:(?:[\w.-]{1,64}@[\w.-]{1,64}:[^\s$#]{0,200})?[$#>][ \t]+|PS(?:[ \t][^>\n]{0,200})?>[ \t]*|[A-Za-z]:\\[^>\n]{0,200}>[ \t]*)?(?:(?:sudo|env|cmd(?:\.exe)?[ \t]+\/[ck])[ \t]+["']?)?/i
 
 /** A command run in a container: `docker exec -it db …`, `docker compose exec db …`, `kubectl exec pod -- …`. */
-export const EXEC_WRAPPER_RE = /^(?:(?:docker|podman|nerdctl)(?:[ \t]+compose|-compose)?|kubectl|oc)[ \t]+exec[ \t]+/
+const EXEC_WRAPPER_RE = /^(?:(?:docker|podman|nerdctl)(?:[ \t]+compose|-compose)?|kubectl|oc)[ \t]+exec[ \t]+/
 
 /** The options of `docker exec` and `kubectl exec` that take an argument. */
-export const EXEC_OPTIONS_WITH_ARGUMENT = new Set(
+const EXEC_OPTIONS_WITH_ARGUMENT = new Set(
   "-u --user -e --env --env-file -w --workdir -c --container -n --namespace --index".split(" "),
 )
 
 /** The command a container runs, the wrapper's options and the container's name taken off. */
-export function unwrapCommand(command: string): string {
+function unwrapCommand(command: string): string {
   const wrapper = EXEC_WRAPPER_RE.exec(command)
   if (!wrapper) return command
   const words = command.slice(wrapper[0].length).split(/[ \t]+/)
@@ -95,10 +93,10 @@ export function unwrapCommand(command: string): string {
 }
 
 /** How far back a command's start is looked for. */
-export const COMMAND_LOOKBACK = 300
+const COMMAND_LOOKBACK = 300
 
 /** Whether a short flag (glued to its argument or not) takes a password or key in this command. */
-export function takesPassword(flag: string, glued: boolean, command: string): boolean {
+function takesPassword(flag: string, glued: boolean, command: string): boolean {
   switch (flag) {
     case "a":
       return !glued && command.startsWith("redis-cli")
@@ -117,13 +115,13 @@ export function takesPassword(flag: string, glued: boolean, command: string): bo
 }
 
 /** Whether a long flag takes a password in this command: keytool's passwords wherever they stand. */
-export function longFlagTakesPassword(flag: string, command: () => string): boolean {
+function longFlagTakesPassword(flag: string, command: () => string): boolean {
   if (flag === "--body") return GH_SECRET_COMMAND_RE.test(command())
   return flag !== "-new" || KEYTOOL_COMMAND_RE.test(command())
 }
 
 /** The last command break (line end, `;`, `&`, `|`, `(`, backtick) in [from, to), or -1. */
-export function lastCommandBreak(text: string, from: number, to: number): number {
+function lastCommandBreak(text: string, from: number, to: number): number {
   for (let i = to - 1; i >= from; i--) {
     const code = text.charCodeAt(i)
     if (!isCommandBreak(code)) continue
@@ -146,7 +144,7 @@ const isCommandBreak = (code: number) =>
  * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break
  * once, so a line of many flags costs one pass.
  */
-export function commandReader(text: string): (at: number) => string {
+function commandReader(text: string): (at: number) => string {
   let searched = -1
   let command = ""
   return (at) => {
@@ -166,7 +164,7 @@ export function commandReader(text: string): (at: number) => string {
  * The span of a flag's argument that goes: the argument, or, where it opens a quote that closes later on the
  * line (`-N "correct horse battery"`), all the quote holds, a passphrase; or undefined when it is no literal.
  */
-export function argumentCut(
+function argumentCut(
   text: string,
   start: number,
   argument: string,
@@ -188,7 +186,7 @@ export function argumentCut(
  * Whether a password argument is a literal. A quoted one may hold blanks (a passphrase): in a password's
  * place that is no prose, unless it is a stand-in or starts with a variable.
  */
-export function isSecretArgument(value: string): boolean {
+function isSecretArgument(value: string): boolean {
   if (!/\s/.test(value)) return !isNeverSecret(value)
   return (
     value.trim().length >= 4 && !/^[$%]/.test(value) && !isStandIn(value) && !isNeverSecret(value.split(/\s/)[0] ?? "")
@@ -196,7 +194,7 @@ export function isSecretArgument(value: string): boolean {
 }
 
 /** isSecretArgument, each argument judged once: a text may repeat the same command many times. */
-export function secretArgumentMemo(): (value: string) => boolean {
+function secretArgumentMemo(): (value: string) => boolean {
   const known = new Map<string, boolean>()
   return (value) => {
     const verdict = known.get(value) ?? isSecretArgument(value)
@@ -209,10 +207,10 @@ export function secretArgumentMemo(): (value: string) => boolean {
  * Where the command of a flag found at `at` is read from: a flag at a line's start (its match begins with the
  * line break) belongs to the command before only if that line was continued.
  */
-export const flagStart = (text: string, at: number) => (text.charCodeAt(at) === 10 ? at + 1 : at)
+const flagStart = (text: string, at: number) => (text.charCodeAt(at) === 10 ? at + 1 : at)
 
 /** The arguments of the short and long flags above that take a password in their command. */
-export function redactPasswordFlags(text: string, cuts: Array<[number, number]>, longFlags: boolean): void {
+function redactPasswordFlags(text: string, cuts: Array<[number, number]>, longFlags: boolean): void {
   const commandAt = commandReader(text)
   const isSecret = secretArgumentMemo()
   for (const match of text.matchAll(CLI_P_RE)) {
@@ -236,13 +234,13 @@ export function redactPasswordFlags(text: string, cuts: Array<[number, number]>,
  * or more where a shorter word's byte pairs are common (`zip`, `rar`, `bcp`): such a keyword is searched with
  * `includes`, which reads the whole text when it finds nothing (on 36 KB of code, about ten times the pass).
  */
-export const PASSWORD_FLAG_COMMANDS = [
+const PASSWORD_FLAG_COMMANDS = [
   ...["login", "mysql", "mariadb", "sshpass", "redis-cli", "psexec", "PsExec", "nuget", "mongo"],
   ...["sqlcmd", "SQLCMD", "bcp ", "osql", "isql", "zip ", "7z", "rar ", "ssh-keygen", "secret set"],
 ]
 
 /** Words of the long flags' commands: keytool's and jarsigner's passwords, `gh secret set --body`. */
-export const LONG_FLAG_KEYWORDS = ["storepass", "keypass", "keytool", "--body"]
+const LONG_FLAG_KEYWORDS = ["storepass", "keypass", "keytool", "--body"]
 
 /**
  * htpasswd's password is a plain argument after `-b`: the last of `<file> <user> <password>`, or with `-n`
@@ -251,11 +249,11 @@ export const LONG_FLAG_KEYWORDS = ["storepass", "keypass", "keytool", "--body"]
  * has it). The arguments are read in code, from the rest of the command: a regex that tells them apart costs
  * ten times more on a megabyte of near-misses.
  */
-export const HTPASSWD_RE =
+const HTPASSWD_RE =
   /htpasswd(?:\.exe)?(?:[ \t]+[^\s-][^\s;&|<>]{0,255})?((?:[ \t]+-[A-Za-z0-9]{1,12}(?:[ \t]+\d{1,4})?){1,6})([^\n\r;&|<>]{1,800})/g
 
 /** The spans of the first `max` shell words in [from, to): a quoted word's span is what its quotes hold. */
-export function shellWords(text: string, from: number, to: number, max: number): Array<[number, number]> {
+function shellWords(text: string, from: number, to: number, max: number): Array<[number, number]> {
   const words: Array<[number, number]> = []
   let at = from
   while (words.length < max && at < to) {
@@ -280,7 +278,7 @@ export function shellWords(text: string, from: number, to: number, max: number):
 const isWordChar = (code: number) =>
   (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || code === 95 || code === 45
 
-export function redactHtpasswd(text: string, cuts: Array<[number, number]>): void {
+function redactHtpasswd(text: string, cuts: Array<[number, number]>): void {
   const isSecret = secretArgumentMemo()
   for (const match of text.matchAll(HTPASSWD_RE)) {
     const [whole, options = "", args = ""] = match
@@ -293,10 +291,10 @@ export function redactHtpasswd(text: string, cuts: Array<[number, number]>): voi
 }
 
 /** Windows' `net user [/add] <name> <password> [/add]`; `*` prompts for it. */
-export const NET_USER_RE =
+const NET_USER_RE =
   /\bnet(?:\.exe)?[ \t]+user(?:[ \t]+\/[a-z]{1,12}(?::[^\s"]{0,64})?){0,3}[ \t]+(?:"[^"\n]{1,64}"|[^\s"/*][^\s"]{0,63})[ \t]+("[^"\n]{1,256}"|[^\s"/*][^\s"]{0,255})/gi
 
-export function redactNetUser(text: string, cuts: Array<[number, number]>): void {
+function redactNetUser(text: string, cuts: Array<[number, number]>): void {
   const commandAt = commandReader(text)
   const isSecret = secretArgumentMemo()
   for (const match of text.matchAll(NET_USER_RE)) {
@@ -316,16 +314,15 @@ export function redactNetUser(text: string, cuts: Array<[number, number]>): void
  * variable (`echo $TOKEN`) or a command's output (`aws ecr get-login-password |`) is no literal. The login
  * may start the next line: a pipe continues a command over a line break, with or without a backslash.
  */
-export const ECHO_STDIN_RE =
+const ECHO_STDIN_RE =
   /\b(?:echo|printf)(?:[ \t]+-[neE]{1,3})*(?:[ \t]+["']%s(?:\\n)?["'])?[ \t]+["']?([^\s"'|;&<>]{4,4096})(["']?[ \t]*\|[ \t]*(?:\\?\r?\n[ \t]*)?)([^\n|;&]{1,300})/g
 
 /** The same login given its password in a here-string: `oras login -u me --password-stdin r.test <<< "<token>"`. */
-export const HERE_STRING_RE =
-  /[ \t](?:--password-stdin|--with-token)\b[^\n|;&<>]{0,300}<<<[ \t]*["']?([^\s"'|;&<>]{4,4096})/g
+const HERE_STRING_RE = /[ \t](?:--password-stdin|--with-token)\b[^\n|;&<>]{0,300}<<<[ \t]*["']?([^\s"'|;&<>]{4,4096})/g
 
-export const STDIN_LOGIN_RE = /\blogin\b[^\n]{0,300}?[ \t](?:--password-stdin|--with-token)\b/
+const STDIN_LOGIN_RE = /\blogin\b[^\n]{0,300}?[ \t](?:--password-stdin|--with-token)\b/
 
-export function redactStdinPasswords(text: string, cuts: Array<[number, number]>): void {
+function redactStdinPasswords(text: string, cuts: Array<[number, number]>): void {
   for (const match of text.matchAll(ECHO_STDIN_RE)) {
     const [whole, literal = "", pipe = "", command = ""] = match
     if (!STDIN_LOGIN_RE.test(command) || isNeverSecret(literal)) continue
@@ -381,7 +378,7 @@ export function redactCommandFlags(text: string, mayContain: (keyword: string) =
   )
 }
 
-export const NET_USER_KEYWORDS = ["net user", "NET USER", "Net User", "net.exe user", "NET.EXE USER"]
+const NET_USER_KEYWORDS = ["net user", "NET USER", "Net User", "net.exe user", "NET.EXE USER"]
 
 /** Replaces each [start, end) span (sorted, not overlapping) with REDACTED. */
 export function applyCuts(text: string, cuts: ReadonlyArray<readonly [number, number]>): string {

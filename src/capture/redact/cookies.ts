@@ -8,7 +8,7 @@ import { isBlank, isNeverSecret, looksRandom } from "./values.ts"
  * `remember_token`, `remember_web_…`, `.ASPXAUTH`, `.AspNetCore.Identity.Application`, `wordpress_logged_in_…`;
  * `auth` but not in `author` or `authority`.
  */
-export const SESSION_COOKIE_RE =
+const SESSION_COOKIE_RE =
   /sess|sid$|token$|jwt|auth(?!or(?!i[sz]))|remember|logged[_-]?in|identity|^wordpress_sec|^\.aspnetcore\.cookies$|^li_at$/i
 
 /**
@@ -17,12 +17,12 @@ export const SESSION_COOKIE_RE =
  * name (`_ga`, `_gid`, `_fbp`), these do (Hotjar's `_hjSession…`, Bing's `_uetsid`, Adobe's `s_sess`, Matomo's
  * `_pk_ses`). A load balancer's stickiness (`AWSALB`) is no session either.
  */
-export const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity|^_hj|^_uetsid$|^s_sess$|^_pk_ses/i
+const NOT_SESSION_COOKIE_RE = /csrf|xsrf|antiforgery|verification|authenticity|^_hj|^_uetsid$|^s_sess$|^_pk_ses/i
 
-export const isSessionCookie = (name: string) => SESSION_COOKIE_RE.test(name) && !NOT_SESSION_COOKIE_RE.test(name)
+const isSessionCookie = (name: string) => SESSION_COOKIE_RE.test(name) && !NOT_SESSION_COOKIE_RE.test(name)
 
 /** A session cookie's value goes when it looks random: `deleted`, `0`, `true` or an empty value stay. */
-export const isSessionValue = (value: string) => looksRandom(value) && !isNeverSecret(value)
+const isSessionValue = (value: string) => looksRandom(value) && !isNeverSecret(value)
 
 /**
  * Where a list of cookies starts: after a `Cookie:` or `Set-Cookie:` header (also quoted, as a JSON or
@@ -30,20 +30,20 @@ export const isSessionValue = (value: string) => looksRandom(value) && !isNeverS
  * `"name": "cookie", "value": "…"`), `document.cookie = "…"`. No `\b` before it: in a logged string the header
  * follows an escaped line break (`\r\nCookie: …`).
  */
-export const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=,])[ \t]*["'`]?/gi
+const COOKIE_HEADER_RE = /(?:set-)?cookie["'`]?[ \t]*(?:,[ \t]*["']value["'][ \t]*:|[:=,])[ \t]*["'`]?/gi
 
 /**
  * A cookie set by a call with literal arguments: `res.cookie('sid', '…')`, `set_cookie("session", "…")`, PHP's
  * `setcookie("PHPSESSID", "…")`, `cookies.set('sessionid', '…')`.
  */
-export const COOKIE_CALL_RE =
+const COOKIE_CALL_RE =
   /(?:set_?cookie|\.cookie|cookies\.(?:set|add))\([ \t]*["'`]([^"'`\\\n]{1,128})["'`][ \t]*,[ \t]*["'`]([^"'`\\\n]{1,4096})/gi
 
 /** curl's `-b` and `--cookie`, read where the text names curl (a file name there has no `=`, and stays). */
-export const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
+const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
 
 /** How far one list of cookies is read. */
-export const COOKIE_LIST_MAX = 8_192
+const COOKIE_LIST_MAX = 8_192
 
 /** What ends a cookie's name: blanks, `=`, `;`, `,`, quotes, line ends. */
 const endsCookieName = (code: number) =>
@@ -58,7 +58,7 @@ const endsCookieValue = (code: number) =>
  * session cookies. Attributes (`Path=/`, `HttpOnly`, `Expires=Wed, 21 Oct …`) are pairs of no session name.
  * Stops at anything else (a blank after a value, a closing quote, a line end); returns where it stopped.
  */
-export function readCookieList(text: string, from: number, cuts: Array<[number, number]>): number {
+function readCookieList(text: string, from: number, cuts: Array<[number, number]>): number {
   const end = Math.min(text.length, from + COOKIE_LIST_MAX)
   let at = from
   while (at < end) {
@@ -90,23 +90,23 @@ export function readCookieList(text: string, from: number, cuts: Array<[number, 
  * Cookies as objects (Playwright's storage state, Puppeteer's and Selenium's cookies, a browser's export):
  * `{"name": "sessionid", "value": "…"}`, the value's field on the same line or the next.
  */
-export const COOKIE_OBJECT_RE =
+const COOKIE_OBJECT_RE =
   /["']?\bname["']?[ \t]*:[ \t]*["']([^"'\\\n]{1,128})["'][ \t]*,[ \t\r\n]{0,64}["']?value["']?[ \t]*:[ \t]*["']([^"'\\\n]{1,4096})/g
 
 /** A dictionary of cookies, as Python's requests takes them: `cookies = {"sessionid": "…", "theme": "dark"}`. */
-export const COOKIE_DICT_RE = /\bcookies["']?[ \t]*[=:][ \t]*\{/g
+const COOKIE_DICT_RE = /\bcookies["']?[ \t]*[=:][ \t]*\{/g
 
 /** One entry of it, read from where the last ended. */
-export const COOKIE_ENTRY_RE = /[ \t]*["']([^"'\\\n]{1,128})["'][ \t]*:[ \t]*["']([^"'\\\n]{0,4096})(["'][ \t]*,?)/y
+const COOKIE_ENTRY_RE = /[ \t]*["']([^"'\\\n]{1,128})["'][ \t]*:[ \t]*["']([^"'\\\n]{0,4096})(["'][ \t]*,?)/y
 
 /** How many entries of one dictionary are read. */
-export const COOKIE_DICT_MAX = 64
+const COOKIE_DICT_MAX = 64
 
 /**
  * A line of a Netscape cookie jar (what `curl -c` writes, what browsers export): domain (`#HttpOnly_` before
  * it when the cookie is), subdomains flag, path, secure flag, expiry, name, value, separated by tabs.
  */
-export const COOKIE_JAR_RE =
+const COOKIE_JAR_RE =
   /^((?:#HttpOnly_)?[^\s#][^\t\r\n]{0,253}\t(?:TRUE|FALSE)\t[^\t\r\n]{1,1024}\t(?:TRUE|FALSE)\t\d{1,20}\t([^\t\r\n]{1,256})\t)([^\t\r\n]{1,4096})/gm
 
 /** The values of session cookies, wherever a list, an object or a jar holds them. */

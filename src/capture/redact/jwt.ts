@@ -1,15 +1,15 @@
 // JSON Web Tokens, found by their header and payload.
 import { applyCuts } from "./commands.ts"
 
-export const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
+const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
 
 /** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
-export const isJwtChar = (code: number) =>
+const isJwtChar = (code: number) =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
 
-export const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
+const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
 
-export function jwtRunEnd(text: string, from: number): number {
+function jwtRunEnd(text: string, from: number): number {
   let end = from
   while (end < text.length && isJwtBodyChar(text.charCodeAt(end))) end++
   return end
@@ -19,7 +19,7 @@ export function jwtRunEnd(text: string, from: number): number {
  * Where the token before this dot starts: where the header's run starts, if the header (`ey…`) starts it or
  * follows a short prefix glued on with `_` or `-` (`ghs_<id>_eyJ…`, which is one token).
  */
-export function jwtStart(text: string, dot: number): number {
+function jwtStart(text: string, dot: number): number {
   let start = dot
   while (start > 0 && dot - start <= 8_192 && isJwtChar(text.charCodeAt(start - 1))) start--
   if (dot - start > 8_192) return -1
@@ -31,7 +31,7 @@ export function jwtStart(text: string, dot: number): number {
 }
 
 /** Where the header starts within the run before the dot: after a glued prefix (`ghs_<id>_`), if any. */
-export function jwtHeaderAt(text: string, start: number, dot: number): number {
+function jwtHeaderAt(text: string, start: number, dot: number): number {
   const at = text.indexOf("ey", start)
   return at < 0 || at > dot ? start : at
 }

@@ -3,10 +3,10 @@ import { applyCuts } from "./commands.ts"
 import { PLACEHOLDER_RE } from "./values.ts"
 
 /** A line of a key body next to a lone BEGIN or END: base64 (also with `\n` escapes), or a PEM header. */
-export const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
+const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \t\r]*$/
 
 /** A character of a key body: base64, `=` padding, or the backslash of an escaped `\n`. */
-export const isKeyBodyChar = (char = "") => {
+const isKeyBodyChar = (char = "") => {
   const code = char.charCodeAt(0)
   return (
     (code >= 65 && code <= 90) || // A-Z
@@ -20,7 +20,7 @@ export const isKeyBodyChar = (char = "") => {
 }
 
 /** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
-export function keyBodyStart(text: string, marker: number): number {
+function keyBodyStart(text: string, marker: number): number {
   let start = marker
   while (start > 0 && isKeyBodyChar(text[start - 1])) start--
   if (start > 0 && text[start - 1] !== "\n") return start
@@ -33,7 +33,7 @@ export function keyBodyStart(text: string, marker: number): number {
 }
 
 /** Where the key body that follows a lone BEGIN marker ends: over its headers and base64 lines. */
-export function keyBodyEnd(text: string, from: number): number {
+function keyBodyEnd(text: string, from: number): number {
   let end = from
   while (end < text.length && isKeyBodyChar(text[end])) end++
   while (text[end] === "\n") {

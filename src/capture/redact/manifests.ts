@@ -1,45 +1,45 @@
 // Kubernetes Secret manifests, whose data values are secrets whatever their keys are called.
 import { base64Text, isBlank, isPlaceholder, NOT_SECRET_VALUES, REDACTED } from "./values.ts"
 
-export const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?[Ss]ecret["']?[ \t]*(?:#.*)?$/m
+const SECRET_KIND_RE = /^[ \t-]*kind:[ \t]*["']?[Ss]ecret["']?[ \t]*(?:#.*)?$/m
 
-export const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
+const DATA_BLOCK_RE = /^([ \t]*(?:-[ \t]+)?)(?:data|stringData):[ \t]*(?:#.*)?$/
 
-export const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
+const DATA_ENTRY_RE = /^([ \t]*["']?[\w.-]+["']?:[ \t]*)(\S(?:.*\S)?)?[ \t]*$/
 
 /** An empty value (`''`, `""`) or a template's (`{{ htpasswd }}`): nothing is written there yet. */
-export const EMPTY_OR_TEMPLATE_RE = /^(?:''|""|\{\{.*\}\})$/
+const EMPTY_OR_TEMPLATE_RE = /^(?:''|""|\{\{.*\}\})$/
 
-export const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
+const BLOCK_SCALAR_RE = /^[|>][-+]?\d?$/
 
-export const JSON_SECRET_KIND_RE = /"kind"[ \t]*:[ \t]*"Secret"/
+const JSON_SECRET_KIND_RE = /"kind"[ \t]*:[ \t]*"Secret"/
 
-export const JSON_DATA_RE = /("(?:data|stringData)"[ \t]*:[ \t]*\{)([^{}]*)\}/g
+const JSON_DATA_RE = /("(?:data|stringData)"[ \t]*:[ \t]*\{)([^{}]*)\}/g
 
-export const JSON_ENTRY_RE = /("[^"\n]*"[ \t]*:[ \t]*)"[^"\n]*"/g
+const JSON_ENTRY_RE = /("[^"\n]*"[ \t]*:[ \t]*)"[^"\n]*"/g
 
 /** The indentation of a line, and whether it holds anything but blanks and a comment. */
-export function indentOf(line: string): { indent: number; blank: boolean } {
+function indentOf(line: string): { indent: number; blank: boolean } {
   let indent = 0
   while (isBlank(line.charCodeAt(indent))) indent++
   return { indent, blank: indent === line.length || line[indent] === "#" }
 }
 
 /** A data value whose base64 spells a stand-in or a common default (`YmFyCg==`, "bar"): nothing is kept there. */
-export function encodesStandIn(raw: string): boolean {
+function encodesStandIn(raw: string): boolean {
   const text = base64Text(raw.replace(/^["']|["']$/g, ""))?.trim()
   return text !== undefined && (text === "" || NOT_SECRET_VALUES.has(text.toLowerCase()) || isPlaceholder(text))
 }
 
 /** A data entry with its value redacted and its quotes kept. */
-export function redactEntry(entry: RegExpExecArray): string {
+function redactEntry(entry: RegExpExecArray): string {
   const value = entry[2] ?? ""
   const quote = /^["']/.test(value) && value.endsWith(value[0] ?? "") && value.length > 1 ? (value[0] ?? "") : ""
   return `${entry[1]}${quote}${REDACTED}${quote}`
 }
 
 /** Within one YAML document of kind Secret: every value of the `data:` and `stringData:` maps. */
-export function redactDataBlocks(lines: string[], from: number, to: number): void {
+function redactDataBlocks(lines: string[], from: number, to: number): void {
   let blockIndent = -1
   let scalarIndent = -1
   for (let i = from; i < to; i++) {

@@ -9,10 +9,10 @@ export const STRONG = 2
  * A personal access token's name (`GITHUB_PAT`, `ado-pat`): `pat` after `_` or `-` and before no letter, so that
  * `file_path` and `url_pattern` are no hit. The lookahead stands in no repeated group (see vendors.ts).
  */
-export const PAT_WORD = "[_-]pat(?![a-z])"
+const PAT_WORD = "[_-]pat(?![a-z])"
 
 /** A call that takes a password though its name holds no secret word: `DriverManager.getConnection(url, user, …)`. */
-export const CALL_WORD = "getConnection"
+const CALL_WORD = "getConnection"
 
 /**
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
@@ -20,9 +20,9 @@ export const CALL_WORD = "getConnection"
  */
 export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 
-export const NAME_MAX = 80
+const NAME_MAX = 80
 
-export const STRONG_PARTS = new Set(
+const STRONG_PARTS = new Set(
   "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
 )
 
@@ -42,7 +42,7 @@ export const KEY_QUALIFIERS = new Set(
  * Parts after the secret word that describe the secret instead of holding it: `TOKEN_URL`, `PASSWORD_FILE`; a
  * key's hash or fingerprint (`issuerKeyHash`) is made to be shown.
  */
-export const NOT_SECRET_SUFFIXES = new Set(
+const NOT_SECRET_SUFFIXES = new Set(
   [
     "id ids name names file files path paths dir directory folder url urls uri endpoint host hostname port type",
     "types kind len length size count ttl expiry expires expiration exp timeout age lifetime duration interval",
@@ -61,7 +61,7 @@ export const NOT_SECRET_SUFFIXES = new Set(
 )
 
 /** Parts before it that do the same: `public_key`, `max_tokens`, `next_page_token`, `showPassword`. */
-export const NOT_SECRET_PREFIXES = new Set(
+const NOT_SECRET_PREFIXES = new Set(
   "public pub publishable max min num no is has use show hide allow require forgot page next continuation cancellation sync pagination resume primary foreign partition sort natural sequence schema bucket csrf xsrf authenticity".split(
     " ",
   ),
@@ -133,14 +133,14 @@ export const isNameChar = (code: number) =>
   code === 45
 
 /** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
-export const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
 
 /** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
-export const NAME_FIELDS: readonly string[] =
+const NAME_FIELDS: readonly string[] =
   "name key id for type variable var env param parameter field property setting option arg autocomplete".split(" ")
 
 /** What may stand between a line's start and a dotenv, shell, YAML or INI name. */
-export const LINE_LEAD_RE = /^[ \t]*(?:(?:export|set|setenv|declare[ \t]+-x|ENV|readonly|local)[ \t]+|-[ \t]+)?[$@]?$/
+const LINE_LEAD_RE = /^[ \t]*(?:(?:export|set|setenv|declare[ \t]+-x|ENV|readonly|local)[ \t]+|-[ \t]+)?[$@]?$/
 
 export function isLineStart(text: string, start: number): boolean {
   // Most names follow a quote, a bracket or an operator: no line's lead can end in those.
@@ -155,7 +155,7 @@ export function isLineStart(text: string, start: number): boolean {
   return from === start || LINE_LEAD_RE.test(text.slice(from, start))
 }
 
-export const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ length: 16 }, (_, length) =>
+const FIELDS_BY_LENGTH: ReadonlyArray<readonly string[]> = Array.from({ length: 16 }, (_, length) =>
   NAME_FIELDS.filter((field) => field.length === length),
 )
 
@@ -168,17 +168,17 @@ export function isNameField(name: string): boolean {
 }
 
 /** Where `=` or `:` stands before the name (past its quote and blanks), or -1: then it may be a field's value. */
-export function fieldOperatorBefore(text: string, start: number): number {
+function fieldOperatorBefore(text: string, start: number): number {
   let at = start - 1
   if (isCloser(text.charCodeAt(at))) at--
   while (at > 0 && start - at < 8 && isBlank(text.charCodeAt(at))) at--
   return text[at] === "=" || text[at] === ":" ? at : -1
 }
 
-export const followsField = (text: string, start: number) => fieldOperatorBefore(text, start) >= 0
+const followsField = (text: string, start: number) => fieldOperatorBefore(text, start) >= 0
 
 /** Whether the name is the value of a name field (`key="Password"`): read back past the operator to the field. */
-export function isNameFieldValue(text: string, start: number): boolean {
+function isNameFieldValue(text: string, start: number): boolean {
   let end = fieldOperatorBefore(text, start)
   if (end < 0) return false
   while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
@@ -194,7 +194,7 @@ export function isNameFieldValue(text: string, start: number): boolean {
 }
 
 /** Whether `word` (lower case) stands at `at`, in any case. */
-export function isWordAt(text: string, at: number, word: string): boolean {
+function isWordAt(text: string, at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
   return true
 }
@@ -204,7 +204,7 @@ export function isWordAt(text: string, at: number, word: string): boolean {
  * closing quote and blanks, a comparison or a call, a line break after a name field, or a word after a flag, a
  * name field or Go's `var`/`const`. Most hits in ordinary text (`keyboard`, prose) stop here, after a few reads.
  */
-export function mayAssign(text: string, start: number, end: number): boolean {
+function mayAssign(text: string, start: number, end: number): boolean {
   let at = end
   for (let n = 0; n < 3 && isCloser(text.charCodeAt(at)); n++) at++
   while (at - end < 84 && isBlank(text.charCodeAt(at))) at++
@@ -225,14 +225,14 @@ export function mayAssign(text: string, start: number, end: number): boolean {
 }
 
 /** Whether `==`, `===`, `!=` or `!==` follows, after blanks. */
-export function isComparisonAfter(text: string, from: number): boolean {
+function isComparisonAfter(text: string, from: number): boolean {
   let at = from
   while (at - from < 8 && isBlank(text.charCodeAt(at))) at++
   return (text[at] === "=" || text[at] === "!") && text[at + 1] === "="
 }
 
 /** `"…" == password`, `"…".equals(password)`: whether a comparison may stand before the name (calls.ts reads it). */
-export function isComparedFromBefore(text: string, start: number): boolean {
+function isComparedFromBefore(text: string, start: number): boolean {
   let at = start - 1
   while (at > 0 && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const before = text.charCodeAt(at - 1)
@@ -255,7 +255,7 @@ export interface Strengths {
 /** A name or value lower-cased, letters and digits only: how repeatsName compares them. */
 export const spelled = (text: string) => text.toLowerCase().replace(/[^a-z\d]/g, "")
 
-export function strengthAt(text: string, start: number, end: number, memo: Strengths): number {
+function strengthAt(text: string, start: number, end: number, memo: Strengths): number {
   if (memo.last.length === end - start && text.startsWith(memo.last, start)) return memo.lastStrength
   memo.last = text.slice(start, end)
   memo.lastStrength = memo.known.get(memo.last) ?? nameStrength(memo.last)

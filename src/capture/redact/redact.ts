@@ -11,12 +11,12 @@ import { VENDOR_RULES } from "./vendors.ts"
 /** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
 export const REDACTION_MARGIN = 4_096
 
-export const DELIMITER_RE = /<(\/?)(sources?|claim|question|context)\b/gi
+const DELIMITER_RE = /<(\/?)(sources?|claim|question|context)\b/gi
 
 /** Below this length a text is searched for each keyword directly; above it, through its 4-gram bitmap. */
-export const QUADGRAM_MIN_CHARS = 4_096
+const QUADGRAM_MIN_CHARS = 4_096
 
-export const UTF8 = new TextEncoder()
+const UTF8 = new TextEncoder()
 
 /**
  * Whether a keyword may occur in the text. For a long text, one pass records which 4-byte sequences it holds
@@ -66,7 +66,7 @@ const isMaskChar = (code: number) => code === 35 || code === 42 || code === 0x20
  * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
  * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
  */
-export function isMaskedAt(text: string, at: number): boolean {
+function isMaskedAt(text: string, at: number): boolean {
   if (text.charCodeAt(at) === 0x2026) return true
   return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
 }
@@ -98,7 +98,7 @@ export const SECRET_RULES = [
 export const redactSecrets = (text: string) => redactAfterKeys(redactPrivateKeys(text))
 
 /** Every pass but the private keys': none of them joins or splits a line, each replaces within one. */
-export function redactAfterKeys(text: string): string {
+function redactAfterKeys(text: string): string {
   // JWTs first: a header rule (`Basic eyJ…`) would otherwise take the header and leave payload and signature.
   let out = redactJwts(redactSecretManifests(text))
   // Replacements only insert REDACTED, which holds no keyword: the test made before them stays valid.

@@ -15,7 +15,7 @@ import {
 } from "./values.ts"
 
 /** An Anthropic key of its published shape: prefix, version, 93 characters, `AA`. */
-export const ANTHROPIC_RE = /^sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{93}AA$/
+const ANTHROPIC_RE = /^sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{93}AA$/
 
 /**
  * Prefix-anchored token formats, as their vendors publish them: a token is recognised standing alone, not
@@ -310,7 +310,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
  * headers and times of HTTP Signatures and Hawk. Any other parameter goes when its value looks like a secret:
  * Digest's `response`, `oauth_signature`, `oauth_token`, `Signature`, `signature`, Hawk's `mac`, `token="…"`.
  */
-export const PUBLIC_AUTH_PARAMS = new Set(
+const PUBLIC_AUTH_PARAMS = new Set(
   [
     "username realm nonce uri qop nc cnonce opaque algorithm userhash charset stale domain",
     "oauth_consumer_key oauth_nonce oauth_timestamp oauth_version oauth_signature_method oauth_callback",
@@ -320,13 +320,13 @@ export const PUBLIC_AUTH_PARAMS = new Set(
     .split(" "),
 )
 
-export const AUTH_PARAM_RE = /([a-z_][\w-]{0,40})=(?:(\\?")([^"\\\n]*)\\?"|([^\s"'`,]*))/gi
+const AUTH_PARAM_RE = /([a-z_][\w-]{0,40})=(?:(\\?")([^"\\\n]*)\\?"|([^\s"'`,]*))/gi
 
 /**
  * A parameter list with its secret values redacted, or undefined if it is no list: a list has a quoted first
  * value or two parameters or more (`Foo key=value` alone is a scheme and its credential).
  */
-export function redactAuthParams(list: string): string | undefined {
+function redactAuthParams(list: string): string | undefined {
   // An exec loop, no match arrays spread: on a megabyte of one-parameter lists this is most of the rule's cost.
   AUTH_PARAM_RE.lastIndex = 0
   let out = ""
@@ -347,13 +347,13 @@ export function redactAuthParams(list: string): string | undefined {
 }
 
 /** Whether the generic rule's value is the first name of a parameter list: `Digest username="…"`, `…, `. */
-export const isAuthParamList = (lead: string, value: string, next: string) =>
+const isAuthParamList = (lead: string, value: string, next: string) =>
   /[a-z][\w-]{1,24}[ \t]+$/i.test(lead) &&
   /^[a-z_][\w-]{0,40}=/i.test(value) &&
   (next === '"' || value.endsWith(",") || value.endsWith("\\"))
 
 /** `<token>:x-oauth-basic@`: the token as the URL's user, a fixed word as its password. */
-export const isTokenAsUser = (user: string, password: string) =>
+const isTokenAsUser = (user: string, password: string) =>
   password.toLowerCase() === "x-oauth-basic" && looksRandom(user) && !isNeverSecret(user)
 
 /** Credentials carried by a protocol or a command line rather than by a token format. */

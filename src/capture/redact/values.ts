@@ -28,7 +28,7 @@ export const PLACEHOLDER_RE =
  * Words that mark a stand-in only when nothing random comes with them: `somefakekey`, not `rfe-fake-Kq7Zx3…`; a
  * value that says it is invalid (`secret == 'invalid'`, `invalid-token`) is a test's, not a working one.
  */
-export const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw|invalid/i
+const STAND_IN_WORD_RE = /fake|dummy|sample|mock|demo|secret|passw|invalid/i
 
 /**
  * Mostly x (`glpat-XXXXXXXXXXX-XXXXXXXX`), one character six times (not `A`), a cycle of a few characters
@@ -56,7 +56,7 @@ export function isPlaceholder(value: string): boolean {
 }
 
 /** Whether a value is one block of 2 to 32 characters written out twice or more (a last, partial block allowed). */
-export function isRepeatedBlock(value: string): boolean {
+function isRepeatedBlock(value: string): boolean {
   for (let period = 2; period <= 32 && period * 2 <= value.length; period++) {
     let at = period
     while (at < value.length && value.charCodeAt(at) === value.charCodeAt(at - period)) at++
@@ -65,7 +65,7 @@ export function isRepeatedBlock(value: string): boolean {
   return false
 }
 
-export function distinctCount(text: string): number {
+function distinctCount(text: string): number {
   let seen = ""
   for (const char of text) if (!seen.includes(char)) seen += char
   return seen.length
@@ -97,7 +97,7 @@ export function isTokenStandIn(value: string): boolean {
 }
 
 /** Telling words a token's body may hold; not `secret` or `pw`, which prefixes hold (`sb_secret_`, `pscale_pw_`). */
-export const TOKEN_STAND_IN_WORD_RE = /fake|dummy|sample|mock/i
+const TOKEN_STAND_IN_WORD_RE = /fake|dummy|sample|mock/i
 
 export const redactToken = (match: string) => (isTokenStandIn(match) ? match : REDACTED)
 
@@ -146,7 +146,7 @@ export function looksRandom(value: string): boolean {
 }
 
 /** `-_.:/+=` */
-export const isSeparator = (code: number) =>
+const isSeparator = (code: number) =>
   code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
 
 /** The text a base64 value encodes, if it is printable text (a key or a random token decodes to binary). */
@@ -195,34 +195,34 @@ export const NOT_SECRET_VALUES = new Set([
  * and closed (`${{ … }}`, `${var.name}`, `${NAME:-default}`, `{{ … }}`, `{% … %}`, `<% … %>`, `#{…}`): a value that
  * merely holds `{{`, `${` and `}}` among other punctuation (`m{{h}o)p${e]nob…}}`) is a password, not a template.
  */
-export const REFERENCE_RE =
+const REFERENCE_RE =
   /\$\{\{[^{}]{0,200}\}\}|\$\{[\w.:/@!#*?[\]-]{1,200}(?::?[-=?+][^{}]{0,200})?\}|\{\{[^{}]{0,200}\}\}|\{%[^%]{0,200}%\}|<%[^%]{0,200}%>|%\{[^{}]{1,200}\}|#\{[^{}]{1,200}\}|%\([\w.-]+\)[sd]|(?:^|\W)(?:process\.env|import\.meta\.env|os\.environ|getenv|ENV\[|ENV\.fetch|System\.getenv|secrets\.|env\()/
 
 /** A format string's field (`{}`, `{0}`, `{api_key}`), not one of a template's doubled braces. */
-export const FORMAT_FIELD_RE = /(?:^|[^{$#%])\{([\w.:-]{0,64})\}(?!\})/
+const FORMAT_FIELD_RE = /(?:^|[^{$#%])\{([\w.:-]{0,64})\}(?!\})/
 
 /** A reference, or a format field whose name is a name: `{ZqL5kVrX1n8tA2}` in braces is still a value. */
-export const isReference = (value: string) => {
+const isReference = (value: string) => {
   if (REFERENCE_RE.test(value)) return true
   const field = FORMAT_FIELD_RE.exec(value)
   return field !== null && !looksRandom(field[1] ?? "")
 }
 
-export const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
+const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
 export const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
-export const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
 
-export const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
+const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
 
 /** A version or range: `1.2.3`, `^4.17.21`, `>=1.0`, `v2.1.0-rc.1`, `1.x`. */
-export const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
+const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
 
 /** A package with its version: `jjwt-jackson-0.11.2`, `pbkdf2-password@1.2.1`. */
-export const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
+const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
 
 /**
  * Shapes of whole values that are never secrets, grouped by how they start (only one group is tried): a
@@ -231,7 +231,7 @@ export const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?
  * rules); a package specifier or a package with its version; the name of a secret (`DB_PASSWORD`,
  * `db-password`, `prod/db/password`); an e-mail address.
  */
-export const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
+const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
   [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/, /^![A-Za-z_]\w{0,64}!$/]],
   [/^%/, [/^%[A-Za-z_][\w.()-]{0,64}%$/]],
@@ -261,7 +261,7 @@ export const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes:
 ]
 
 /** Regex syntax inside a value: `\d`, `[A-Z…]`, `(?:`, `{36}`. */
-export const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
+const REGEX_HINT_RE = /\\[dwsbDWSB]|\[\^?[A-Za-z0-9]-[A-Za-z0-9][^\]]{0,64}\]|\(\?[:=!<]|\{\d+(?:,\d*)?\}/
 
 /**
  * A Google app password as Google shows it, four groups of four letters (`qwrt zxcv mnbv lkjh`): the one value

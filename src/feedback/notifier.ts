@@ -2,49 +2,17 @@
 import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { clip, wrap } from "../base/text.ts"
 import { type Config, PLUGIN_ID } from "../config/config.ts"
-import type { Deps, LogLevel, ToastVariant } from "../config/effects.ts"
-import type { TokenLogLine } from "../judge/client.ts"
+import type { Deps, Notifier, ToastVariant, TokenLogLine } from "../config/effects.ts"
 
-export const TOAST_DURATION_MS = 6_000
+const TOAST_DURATION_MS = 6_000
 
 /** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
-export const TOAST_LINE = 54
+const TOAST_LINE = 54
 
 export const TOAST_CHARS = 2 * TOAST_LINE
 
 /** A judge that stays broken is told again this often, not only once. */
-export const FAILURE_REPEAT_MS = 10 * 60_000
-
-/** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
-export interface Notifier {
-  log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
-  /** A toast for people: titled once, the message in plain words, at most two lines of opencode's toast box. */
-  toast(message: string, variant?: ToastVariant): void
-  /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
-  toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
-  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
-  tellOnce(key: string, message: string): void
-  /**
-   * Holds every toast until the returned release is called (and every other hold is released): the toast box
-   * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
-   */
-  hold(): () => void
-  /** A hold that releases itself after `ms`. */
-  holdFor(ms: number): void
-  /**
-   * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
-   * is not forgotten after its first toast. `render` gets the time the failure began.
-   */
-  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
-  clearFailures(healed: (kind: string) => boolean): void
-  /** The configuration notices, the one that stops judging first, told when the first session appears. */
-  showStartupNotice(): void
-  tokenLog(line: TokenLogLine): void
-  /** The flagged-claims report of `opencode run`, printed to stderr when the token log goes there. */
-  printReport(text: string): void
-  /** Where opencode keeps its log, in the words a message can point to. */
-  readonly logPlace: string
-}
+const FAILURE_REPEAT_MS = 10 * 60_000
 
 /** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
 export function toastText(message: string): string {
@@ -136,7 +104,7 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
 }
 
 /** At most this many toasts wait behind a hold; older ones give way. */
-export const HELD_TOASTS = 3
+const HELD_TOASTS = 3
 
 /**
  * No hold keeps a toast back longer than this. A correction turn that never ends (a hung model, a provider that
@@ -197,7 +165,7 @@ export function createToastHold(
 }
 
 /** Whether a session's toast budget allows one more toast under `key`; spends it when it does. */
-export function spendToast(budget: Set<string>, key: string, variant: ToastVariant): boolean {
+function spendToast(budget: Set<string>, key: string, variant: ToastVariant): boolean {
   // Advice (doc-pull) has a budget of its own, so it can never crowd out a warning that matters more.
   const slot = variant === "info" ? `info:${key}` : key
   const advice = slot.startsWith("info:")
@@ -208,7 +176,7 @@ export function spendToast(budget: Set<string>, key: string, variant: ToastVaria
 }
 
 /** Where RFE_JUDGE_LOG goes, decided once: nowhere, stderr, or appended to a file. */
-export function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (error: unknown) => void) {
+function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (error: unknown) => void) {
   const toStderr = judgeLog?.toLowerCase() === "stderr"
   const write = (text: string) => {
     if (!judgeLog) return

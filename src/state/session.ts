@@ -1,14 +1,11 @@
 // The session store: per-session state, bounded and keyed by session id.
+
 import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { type Counters, newCounters } from "../base/counters.ts"
 import { asRecord } from "../base/unknown.ts"
-import type { PremiseBuffer } from "../capture/evidence.ts"
-import type { ToolRecord } from "../capture/provenance.ts"
-import type { NotJudged } from "../claims/split.ts"
 import type { Config } from "../config/config.ts"
-import type { Deps } from "../config/effects.ts"
-import type { FlaggedClaim } from "../judge/verdict.ts"
-import type { Notifier } from "../out/notifier.ts"
+import type { Deps, Notifier } from "../config/effects.ts"
+import type { FlaggedClaim, NotJudged, PremiseBuffer, ToolRecord } from "./shapes.ts"
 
 export interface ModelRef {
   providerID: string
@@ -151,7 +148,7 @@ export function createSessionStore() {
   }
 }
 
-export type SessionStore = ReturnType<typeof createSessionStore>
+type SessionStore = ReturnType<typeof createSessionStore>
 
 /** What every part is built from: the config, the effects, the project directory, the sessions, the voice, the counters. */
 export interface PartContext {

@@ -1,47 +1,30 @@
-// Judging one claim: records, cache, judge and second opinion, and when a flag is earned.
+// Settling one claim: the free checks (gate, records), the cache, the judge and second opinion, and when a flag is earned.
+
 import { LIMITS, mapConcurrent } from "../base/bounds.ts"
 import { type Tally, tallyInto } from "../base/counters.ts"
-import { clip } from "../base/text.ts"
-import { resolvePath, type ToolRecord } from "../capture/provenance.ts"
+import { clip, describeError } from "../base/text.ts"
+import { resolvePath } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
-import { decideProcessClaim, type RecordContext, readProcessClaim, shellRuns } from "../claims/process.ts"
-import { type Claim, isVerbatimInSources, normalizeSources } from "../claims/split.ts"
+import { scrubError } from "../capture/redact/scrub.ts"
 import type { Config, JudgeSettings } from "../config/config.ts"
-import type { Notifier } from "../out/notifier.ts"
-import type { PartContext, SessionState } from "../turn/session.ts"
+import type { Notifier, TokenLogLine } from "../config/effects.ts"
+import type { PartContext, SessionState } from "../state/session.ts"
+import type { Claim, ClaimResult, JudgeVerdict, RawVerdict, ToolRecord } from "../state/shapes.ts"
 import { type CacheRecord, cacheKey, type VerdictCache } from "./cache.ts"
-import {
-  describeError,
-  directAttempt,
-  hideKey,
-  JUDGE_MAX_TOKENS,
-  type JudgeCompat,
-  JudgeError,
-  judgeClaim,
-  retryJudge,
-  scrubError,
-  type TokenLogLine,
-} from "./client.ts"
+import { directAttempt, JUDGE_MAX_TOKENS, type JudgeCompat, JudgeError, judgeClaim, retryJudge } from "./client.ts"
+import { isVerbatimInSources, normalizeSources } from "./gate.ts"
 import { type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
 import { secondOpinionModel, selectJudgeModel } from "./models.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
+import { decideProcessClaim, type RecordContext, readProcessClaim, shellRuns } from "./records.ts"
 import type { OpencodeRoute } from "./route.ts"
-import {
-  anchorQuote,
-  type ClaimResult,
-  type FlaggedClaim,
-  type JudgeVerdict,
-  NOTE_REASON_CHARS,
-  parseBatchVerdicts,
-  quotableTexts,
-  type RawVerdict,
-} from "./verdict.ts"
+import { anchorQuote, parseBatchVerdicts, quotableTexts } from "./verdict.ts"
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 export const QUESTION_CHARS = 300
 
 /** The evidence one reply is judged against, fixed when judging starts. */
-export interface Evidence {
+interface Evidence {
   /** The judge settings with their models settled (the opencode route picks them when judging starts). */
   judge: JudgeSettings
   sessionID: string
@@ -65,7 +48,7 @@ export interface Evidence {
   recordContext: RecordContext
 }
 
-export function gatherEvidence(
+function gatherEvidence(
   state: SessionState,
   config: Config,
   judge: JudgeSettings,
@@ -96,7 +79,7 @@ export function gatherEvidence(
 }
 
 /** What asking for a session's verdicts needs: the settings, the clock, its counters, the cache and the way to the judge. */
-export interface VerdictSource {
+interface VerdictSource {
   config: Config
   now: () => number
   count: Tally
@@ -107,16 +90,16 @@ export interface VerdictSource {
 }
 
 /** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
-export const SECOND_SILENT_LIMIT = 3
+const SECOND_SILENT_LIMIT = 3
 
 /** One session's second-opinion models: which still answer, and the once-told word when one stops being asked. */
-export interface SecondOpinions {
+interface SecondOpinions {
   benched(model: string): boolean
   answered(model: string, ok: boolean): void
 }
 
 /** The second opinions of a session: its models' silences counted in the session, the benching told once. */
-export function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
+function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
   return {
     benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
     answered(model, ok) {
@@ -141,7 +124,7 @@ function contextOf(claim: Claim, config: Config): string | undefined {
 }
 
 /** A claim's cache key for one model: the same whether it was judged alone or in a batch. */
-export function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context">, config: Config): string {
+function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context">, config: Config): string {
   const before = contextOf(claim, config)
   return cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
 }
@@ -152,7 +135,7 @@ function cacheRecord(key: string, verdict: JudgeVerdict, at: number): CacheRecor
 }
 
 /** One model's verdict on a claim, from the cache or the judge; undefined when it went unjudged. */
-export async function verdictFrom(
+async function verdictFrom(
   ask: VerdictSource,
   model: string,
   claim: Claim,
@@ -217,7 +200,7 @@ function failed(ask: VerdictSource, run: JudgeRun, error: unknown) {
  * disagreement: the first verdict, its quote verified, stands. Its calls run apart from the first judge's
  * (`second`), so its failures neither stop the reply's judging nor read as the main judge's outage.
  */
-export async function earnFlag(
+async function earnFlag(
   ask: VerdictSource,
   claim: Claim,
   first: RawVerdict,
@@ -260,7 +243,7 @@ export async function earnFlag(
 }
 
 /** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
-export function freeResult(claim: Claim, evidence: Evidence, config: Config): ClaimResult | undefined {
+function freeResult(claim: Claim, evidence: Evidence, config: Config): ClaimResult | undefined {
   if (isVerbatimInSources(claim, evidence.sources)) {
     return { claim, verdict: "faithful", source: undefined, quote: undefined, reason: undefined, via: "gate" }
   }
@@ -272,7 +255,7 @@ export function freeResult(claim: Claim, evidence: Evidence, config: Config): Cl
 }
 
 /** One claim's result: the free checks first, then the cache or the judge; undefined when it went unjudged. */
-export async function settleClaim(
+async function settleClaim(
   ask: VerdictSource,
   claim: Claim,
   evidence: Evidence,
@@ -294,7 +277,7 @@ export async function settleClaim(
  * about in groups, the sources once per group. What a batched answer gives is taken per claim; a claim it
  * leaves out, or an answer that cannot be read, goes back to one request per claim.
  */
-export async function judgeInBatches(ask: VerdictSource, claims: readonly Claim[], evidence: Evidence, run: JudgeRun) {
+async function judgeInBatches(ask: VerdictSource, claims: readonly Claim[], evidence: Evidence, run: JudgeRun) {
   const size = evidence.judge.batch
   const open = claims.filter(
     (claim) =>
@@ -402,30 +385,3 @@ export function createClaimJudge(
 }
 
 export type ClaimJudge = ReturnType<typeof createClaimJudge>
-
-export const NOTE_CLAIM_CHARS = 220
-
-export const NOTE_QUOTE_CHARS = 200
-
-/** Text of the reply as an output shows it: secrets redacted, the judge key hidden, clipped. */
-export function sanitized(text: string, max: number, apiKey: string | undefined): string {
-  return clip(hideKey(redactSecrets(text), apiKey), max)
-}
-
-/**
- * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
- * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
- */
-export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
-  const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
-  return results.map((result) => ({
-    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
-    verdict: result.verdict,
-    source: result.source,
-    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
-    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
-    via: result.via,
-    ...(result.demoted ? { demoted: result.demoted } : {}),
-    ...(result.second ? { second: result.second } : {}),
-  }))
-}

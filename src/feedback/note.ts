@@ -1,17 +1,20 @@
 // The note the agent gets and the notice the user sees, built from the flagged claims and sent once.
+
 import { tallyInto } from "../base/counters.ts"
-import { clip, plural, wrap } from "../base/text.ts"
-import { describeError, scrubError } from "../judge/client.ts"
-import type { FlaggedClaim } from "../judge/verdict.ts"
-import type { TurnLedger } from "../turn/ledger.ts"
-import type { PartContext, SessionState } from "../turn/session.ts"
+import { clip, describeError, plural, wrap } from "../base/text.ts"
+import { redactSecrets } from "../capture/redact/redact.ts"
+import { hideKey, scrubError } from "../capture/redact/scrub.ts"
+import type { TurnLedger } from "../config/effects.ts"
+import { NOTE_REASON_CHARS } from "../judge/verdict.ts"
+import type { PartContext, SessionState } from "../state/session.ts"
+import type { ClaimResult, FlaggedClaim } from "../state/shapes.ts"
 import { TOAST_CHARS } from "./notifier.ts"
 
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 export const NOTE_TAG = "[ragfaith]"
 
 /** How the notice the user sees beside a note begins: it says what the line is, not who sent it. */
-export const NOTICE_PREFIX = "Automatic check: "
+const NOTICE_PREFIX = "Automatic check: "
 
 /**
  * The widest line a user message shows whole: opencode 1.18.33 draws it at the terminal width less 7
@@ -21,19 +24,19 @@ export const NOTICE_PREFIX = "Automatic check: "
 export const MESSAGE_WIDTH = 72
 
 /** The notice keeps to two lines, so it reads at a glance between the wrong reply and the correction. */
-export const NOTICE_LINES = 2
+const NOTICE_LINES = 2
 
 /** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
-export const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16] as const
+const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16] as const
 
 /** The same for the source's words; 0 leaves them out. */
-export const NOTICE_QUOTE_CHARS = [60, 40, 24, 0] as const
+const NOTICE_QUOTE_CHARS = [60, 40, 24, 0] as const
 
 /** A source label longer than this (a long URL) is shortened, so no one word outgrows a line. */
-export const NOTICE_SOURCE_CHARS = [40, 28] as const
+const NOTICE_SOURCE_CHARS = [40, 28] as const
 
 /** Shortens text at a word boundary where there is one, so the notice shows whole words. */
-export function clipWords(text: string, max: number): string {
+function clipWords(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim()
   if (flat.length <= max) return flat
   const cut = flat.lastIndexOf(" ", max - 1)
@@ -76,7 +79,7 @@ function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string 
 }
 
 /** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
-export const NOTICE_FITS: readonly NoticeFit[] = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+const NOTICE_FITS: readonly NoticeFit[] = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
   [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
 )
 
@@ -96,7 +99,7 @@ export function buildNotice(items: readonly FlaggedClaim[]): string {
 }
 
 /** A toast about flagged statements: how many, the first one shortened to fit, then `tail`, in two lines. */
-export function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
+function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
   const lead =
     items.length === 1 ? "1 statement looks unsupported: " : `${items.length} statements look unsupported, first: `
   const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
@@ -108,7 +111,7 @@ export function flaggedToast(items: readonly FlaggedClaim[], tail: string): stri
  * corrected content only, so the user reads a better answer rather than a report about a check.
  * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
  */
-export function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
+function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): string {
   const lines = flagged.map((item, index) => {
     const where = item.source ? ` [source: ${item.source}]` : " [no source supports it]"
     // The quote's own full stop stays inside it only once; the reason reads as a sentence of its own.
@@ -221,3 +224,30 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
 }
 
 export type NoteSender = ReturnType<typeof createNoteSender>
+
+export const NOTE_CLAIM_CHARS = 220
+
+const NOTE_QUOTE_CHARS = 200
+
+/** Text of the reply as an output shows it: secrets redacted, the judge key hidden, clipped. */
+export function sanitized(text: string, max: number, apiKey: string | undefined): string {
+  return clip(hideKey(redactSecrets(text), apiKey), max)
+}
+
+/**
+ * Privacy applied once: the judged claims as every output (note, log, stderr, toast, report) shows them, with
+ * secrets redacted, the judge key hidden, and each text clipped. No output path redacts again.
+ */
+export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefined): FlaggedClaim[] {
+  const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
+  return results.map((result) => ({
+    claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    verdict: result.verdict,
+    source: result.source,
+    quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
+    reason: result.reason === undefined ? undefined : sanitize(result.reason, NOTE_REASON_CHARS),
+    via: result.via,
+    ...(result.demoted ? { demoted: result.demoted } : {}),
+    ...(result.second ? { second: result.second } : {}),
+  }))
+}

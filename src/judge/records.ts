@@ -1,6 +1,6 @@
-// Claims about the agent's own work (ran, changed, read), decided from its tool calls without a judge.
+// The records check: claims about the agent's own work (ran, changed, read), decided from its tool calls without a judge.
+
 import { clip } from "../base/text.ts"
-import type { ToolRecord } from "../capture/provenance.ts"
 import { normalizePath } from "../capture/sensitive.ts"
 import {
   looksOnly,
@@ -11,44 +11,45 @@ import {
   type SimpleCommand,
   splitCommand,
 } from "../capture/shell.ts"
+import type { ToolRecord } from "../state/shapes.ts"
 
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
  */
-export const HEDGE_RE =
+const HEDGE_RE =
   /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
 
 /**
  * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
  * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
  */
-export const NEGATION_RE =
+const NEGATION_RE =
   /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
 
 /**
  * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
  * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
  */
-export const PART_OF_RUN_RE =
+const PART_OF_RUN_RE =
   /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
 
 /** "ran", "executed", "verified" said by the agent of itself. */
-export const RAN_IT_RE =
+const RAN_IT_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
 
-export const FIRST_PERSON_RAN_RE =
+const FIRST_PERSON_RAN_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
 
 /**
  * "I ran the tests", "we re-ran the unit tests", "Ich habe die Tests ausgeführt": a run of the suite claimed
  * without naming its command. What follows may say how it went ("… and they pass").
  */
-export const RAN_SUITE_RE =
+const RAN_SUITE_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+|now\s+)?(?:ran|re-?ran|run|executed)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|our\s+|both\s+)?(?:(?:unit|integration|e2e|relevant|existing|full|whole|affected|new|updated|related)\s+)*(?:test\s+suite|tests?|specs?)\b|\b(?:ich|wir)\s+habe?n?\s+(?:\p{L}+\s+){0,3}?(?:die|alle)\s+(?:\p{L}+\s+)?tests?\s+(?:\p{L}+\s+)?(?:ausgeführt|laufen\s+lassen)(?!\p{L})/iu
 
 /** How the run of the suite went, said after the run: "… and they (all) pass", "…, und sie laufen durch". */
-export const SUITE_OUTCOME_PATTERNS: ReadonlyArray<readonly [boolean, RegExp]> = [
+const SUITE_OUTCOME_PATTERNS: ReadonlyArray<readonly [boolean, RegExp]> = [
   [
     true,
     /^\s*(?:,\s*)?(?:and|und)\s+(?:they|all|both|everything|each|all\s+of\s+them|sie|alle)\s+(?:all\s+|alle\s+|now\s+|jetzt\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:all\s+)?(?:passing|green)|laufen\s+(?:\p{L}+\s+)?durch|sind\s+(?:\p{L}+\s+)?grün|bestehen|bestanden)\b\W*$/iu,
@@ -60,17 +61,17 @@ export const SUITE_OUTCOME_PATTERNS: ReadonlyArray<readonly [boolean, RegExp]> =
 ]
 
 /** A command in backticks that starts with a program an agent runs. */
-export const BACKTICK_COMMAND_RE =
+const BACKTICK_COMMAND_RE =
   /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
 
-export const COMMAND_PASSED_RE =
+const COMMAND_PASSED_RE =
   /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
 
-export const COMMAND_FAILED_RE =
+const COMMAND_FAILED_RE =
   /\b(?:fail(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]\d*\b|errors?\s+out|crash(?:es|ed)|schlägt\s+(?:\w+\s+)?fehl|schlug\s+(?:\w+\s+)?fehl|bricht\s+(?:\w+\s+)?ab)\b/i
 
 /** Outcome claims about the tests or the build, English and German: [kind, passed, shapes]. */
-export const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, readonly RegExp[]]> = [
+const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, readonly RegExp[]]> = [
   [
     "tests",
     true,
@@ -113,32 +114,31 @@ export const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolea
 ]
 
 /** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-export const PATH_TOKEN_RE =
+const PATH_TOKEN_RE =
   /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
 
-export const CHANGE_VERBS =
-  "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
+const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
 
-export const GERMAN_CHANGE_VERBS =
+const GERMAN_CHANGE_VERBS =
   "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
 
 /** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
-export const CHANGE_CLAIM_RE = new RegExp(
+const CHANGE_CLAIM_RE = new RegExp(
   `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
   // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
   "iu",
 )
 
-export const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
+const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
 
 /** The agent says it read a file. */
-export const READ_CLAIM_RE = new RegExp(
+const READ_CLAIM_RE = new RegExp(
   `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 
 /** A claim about the agent's own work that its tool calls can settle. */
-export type ProcessClaim =
+type ProcessClaim =
   /** `passed` is undefined for a run claimed with no outcome ("I ran the tests."). */
   | {
       kind: "outcome"
@@ -152,14 +152,14 @@ export type ProcessClaim =
   | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean; more?: boolean }
   | FileClaim
 
-export interface FileClaim {
+interface FileClaim {
   kind: "file"
   action: "change" | "read"
   paths: string[]
 }
 
 /** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
-export const MORE_CLAUSES_RE =
+const MORE_CLAUSES_RE =
   /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
 
 /**
@@ -211,15 +211,15 @@ export function readProcessClaim(text: string): ProcessClaim | undefined {
 }
 
 /** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
-export function namesPath(path: string, named: string): boolean {
+function namesPath(path: string, named: string): boolean {
   const wanted = normalizePath(named).replace(/^\.\//, "")
   const have = normalizePath(path)
   return have === wanted || have.endsWith(`/${wanted}`)
 }
 
-export const normalizeCommand = (command: string) => command.replace(/\s+/g, " ").trim().toLowerCase()
+const normalizeCommand = (command: string) => command.replace(/\s+/g, " ").trim().toLowerCase()
 
-export interface RecordDecision {
+interface RecordDecision {
   verdict: "faithful" | "unfaithful"
   /** The record that decides it, which the note quotes. */
   quote: string
@@ -236,7 +236,7 @@ export interface RecordContext {
 }
 
 /** A shell record read once: its simple commands, and whether it could be a run of tests or a build. */
-export interface ShellRun {
+interface ShellRun {
   record: ToolRecord
   commands: SimpleCommand[]
 }
@@ -279,7 +279,7 @@ export function decideProcessClaim(
 }
 
 /** Whether a recorded command line holds the claimed one; "..." or "…" in the claim stands for words left out. */
-export function ranCommand(recorded: string, claimed: string): boolean {
+function ranCommand(recorded: string, claimed: string): boolean {
   const pieces = normalizeCommand(claimed)
     .split(/\s*(?:\.\.\.|…)\s*/)
     .filter(Boolean)
@@ -294,7 +294,7 @@ export function ranCommand(recorded: string, claimed: string): boolean {
 }
 
 /** A claimed outcome of the tests or the build, against the last run that is recognisably one. */
-export function decideOutcome(
+function decideOutcome(
   claim: Extract<ProcessClaim, { kind: "outcome" }>,
   runs: readonly ShellRun[],
   absent: boolean,
@@ -324,7 +324,7 @@ export function decideOutcome(
 }
 
 /** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
-export function commandOutcome(record: ToolRecord, command: string): "passed" | "failed" | undefined {
+function commandOutcome(record: ToolRecord, command: string): "passed" | "failed" | undefined {
   if (normalizeCommand(record.command ?? "") === normalizeCommand(command)) {
     return record.exit === undefined ? undefined : record.exit === 0 ? "passed" : "failed"
   }
@@ -337,7 +337,7 @@ export function commandOutcome(record: ToolRecord, command: string): "passed" | 
 }
 
 /** A known outcome against a claimed one; undefined when the outcome is not known. */
-export function outcomeOf(
+function outcomeOf(
   action: ToolRecord,
   outcome: "passed" | "failed" | undefined,
   passed: boolean,
@@ -347,10 +347,10 @@ export function outcomeOf(
 }
 
 /** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
-export const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
+const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
 
 /** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
-export function writesFile(simple: SimpleCommand, named: string): boolean {
+function writesFile(simple: SimpleCommand, named: string): boolean {
   if (simple.writes.some((target) => namesPath(target, named))) return true
   const [program = "", ...args] = programWords(simple)
   const name = program.split("/").at(-1) ?? program
@@ -364,7 +364,7 @@ export function writesFile(simple: SimpleCommand, named: string): boolean {
  * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
  * itself (a build, a migration, a script) shows the agent none of them.
  */
-export function showsUnnamed(simple: SimpleCommand): boolean {
+function showsUnnamed(simple: SimpleCommand): boolean {
   const [program = "", ...args] = programWords(simple)
   const name = program.split("/").at(-1) ?? program
   if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
@@ -380,7 +380,7 @@ export function showsUnnamed(simple: SimpleCommand): boolean {
  * backticks (`django.db`, `logger.exception()`) is no file. A file the records never touched is flagged only
  * when no command ran that could have touched it unnamed (a script, a heredoc, `grep -r`).
  */
-export function decideFileClaim(
+function decideFileClaim(
   claim: FileClaim,
   records: readonly ToolRecord[],
   runs: readonly ShellRun[],

@@ -1,7 +1,7 @@
 // Undo and redo over the plugin's own messages: a note is no step of its own, a report leaves nothing behind.
 import { asRecord } from "../base/unknown.ts"
 import type { HostClient } from "../config/effects.ts"
-import type { PartContext, SessionState } from "../turn/session.ts"
+import type { PartContext, SessionState } from "../state/session.ts"
 
 /**
  * The TUI's own editing commands that empty its prompt box: select everything, then delete it. opencode's

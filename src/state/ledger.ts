@@ -1,24 +1,6 @@
 // The ledger: at most one note per reply (and one answer per undo), even when opencode loads the plugin twice in one process.
 import { LIMITS, trimOldest } from "../base/bounds.ts"
-
-export interface TurnLedger {
-  /** The real user message that opened the turn; synthetic messages never open one. */
-  userMessageID: string
-  /** Notes injected in this turn. */
-  depth: number
-  /** Claims already flagged in this turn: an unfixed claim never fires the cascade again. */
-  flaggedClaims: Set<string>
-}
-
-export interface Ledger {
-  /** Claims a reply for judging; false when another instance (or an earlier idle) already did. */
-  claimReply(messageID: string): boolean
-  /** Claims the answer to one revert event; false when another instance already answers it. */
-  claimRevert(eventID: string): boolean
-  turn(sessionID: string): TurnLedger | undefined
-  openTurn(sessionID: string, userMessageID: string): void
-  forget(sessionID: string): void
-}
+import type { Ledger, TurnLedger } from "../config/effects.ts"
 
 export function createLedger(): Ledger {
   const replies = new Set<string>()

@@ -1,33 +1,39 @@
 // The /ragfaith command: the report of the last judged reply, and switching the check on and off.
-import { clip, clockTime, plural, wrap } from "../base/text.ts"
+
+import { clip, clockTime, describeError, plural, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
-import { describeError } from "../judge/client.ts"
-import type { FlaggedClaim } from "../judge/verdict.ts"
-import { type JudgeHealth, markReport, type PartContext, type ReplyReport, type SessionState } from "../turn/session.ts"
+import {
+  type JudgeHealth,
+  markReport,
+  type PartContext,
+  type ReplyReport,
+  type SessionState,
+} from "../state/session.ts"
+import type { FlaggedClaim } from "../state/shapes.ts"
 import { MESSAGE_WIDTH } from "./note.ts"
 
-export const COMMAND_NAME = "ragfaith"
+const COMMAND_NAME = "ragfaith"
 
 /** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
-export const ALL_WORD = "all"
+const ALL_WORD = "all"
 
 /** Statements marked ✗ or ? listed per reply before the rest are counted; `/ragfaith all` lists them all. */
 export const REPORT_ITEMS = 20
 
 /** How many of a reply's sentences that claim nothing the report names. */
-export const NOT_CLAIMS_SHOWN = 6
+const NOT_CLAIMS_SHOWN = 6
 
 const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" } as const
 
 /** How the report is asked for: every statement (`all`), the marks a note corrects, the judge on the route. */
-export interface ReportOptions {
+interface ReportOptions {
   all: boolean
   marks: string
   route: boolean
 }
 
 /** One judged statement of the report: a mark, the statement, and what decided it. */
-export function reportItem(item: FlaggedClaim): string[] {
+function reportItem(item: FlaggedClaim): string[] {
   const mark = MARKS[item.verdict]
   const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
   const where = item.via === "gate" ? "stands word for word in a source" : named
@@ -55,7 +61,7 @@ export function reportItem(item: FlaggedClaim): string[] {
 }
 
 /** What became of a judged reply, in words that fit what was judged in it. */
-export function replyOutcome(report: ReplyReport, marks: string): string {
+function replyOutcome(report: ReplyReport, marks: string): string {
   const count = (verdict: FlaggedClaim["verdict"]) => report.items.filter((item) => item.verdict === verdict).length
   const [wrong, open, judged] = [count("unfaithful"), count("unverifiable"), report.items.length]
   if (report.outcome === "noted") return `A note asked the agent to correct what is marked ${marks}.`
@@ -68,7 +74,7 @@ export function replyOutcome(report: ReplyReport, marks: string): string {
 }
 
 /** The sentences no request was spent on, each with why it states nothing a source could confirm. */
-export function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
   if (notClaims.length === 0) return []
   const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
   const more = notClaims.length - shown.length
@@ -80,7 +86,7 @@ export function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
 }
 
 /** What was left unjudged in a reply and why; empty when everything was judged. */
-export function unjudgedOf(report: ReplyReport): string[] {
+function unjudgedOf(report: ReplyReport): string[] {
   const left = [
     report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
     report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
@@ -93,7 +99,7 @@ export function unjudgedOf(report: ReplyReport): string[] {
  * to REPORT_ITEMS), the ones that hold up folded into one line unless `all`, and what was left unjudged.
  * A reply of which nothing was judged says so, and why, instead of a verdict.
  */
-export function reportReply(report: ReplyReport, title: string, options: ReportOptions): string[] {
+function reportReply(report: ReplyReport, title: string, options: ReportOptions): string[] {
   const by = report.model ? ` by ${report.model}` : ""
   if (report.items.length === 0) {
     return [
@@ -139,7 +145,7 @@ function noReportYet(state: SessionState, health: JudgeHealth): string {
  * notice, by which time the correction is the last reply), then the reply judged after it; then the judge and
  * this session's totals.
  */
-export function renderReport(state: SessionState, health: JudgeHealth, options: ReportOptions): string {
+function renderReport(state: SessionState, health: JudgeHealth, options: ReportOptions): string {
   const { report, flaggedReport } = state
   const lines: string[] = []
   if (flaggedReport && flaggedReport !== report) {
