@@ -42,8 +42,24 @@ export const ERROR_MODEL = {
 type ErrorModel = typeof ERROR_MODEL
 
 type Checks = Config["checks"]
-const ALL_OFF: Checks = { context: false, question: false, quotes: false, secondOpinion: false, records: false }
-const ALL_ON: Checks = { context: true, question: true, quotes: true, secondOpinion: true, records: true }
+const ALL_OFF: Checks = {
+  context: false,
+  question: false,
+  quotes: false,
+  secondOpinion: false,
+  records: false,
+  relevance: false,
+  reuse: false,
+}
+const ALL_ON: Checks = {
+  context: true,
+  question: true,
+  quotes: true,
+  secondOpinion: true,
+  records: true,
+  relevance: true,
+  reuse: true,
+}
 const CONFIGS: Array<[string, Checks]> = [
   ["bare judge (every check off)", ALL_OFF],
   ["+ claims in context", { ...ALL_OFF, context: true, question: true }],
@@ -132,7 +148,7 @@ const ruleFor =
   }
 
 /** One turn as opencode would run it: the question, every tool call, the reply, idle. */
-async function runTurn(host: ReturnType<typeof createHost>, turn: NoisyTurn) {
+export async function runTurn(host: ReturnType<typeof createHost>, turn: NoisyTurn) {
   const session = await host.createSession()
   const userID = await host.userMessage(session, turn.question)
   for (const source of turn.sources) {

@@ -78,6 +78,7 @@ export const MODULES = [
   "src/judge/health.ts",
   "src/judge/gate.ts",
   "src/judge/records.ts",
+  "src/judge/relevance.ts",
   "src/judge/settle.ts",
   "src/feedback/notifier.ts",
   "src/feedback/note.ts",

@@ -154,6 +154,8 @@ interface Counters {
   batchParseErrors: number
   cacheHits: number
   gateHits: number
+  /** Statements no source speaks to (no term in common), not sent in normal mode. */
+  unrelated: number
   claimsJudged: number
   notes: number
   injectionFailures: number
@@ -184,6 +186,7 @@ function newCounters(): Counters {
     batchParseErrors: 0,
     cacheHits: 0,
     gateHits: 0,
+    unrelated: 0,
     claimsJudged: 0,
     notes: 0,
     injectionFailures: 0,
@@ -320,6 +323,13 @@ interface Checks {
   secondOpinion: boolean
   /** Claims about the agent's own actions are decided from its tool calls, with no judge call. */
   records: boolean
+  /**
+   * In normal mode, a statement that shares no term with the sources is not sent (RFE_RELEVANCE). Strict mode,
+   * which flags what no source settles, sends every statement whatever this says.
+   */
+  relevance: boolean
+  /** A verdict that did not rest on the sentences before its statement is reused whatever sentences stand there. */
+  reuse: boolean
 }
 
 interface ConfigResult {
@@ -531,6 +541,8 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
       quotes: true,
       secondOpinion: read.flag("RFE_SECOND_OPINION", "secondOpinion", true),
       records: true,
+      relevance: read.flag("RFE_RELEVANCE", "relevance", true),
+      reuse: true,
     },
   }
   return { config, warnings }
@@ -767,10 +779,13 @@ interface Claim {
   raw?: string
 }
 
-/** A sentence of the reply that states nothing a source could confirm, and why. */
+/** Why a statement was not sent in normal mode: it shares no term with any source, so none can contradict it. */
+type Unrelated = "nothing in the sources speaks to it"
+
+/** A sentence of the reply that states nothing a source could confirm, or that no source speaks to, and why. */
 interface NotJudged {
   text: string
-  why: NotAClaim
+  why: NotAClaim | Unrelated
 }
 
 /**
@@ -934,6 +949,8 @@ interface ReplyReport {
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
+  /** What judging this reply cost: judge requests (second opinions and retries included) and tokens. */
+  spend?: Pick<Counters, "requests" | "tokensIn" | "tokensOut">
   outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
 }
 
@@ -7439,6 +7456,221 @@ function decideFileClaim(
 
 // ── End src/judge/records.ts ───────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/judge/relevance.ts ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * Words that name nothing a source could be about: articles, pronouns, auxiliaries, prepositions,
+ * conjunctions and the commonest adverbs, English and German, written folded (lower case, no umlauts). Words
+ * that point back ("it", "this", "sie") are among them: what they point to is in the sentences before.
+ */
+const STOP_WORDS = new Set([
+  ...["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "they", "them", "their", "theirs"],
+  ...["he", "him", "his", "she", "her", "hers", "we", "us", "our", "ours", "you", "your", "yours", "i", "me", "my"],
+  ...["mine", "one", "ones", "itself", "themselves", "myself", "ourselves", "yourself", "who", "whom", "whose"],
+  ...["which", "what", "when", "where", "why", "how", "there", "here", "then", "than", "so", "such", "very"],
+  ...["is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "doing", "have", "has"],
+  ...["had", "having", "can", "could", "will", "would", "shall", "should", "may", "might", "must", "not", "no"],
+  ...["nor", "and", "or", "but", "if", "else", "because", "as", "of", "at", "by", "for", "with", "without", "about"],
+  ...["into", "onto", "in", "on", "to", "from", "up", "down", "out", "off", "over", "under", "again", "further"],
+  ...["once", "all", "any", "both", "each", "few", "more", "most", "other", "some", "own", "same", "too", "only"],
+  ...["just", "also", "now", "still", "yet", "already", "even", "ever", "never", "always", "often", "well", "via"],
+  ...["let", "let's", "like", "into", "upon", "while", "during", "before", "after", "above", "below", "between"],
+  ...["through", "against", "among", "per", "whether", "either", "neither", "however", "therefore", "thus"],
+  ...["instead", "rather", "quite", "really", "actually", "basically", "simply", "indeed", "yes", "ok", "okay"],
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "eines", "einem", "einen", "es", "er"],
+  ...["sie", "ihr", "ihre", "ihren", "ihrem", "ihrer", "ihres", "ihn", "ihm", "wir", "uns", "unser", "unsere"],
+  ...["ich", "mich", "mir", "mein", "meine", "du", "dich", "dir", "dein", "deine", "sein", "seine", "seinen"],
+  ...["seinem", "seiner", "man", "sich", "dies", "diese", "dieser", "dieses", "diesem", "diesen", "jene", "jener"],
+  ...["ist", "sind", "war", "waren", "bin", "bist", "seid", "wird", "werden", "wurde", "wurden", "worden", "hat"],
+  ...["haben", "hatte", "hatten", "kann", "konnen", "konnte", "soll", "sollte", "sollen", "muss", "mussen"],
+  ...["darf", "durfen", "will", "wollen", "mochte", "und", "oder", "aber", "doch", "denn", "weil", "wenn", "als"],
+  ...["ob", "dass", "da", "dann", "so", "wie", "was", "wer", "wo", "wann", "warum", "nicht", "kein", "keine"],
+  ...["keinen", "nur", "auch", "noch", "schon", "sehr", "hier", "dort", "jetzt", "nun", "mit", "von", "vom", "zu"],
+  ...["zum", "zur", "bei", "beim", "nach", "vor", "auf", "aus", "an", "am", "im", "in", "ins", "um", "uber"],
+  ...["unter", "fur", "gegen", "ohne", "durch", "bis", "seit", "wahrend", "zwischen", "also", "dabei", "damit"],
+  ...["dazu", "davon", "darin", "daran", "darauf", "deshalb", "daher", "jedoch", "etwa", "ja", "nein", "alle"],
+  ...["allen", "aller", "alles", "jede", "jeder", "jedes", "jeden", "einige", "mehr", "viel", "viele", "selbst"],
+  ...["eben", "gerade", "immer", "nie", "wieder", "bereits", "ganz", "eigentlich", "wirklich", "zwar", "sowie"],
+  // What is left of a contraction once its apostrophe splits it: "don't" gives "don".
+  ...["don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "wouldn", "shouldn", "couldn", "hasn"],
+  ...["haven", "hadn", "ll", "ve", "re"],
+])
+
+/** Word endings folded off, longest first, so "retries", "retried" and "retry" or "Dateien" and "Datei" meet. */
+const ENDINGS: ReadonlyArray<readonly [string, string]> = [
+  ["ies", "y"],
+  ["ied", "y"],
+  ["ing", ""],
+  ["es", ""],
+  ["ed", ""],
+  ["en", ""],
+  ["er", ""],
+  ["s", ""],
+  ["e", ""],
+  ["n", ""],
+]
+
+/** Shorter stems are not cut further: "is", "bus" and "use" keep enough of themselves to mean something. */
+const MIN_STEM = 3
+
+/** A run of letters, digits and the joints of names, paths and numbers (`src/a.ts`, `max_retries`, `1.5`). */
+const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}_.,/\\'’-]*/gu
+
+/** A number as written: digits with separators, a decimal part, a version's dots. */
+const NUMBER_RE = /^\d[\d_,.]*$/
+
+/**
+ * The words inside a name: a capitalised or lower-case run, an acronym before the next capital
+ * (`HTTPServer` → HTTP, Server), a run of digits (`sha256` → sha, 256).
+ */
+const NAME_PART_RE = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{L}+/gu
+
+/** Case, umlauts and accents folded: "Größe" and "grosse", "Café" and "cafe" are one word. */
+function fold(word: string): string {
+  const lower = word.toLowerCase()
+  const plain = !/\P{ASCII}/u.test(lower)
+    ? lower
+    : lower.replace(/ß/g, "ss").normalize("NFD").replace(/\p{M}/gu, "").replace(/[’]/g, "'")
+  // German written without umlauts ("Groesse", "Uebersicht") meets the same word written with them.
+  return plain.replace(/([aou])e(?=[a-z])/g, "$1")
+}
+
+/**
+ * A folded word with its plural, tense or German inflection cut off, again until nothing more comes off, so
+ * that every form ends at the same stem: "Häusern" → "hauser" → "haus" → "hau", as "Haus" → "hau".
+ */
+function stem(word: string): string {
+  let stemmed = word
+  for (;;) {
+    const ending = ENDINGS.find(
+      ([suffix, put]) => stemmed.endsWith(suffix) && stemmed.length - suffix.length + put.length >= MIN_STEM,
+    )
+    if (!ending || (ending[0] === "s" && stemmed.endsWith("ss"))) break
+    stemmed = stemmed.slice(0, stemmed.length - ending[0].length) + ending[1]
+  }
+  return stemmed
+}
+
+/**
+ * A number as a number: "10,000", "10_000" and "10000" are one; "1.5" and "1,5" are one; a version or a
+ * date keeps its dots ("3.2.1") and also gives each of its parts, so "version 3" meets "3.2.1".
+ */
+function numberTerms(token: string, into: Set<string>) {
+  const digits = token.replace(/[.,]+$/, "").replace(/_/g, "")
+  const grouped = /^\d{1,3}(?:([,.])\d{3})(?:\1\d{3})*$/.exec(digits)
+  if (grouped) {
+    into.add(`#${digits.replace(/[,.]/g, "")}`)
+    return
+  }
+  const parts = digits.split(/[.,]/).filter(Boolean)
+  if (parts.length === 2) into.add(`#${Number(`${parts[0]}.${parts[1]}`)}`)
+  else if (parts.length !== 2) into.add(`#${parts.join(".")}`)
+  for (const part of parts) into.add(`#${Number(part)}`)
+}
+
+/** The words of one token: split at path and name joints and camelCase, each folded and stemmed. */
+function wordTerms(token: string, into: Set<string>) {
+  for (const piece of token.split(/[_./\\,'’-]+/)) {
+    for (const part of piece.match(NAME_PART_RE) ?? []) {
+      if (/^\d+$/.test(part)) {
+        into.add(`#${Number(part)}`)
+        continue
+      }
+      const word = fold(part)
+      if (word.length < 2 || STOP_WORDS.has(word)) continue
+      into.add(stem(word))
+    }
+  }
+}
+
+/** Adds the terms of a text to a set: identifiers, numbers, paths, names and content words, normalised. */
+function addTerms(text: string, into: Set<string>) {
+  // A token seen before in the same text adds nothing new: code that repeats its names costs one lookup each.
+  const seen = new Set<string>()
+  for (const match of text.matchAll(TOKEN_RE)) {
+    if (seen.has(match[0])) continue
+    seen.add(match[0])
+    const token = match[0].replace(/[.,'’]+$/, "")
+    if (NUMBER_RE.test(token)) numberTerms(token, into)
+    else wordTerms(token, into)
+  }
+}
+
+function termsOf(text: string): Set<string> {
+  const terms = new Set<string>()
+  addTerms(text, terms)
+  return terms
+}
+
+/**
+ * The terms of every source the judge would see, gathered once per reply: the gate then costs one set lookup
+ * per word of a statement, however many statements the reply has. opencode's `12: ` line numbers are no term.
+ */
+function indexSources(texts: readonly string[]): ReadonlySet<string> {
+  const terms = new Set<string>()
+  for (const text of texts) addTerms(text.replace(READ_LINE_PREFIX_RE, ""), terms)
+  return terms
+}
+
+/**
+ * Whether any source could bear on a statement: a term of it, or of the sentences before it (which give "it",
+ * "the default" or a list item its subject), stands in the sources. One that shares nothing can only be
+ * answered faithful or unverifiable, never contradicted with the sources' words, so in normal mode it costs no
+ * request. The sentences before always count: a German statement about English sources ("Typdeklarationen
+ * werden erzeugt." against `"declaration": false`) shares no word with them, only its neighbours do.
+ * `referent` counts them only for a statement that takes its subject from them (bench/relevance.ts compares).
+ */
+function speaksTo(index: ReadonlySet<string>, claim: Claim, context: "always" | "referent" = "always") {
+  const own = termsOf(claim.raw ?? claim.text)
+  for (const term of own) if (index.has(term)) return true
+  if (!claim.before) return false
+  if (context === "referent" && !takesReferent(claim.text, own)) return false
+  for (const term of termsOf(claim.before)) if (index.has(term)) return true
+  return false
+}
+
+/** Definite articles and demonstratives that open a statement whose subject an earlier sentence named. */
+const DEFINITE_OPENERS = new Set(["the", "der", "die", "das", "dem", "den", "des", "this", "that", "these", "those"])
+
+/**
+ * Whether a statement takes its subject from the sentences before: it points back, opens with a definite
+ * article ("The function returns null."), or names nothing of its own but numbers.
+ */
+function takesReferent(text: string, own: ReadonlySet<string>): boolean {
+  const first = /[\p{L}']+/u.exec(text)?.[0]
+  if (first && DEFINITE_OPENERS.has(fold(first))) return true
+  if ([...own].every((term) => term.startsWith("#"))) return true
+  return pointsBack(text)
+}
+
+/**
+ * Words that take their referent from the sentences before: pronouns, demonstratives, "here", "the same",
+ * German da-compounds. A statement with one of them means something else after other sentences.
+ */
+const POINTING_WORDS = new Set([
+  ...["it", "its", "itself", "this", "that", "these", "those", "they", "them", "their", "theirs", "themselves"],
+  ...["he", "him", "his", "she", "her", "hers", "here", "there", "such", "same", "former", "latter", "above"],
+  ...["below", "both", "either", "neither", "one", "ones", "es", "er", "sie", "ihr", "ihre", "ihren", "ihrem"],
+  ...["ihrer", "ihres", "ihn", "ihm", "sein", "seine", "seinen", "seinem", "seiner", "seines", "dies", "diese"],
+  ...["dieser", "dieses", "diesem", "diesen", "jene", "jener", "jenes", "jenem", "jenen", "dort", "hier", "solche"],
+  ...["solcher", "solches", "solchen", "dabei", "damit", "dazu", "davon", "darin", "daran", "darauf", "dafur"],
+  ...["dagegen", "daraus", "daruber", "danach", "dadurch", "derselbe", "dieselbe", "dasselbe", "beide", "beiden"],
+])
+
+/** German articles that open a sentence as pronouns do: "Die gibt null zurück.", "Das ist falsch." */
+const OPENING_ARTICLES = new Set(["der", "die", "das", "dem", "den", "des"])
+
+/** Whether a statement leans on the sentences before it for what it is about. */
+function pointsBack(text: string): boolean {
+  const words = [...text.matchAll(/[\p{L}']+/gu)].map((match) => fold(match[0]))
+  if (OPENING_ARTICLES.has(words[0] ?? "") && words[1] !== undefined && !/^\p{Lu}/u.test(text.split(/\s+/)[1] ?? "")) {
+    return true
+  }
+  return words.some((word) => POINTING_WORDS.has(word) || POINTING_WORDS.has(word.replace(/'s$/, "")))
+}
+
+// ── End src/judge/relevance.ts ─────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
@@ -7467,6 +7699,19 @@ interface Evidence {
   records: readonly ToolRecord[]
   /** What the records alone cannot show: files of the work tree, and whether older records were dropped. */
   recordContext: RecordContext
+  /** The sources alone, without the user's question: what a verdict reused across replies is keyed by. */
+  sourcesOnly: string
+  /** Every term of the sources, when the relevance gate is on: one index per reply, not a scan per claim. */
+  terms: ReadonlySet<string> | undefined
+}
+
+/**
+ * Whether the relevance gate applies: only in a mode that flags nothing but contradictions. A statement no
+ * source speaks to can only be faithful or unverifiable, which changes no note there; strict mode flags
+ * unverifiable statements and so sends them all.
+ */
+function relevanceGated(config: Config): boolean {
+  return config.checks.relevance && !config.flagVerdicts.has("unverifiable")
 }
 
 function gatherEvidence(
@@ -7490,12 +7735,14 @@ function gatherEvidence(
     prompt: pickPrompt(premises),
     batchPrompt: pickPrompt(premises, true),
     context: renderContext(premises, lines, question),
+    sourcesOnly: renderContext(premises, lines),
     sources: normalizeSources(premises),
     sourceIds: new Set(refs.keys()),
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
     recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
+    terms: relevanceGated(config) ? indexSources([...premises.map((premise) => premise.text), ...lines]) : undefined,
   }
 }
 
@@ -7550,6 +7797,41 @@ function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context
   return cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
 }
 
+/**
+ * The key of a verdict that holds whatever sentences stand before its statement and whatever the user asked,
+ * or undefined when the statement's verdict may rest on them. The rule: a statement that points back ("it", "this", "sie", "dort")
+ * always keeps its context in the key; any other statement is looked up without it too, and a verdict is
+ * stored that way only when it is `faithful` with a quote that stands in a source (`standsAlone`), so what
+ * decided it is a source's own words, not the sentences before or the question. The sources stay in the key:
+ * a verdict is reused only against the same sources, byte for byte. A contradiction is never reused this way: a flag is earned anew with
+ * the context the judge is shown.
+ */
+function contextFreeKey(model: string, claim: Claim, evidence: Pick<Evidence, "sourcesOnly">, config: Config) {
+  if (!config.checks.reuse || pointsBack(claim.text)) return undefined
+  return cacheKey(model, evidence.sourcesOnly, `\x01${claim.text}`)
+}
+
+/** Whether a verdict rests on a source's words alone: faithful, with a quote that stands in the source it names. */
+function standsAlone(verdict: JudgeVerdict, evidence: Pick<Evidence, "texts">): boolean {
+  return verdict.verdict === "faithful" && anchorQuote(verdict.quote, verdict.source, evidence.texts) !== undefined
+}
+
+/** A cached verdict for a claim: the one judged with the same sentences before it, else one that holds without them. */
+function cachedVerdict(cache: VerdictCache, model: string, claim: Claim, evidence: Evidence, config: Config) {
+  const hit = cache.get(claimKey(model, claim, evidence, config))
+  if (hit) return hit
+  const free = contextFreeKey(model, claim, evidence, config)
+  return free ? cache.get(free) : undefined
+}
+
+/** Caches a judged verdict under its key, and without the context when it stands alone. */
+function remember(ask: VerdictSource, model: string, claim: Claim, evidence: Evidence, verdict: JudgeVerdict) {
+  const at = ask.now()
+  ask.cache.put(model, cacheRecord(claimKey(model, claim, evidence, ask.config), verdict, at))
+  const free = contextFreeKey(model, claim, evidence, ask.config)
+  if (free && standsAlone(verdict, evidence)) ask.cache.put(model, cacheRecord(free, verdict, at))
+}
+
 function cacheRecord(key: string, verdict: JudgeVerdict, at: number): CacheRecord {
   const { verdict: v, source: s, quote: q, reason: r } = verdict
   return { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: at }
@@ -7568,7 +7850,7 @@ async function verdictFrom(
   const key = claimKey(model, claim, evidence, config)
   const answered = run.batched.get(key)
   if (answered) return answered
-  const hit = cache.get(key)
+  const hit = cachedVerdict(cache, model, claim, evidence, config)
   if (hit) {
     count("cacheHits")
     return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" }
@@ -7591,9 +7873,7 @@ async function verdictFrom(
     count("claimsJudged")
     run.answered++
     if (result.via === "parse-fallback") run.unreadable++
-    else {
-      cache.put(model, cacheRecord(key, result, ask.now()))
-    }
+    else remember(ask, model, claim, evidence, result)
     return result
   } catch (error) {
     failed(ask, run, error)
@@ -7702,7 +7982,8 @@ async function judgeInBatches(ask: VerdictSource, claims: readonly Claim[], evid
   const size = evidence.judge.batch
   const open = claims.filter(
     (claim) =>
-      !freeResult(claim, evidence, ask.config) && !ask.cache.get(claimKey(evidence.model, claim, evidence, ask.config)),
+      !freeResult(claim, evidence, ask.config) &&
+      !cachedVerdict(ask.cache, evidence.model, claim, evidence, ask.config),
   )
   if (size < 2 || open.length < 2) return
   const groups: Claim[][] = []
@@ -7745,9 +8026,8 @@ async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence:
     const verdict = verdicts?.get(`c${at + 1}`)
     if (!verdict) return
     count("claimsJudged")
-    const key = claimKey(evidence.model, claim, evidence, config)
-    ask.cache.put(evidence.model, cacheRecord(key, verdict, ask.now()))
-    run.batched.set(key, { ...verdict, via: "judge" })
+    remember(ask, evidence.model, claim, evidence, verdict)
+    run.batched.set(claimKey(evidence.model, claim, evidence, config), { ...verdict, via: "judge" })
   })
 }
 
@@ -7763,9 +8043,9 @@ function createClaimJudge(
 ) {
   const compat: JudgeCompat = { omitReasoning: false }
   const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
-  /** How one session's claims are asked for: counted for the session and the plugin, tokens to the token log too. */
-  const askFor = (state: SessionState): VerdictSource => {
-    const count = tallyInto(counters, state.counters)
+  /** How one reply's claims are asked for: counted for the reply, its session and the plugin, tokens to the token log too. */
+  const askFor = (state: SessionState, reply: Counters): VerdictSource => {
+    const count = tallyInto(counters, state.counters, reply)
     const spend = (line: TokenLogLine) => {
       notifier.tokenLog(line)
       count("tokensIn", line.prompt_tokens ?? 0)
@@ -7782,18 +8062,29 @@ function createClaimJudge(
     notifier.reportFailure("no-judge-model", judge.problem)
     return undefined
   }
-  /** The judged claims of a reply, their sources named as the note cites them. */
+  /**
+   * The judged claims of a reply, their sources named as the note cites them; the claims no source speaks to,
+   * which were not sent; and what judging the reply cost.
+   */
   return async (state: SessionState, claims: readonly Claim[]) => {
+    const spend = newCounters()
     const judge = await settle(state)
-    if (!judge) return { results: [] as ClaimResult[], model: undefined }
+    if (!judge) return { results: [] as ClaimResult[], model: undefined, unrelated: [] as Claim[], spend }
     const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run = newJudgeRun()
     const second = newJudgeRun()
-    const ask = askFor(state)
-    await judgeInBatches(ask, claims, evidence, run)
-    const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
+    const ask = askFor(state, spend)
+    const { terms } = evidence
+    const unrelated = terms
+      ? claims.filter((claim) => !freeResult(claim, evidence, config) && !speaksTo(terms, claim))
+      : []
+    if (unrelated.length) ask.count("unrelated", unrelated.length)
+    const skip = new Set(unrelated)
+    const sent = skip.size ? claims.filter((claim) => !skip.has(claim)) : claims
+    await judgeInBatches(ask, sent, evidence, run)
+    const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
@@ -7801,7 +8092,7 @@ function createClaimJudge(
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
-    return { results: judged, model: evidence.model }
+    return { results: judged, model: evidence.model, unrelated, spend }
   }
 }
 
@@ -8258,6 +8549,9 @@ const NOT_CLAIMS_SHOWN = 6
 
 const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" } as const
 
+/** The reason a statement no source speaks to was not sent, as the report lists it. */
+const UNRELATED: Unrelated = "nothing in the sources speaks to it"
+
 /** How the report is asked for: every statement (`all`), the marks a note corrects, the judge on the route. */
 interface ReportOptions {
   all: boolean
@@ -8306,16 +8600,40 @@ function replyOutcome(report: ReplyReport, marks: string): string {
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
 }
 
-/** The sentences no request was spent on, each with why it states nothing a source could confirm. */
-function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+/** One group of sentences no request was spent on, under its heading, each with why. */
+function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"]): string[] {
   if (notClaims.length === 0) return []
   const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
   const more = notClaims.length - shown.length
   return [
-    "Not judged, as they state nothing to check:",
+    heading,
     ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
     ...(more > 0 ? [`- and ${more} more`] : []),
   ]
+}
+
+/**
+ * The sentences no request was spent on: those that state nothing a source could confirm, then the
+ * statements that share no term with any source (normal mode sends them to no judge).
+ */
+function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+  const unrelated = notClaims.filter((item) => item.why === UNRELATED)
+  return [
+    ...notJudgedGroup(
+      "Not judged, as they state nothing to check:",
+      notClaims.filter((item) => item.why !== UNRELATED),
+    ),
+    ...notJudgedGroup("Not sent to the judge:", unrelated),
+  ]
+}
+
+/** What judging costs, in requests and tokens: the reply's own figures when it has them, then the session's. */
+function spendLine(report: ReplyReport | undefined, session: SessionState["counters"]): string[] {
+  const cost = (c: Pick<SessionState["counters"], "requests" | "tokensIn" | "tokensOut">) =>
+    `${plural(c.requests, "judge request")}, ${c.tokensIn.toLocaleString("en")} tokens in and ` +
+    `${c.tokensOut.toLocaleString("en")} out`
+  const reply = report?.spend ? `this reply ${cost(report.spend)}; ` : ""
+  return wrap(`Cost: ${reply}this session ${cost(session)}.`, MESSAGE_WIDTH)
 }
 
 /** What was left unjudged in a reply and why; empty when everything was judged. */
@@ -8391,7 +8709,7 @@ function renderReport(state: SessionState, health: JudgeHealth, options: ReportO
     ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
     : "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
+  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH), ...spendLine(report, state.counters))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
@@ -8639,25 +8957,30 @@ function logVerdicts(
   notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
 }
 
-/** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
+/**
+ * What `/ragfaith` shows of a judged reply; the sentences that claim nothing, and the statements no source
+ * speaks to, sanitised like the claims.
+ */
 function replyReport(
   at: number,
-  model: string | undefined,
+  judged: { model: string | undefined; results: readonly unknown[]; unrelated: readonly Claim[]; spend: Counters },
   items: FlaggedClaim[],
   split: { claims: readonly unknown[]; skipped: number; notClaims: readonly NotJudged[] },
-  judged: number,
   config: Config,
 ): ReplyReport {
+  const notJudged = [...split.notClaims, ...judged.unrelated.map((claim) => ({ text: claim.text, why: UNRELATED }))]
+  const { requests, tokensIn, tokensOut } = judged.spend
   return {
     at,
-    model,
+    model: judged.model,
     items,
-    notClaims: split.notClaims.map(({ text, why }) => ({
+    notClaims: notJudged.map(({ text, why }) => ({
       text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
       why,
     })),
     overCap: split.skipped,
-    unjudged: split.claims.length - judged,
+    unjudged: split.claims.length - judged.results.length - judged.unrelated.length,
+    spend: { requests, tokensIn, tokensOut },
     outcome: "silent",
   }
 }
@@ -8705,9 +9028,10 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
-    const { results, model } = await judgeClaims(state, claims)
+    const judged = await judgeClaims(state, claims)
+    const { results } = judged
     const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
     if (isOutdated(state, generation, report, results, ctx)) return

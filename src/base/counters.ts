@@ -11,6 +11,8 @@ export interface Counters {
   batchParseErrors: number
   cacheHits: number
   gateHits: number
+  /** Statements no source speaks to (no term in common), not sent in normal mode. */
+  unrelated: number
   claimsJudged: number
   notes: number
   injectionFailures: number
@@ -41,6 +43,7 @@ export function newCounters(): Counters {
     batchParseErrors: 0,
     cacheHits: 0,
     gateHits: 0,
+    unrelated: 0,
     claimsJudged: 0,
     notes: 0,
     injectionFailures: 0,

@@ -112,6 +112,13 @@ interface Checks {
   secondOpinion: boolean
   /** Claims about the agent's own actions are decided from its tool calls, with no judge call. */
   records: boolean
+  /**
+   * In normal mode, a statement that shares no term with the sources is not sent (RFE_RELEVANCE). Strict mode,
+   * which flags what no source settles, sends every statement whatever this says.
+   */
+  relevance: boolean
+  /** A verdict that did not rest on the sentences before its statement is reused whatever sentences stand there. */
+  reuse: boolean
 }
 
 export interface ConfigResult {
@@ -323,6 +330,8 @@ export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
       quotes: true,
       secondOpinion: read.flag("RFE_SECOND_OPINION", "secondOpinion", true),
       records: true,
+      relevance: read.flag("RFE_RELEVANCE", "relevance", true),
+      reuse: true,
     },
   }
   return { config, warnings }

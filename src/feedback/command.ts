@@ -9,7 +9,7 @@ import {
   type ReplyReport,
   type SessionState,
 } from "../state/session.ts"
-import type { FlaggedClaim } from "../state/shapes.ts"
+import type { FlaggedClaim, Unrelated } from "../state/shapes.ts"
 import { MESSAGE_WIDTH } from "./note.ts"
 
 const COMMAND_NAME = "ragfaith"
@@ -24,6 +24,9 @@ export const REPORT_ITEMS = 20
 const NOT_CLAIMS_SHOWN = 6
 
 const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" } as const
+
+/** The reason a statement no source speaks to was not sent, as the report lists it. */
+export const UNRELATED: Unrelated = "nothing in the sources speaks to it"
 
 /** How the report is asked for: every statement (`all`), the marks a note corrects, the judge on the route. */
 interface ReportOptions {
@@ -73,16 +76,40 @@ function replyOutcome(report: ReplyReport, marks: string): string {
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
 }
 
-/** The sentences no request was spent on, each with why it states nothing a source could confirm. */
-function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+/** One group of sentences no request was spent on, under its heading, each with why. */
+function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"]): string[] {
   if (notClaims.length === 0) return []
   const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
   const more = notClaims.length - shown.length
   return [
-    "Not judged, as they state nothing to check:",
+    heading,
     ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
     ...(more > 0 ? [`- and ${more} more`] : []),
   ]
+}
+
+/**
+ * The sentences no request was spent on: those that state nothing a source could confirm, then the
+ * statements that share no term with any source (normal mode sends them to no judge).
+ */
+function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+  const unrelated = notClaims.filter((item) => item.why === UNRELATED)
+  return [
+    ...notJudgedGroup(
+      "Not judged, as they state nothing to check:",
+      notClaims.filter((item) => item.why !== UNRELATED),
+    ),
+    ...notJudgedGroup("Not sent to the judge:", unrelated),
+  ]
+}
+
+/** What judging costs, in requests and tokens: the reply's own figures when it has them, then the session's. */
+function spendLine(report: ReplyReport | undefined, session: SessionState["counters"]): string[] {
+  const cost = (c: Pick<SessionState["counters"], "requests" | "tokensIn" | "tokensOut">) =>
+    `${plural(c.requests, "judge request")}, ${c.tokensIn.toLocaleString("en")} tokens in and ` +
+    `${c.tokensOut.toLocaleString("en")} out`
+  const reply = report?.spend ? `this reply ${cost(report.spend)}; ` : ""
+  return wrap(`Cost: ${reply}this session ${cost(session)}.`, MESSAGE_WIDTH)
 }
 
 /** What was left unjudged in a reply and why; empty when everything was judged. */
@@ -158,7 +185,7 @@ function renderReport(state: SessionState, health: JudgeHealth, options: ReportO
     ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
     : "none asked yet"
   const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
+  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH), ...spendLine(report, state.counters))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =

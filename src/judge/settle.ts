@@ -1,7 +1,7 @@
 // Settling one claim: the free checks (gate, records), the cache, the judge and second opinion, and when a flag is earned.
 
 import { LIMITS, mapConcurrent } from "../base/bounds.ts"
-import { type Tally, tallyInto } from "../base/counters.ts"
+import { type Counters, newCounters, type Tally, tallyInto } from "../base/counters.ts"
 import { clip, describeError } from "../base/text.ts"
 import { resolvePath } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
@@ -17,6 +17,7 @@ import { type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
 import { secondOpinionModel, selectJudgeModel } from "./models.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import { decideProcessClaim, type RecordContext, readProcessClaim, shellRuns } from "./records.ts"
+import { indexSources, pointsBack, speaksTo } from "./relevance.ts"
 import type { OpencodeRoute } from "./route.ts"
 import { anchorQuote, parseBatchVerdicts, quotableTexts } from "./verdict.ts"
 
@@ -46,6 +47,19 @@ interface Evidence {
   records: readonly ToolRecord[]
   /** What the records alone cannot show: files of the work tree, and whether older records were dropped. */
   recordContext: RecordContext
+  /** The sources alone, without the user's question: what a verdict reused across replies is keyed by. */
+  sourcesOnly: string
+  /** Every term of the sources, when the relevance gate is on: one index per reply, not a scan per claim. */
+  terms: ReadonlySet<string> | undefined
+}
+
+/**
+ * Whether the relevance gate applies: only in a mode that flags nothing but contradictions. A statement no
+ * source speaks to can only be faithful or unverifiable, which changes no note there; strict mode flags
+ * unverifiable statements and so sends them all.
+ */
+function relevanceGated(config: Config): boolean {
+  return config.checks.relevance && !config.flagVerdicts.has("unverifiable")
 }
 
 function gatherEvidence(
@@ -69,12 +83,14 @@ function gatherEvidence(
     prompt: pickPrompt(premises),
     batchPrompt: pickPrompt(premises, true),
     context: renderContext(premises, lines, question),
+    sourcesOnly: renderContext(premises, lines),
     sources: normalizeSources(premises),
     sourceIds: new Set(refs.keys()),
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
     recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
+    terms: relevanceGated(config) ? indexSources([...premises.map((premise) => premise.text), ...lines]) : undefined,
   }
 }
 
@@ -129,6 +145,41 @@ function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context
   return cacheKey(model, evidence.context, before ? `${before}\x00${claim.text}` : claim.text)
 }
 
+/**
+ * The key of a verdict that holds whatever sentences stand before its statement and whatever the user asked,
+ * or undefined when the statement's verdict may rest on them. The rule: a statement that points back ("it", "this", "sie", "dort")
+ * always keeps its context in the key; any other statement is looked up without it too, and a verdict is
+ * stored that way only when it is `faithful` with a quote that stands in a source (`standsAlone`), so what
+ * decided it is a source's own words, not the sentences before or the question. The sources stay in the key:
+ * a verdict is reused only against the same sources, byte for byte. A contradiction is never reused this way: a flag is earned anew with
+ * the context the judge is shown.
+ */
+function contextFreeKey(model: string, claim: Claim, evidence: Pick<Evidence, "sourcesOnly">, config: Config) {
+  if (!config.checks.reuse || pointsBack(claim.text)) return undefined
+  return cacheKey(model, evidence.sourcesOnly, `\x01${claim.text}`)
+}
+
+/** Whether a verdict rests on a source's words alone: faithful, with a quote that stands in the source it names. */
+function standsAlone(verdict: JudgeVerdict, evidence: Pick<Evidence, "texts">): boolean {
+  return verdict.verdict === "faithful" && anchorQuote(verdict.quote, verdict.source, evidence.texts) !== undefined
+}
+
+/** A cached verdict for a claim: the one judged with the same sentences before it, else one that holds without them. */
+function cachedVerdict(cache: VerdictCache, model: string, claim: Claim, evidence: Evidence, config: Config) {
+  const hit = cache.get(claimKey(model, claim, evidence, config))
+  if (hit) return hit
+  const free = contextFreeKey(model, claim, evidence, config)
+  return free ? cache.get(free) : undefined
+}
+
+/** Caches a judged verdict under its key, and without the context when it stands alone. */
+function remember(ask: VerdictSource, model: string, claim: Claim, evidence: Evidence, verdict: JudgeVerdict) {
+  const at = ask.now()
+  ask.cache.put(model, cacheRecord(claimKey(model, claim, evidence, ask.config), verdict, at))
+  const free = contextFreeKey(model, claim, evidence, ask.config)
+  if (free && standsAlone(verdict, evidence)) ask.cache.put(model, cacheRecord(free, verdict, at))
+}
+
 function cacheRecord(key: string, verdict: JudgeVerdict, at: number): CacheRecord {
   const { verdict: v, source: s, quote: q, reason: r } = verdict
   return { k: key, v, ...(s ? { s } : {}), ...(q ? { q } : {}), ...(r ? { r } : {}), t: at }
@@ -147,7 +198,7 @@ async function verdictFrom(
   const key = claimKey(model, claim, evidence, config)
   const answered = run.batched.get(key)
   if (answered) return answered
-  const hit = cache.get(key)
+  const hit = cachedVerdict(cache, model, claim, evidence, config)
   if (hit) {
     count("cacheHits")
     return { verdict: hit.v, source: hit.s, quote: hit.q, reason: hit.r, via: "cache" }
@@ -170,9 +221,7 @@ async function verdictFrom(
     count("claimsJudged")
     run.answered++
     if (result.via === "parse-fallback") run.unreadable++
-    else {
-      cache.put(model, cacheRecord(key, result, ask.now()))
-    }
+    else remember(ask, model, claim, evidence, result)
     return result
   } catch (error) {
     failed(ask, run, error)
@@ -281,7 +330,8 @@ async function judgeInBatches(ask: VerdictSource, claims: readonly Claim[], evid
   const size = evidence.judge.batch
   const open = claims.filter(
     (claim) =>
-      !freeResult(claim, evidence, ask.config) && !ask.cache.get(claimKey(evidence.model, claim, evidence, ask.config)),
+      !freeResult(claim, evidence, ask.config) &&
+      !cachedVerdict(ask.cache, evidence.model, claim, evidence, ask.config),
   )
   if (size < 2 || open.length < 2) return
   const groups: Claim[][] = []
@@ -324,9 +374,8 @@ async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence:
     const verdict = verdicts?.get(`c${at + 1}`)
     if (!verdict) return
     count("claimsJudged")
-    const key = claimKey(evidence.model, claim, evidence, config)
-    ask.cache.put(evidence.model, cacheRecord(key, verdict, ask.now()))
-    run.batched.set(key, { ...verdict, via: "judge" })
+    remember(ask, evidence.model, claim, evidence, verdict)
+    run.batched.set(claimKey(evidence.model, claim, evidence, config), { ...verdict, via: "judge" })
   })
 }
 
@@ -342,9 +391,9 @@ export function createClaimJudge(
 ) {
   const compat: JudgeCompat = { omitReasoning: false }
   const attempt = config.judge.route === "opencode" ? route.attempt : directAttempt(config.judge, compat, deps.fetch)
-  /** How one session's claims are asked for: counted for the session and the plugin, tokens to the token log too. */
-  const askFor = (state: SessionState): VerdictSource => {
-    const count = tallyInto(counters, state.counters)
+  /** How one reply's claims are asked for: counted for the reply, its session and the plugin, tokens to the token log too. */
+  const askFor = (state: SessionState, reply: Counters): VerdictSource => {
+    const count = tallyInto(counters, state.counters, reply)
     const spend = (line: TokenLogLine) => {
       notifier.tokenLog(line)
       count("tokensIn", line.prompt_tokens ?? 0)
@@ -361,18 +410,29 @@ export function createClaimJudge(
     notifier.reportFailure("no-judge-model", judge.problem)
     return undefined
   }
-  /** The judged claims of a reply, their sources named as the note cites them. */
+  /**
+   * The judged claims of a reply, their sources named as the note cites them; the claims no source speaks to,
+   * which were not sent; and what judging the reply cost.
+   */
   return async (state: SessionState, claims: readonly Claim[]) => {
+    const spend = newCounters()
     const judge = await settle(state)
-    if (!judge) return { results: [] as ClaimResult[], model: undefined }
+    if (!judge) return { results: [] as ClaimResult[], model: undefined, unrelated: [] as Claim[], spend }
     const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run = newJudgeRun()
     const second = newJudgeRun()
-    const ask = askFor(state)
-    await judgeInBatches(ask, claims, evidence, run)
-    const results = await mapConcurrent(claims, config.judge.concurrency, (claim) =>
+    const ask = askFor(state, spend)
+    const { terms } = evidence
+    const unrelated = terms
+      ? claims.filter((claim) => !freeResult(claim, evidence, config) && !speaksTo(terms, claim))
+      : []
+    if (unrelated.length) ask.count("unrelated", unrelated.length)
+    const skip = new Set(unrelated)
+    const sent = skip.size ? claims.filter((claim) => !skip.has(claim)) : claims
+    await judgeInBatches(ask, sent, evidence, run)
+    const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
@@ -380,7 +440,7 @@ export function createClaimJudge(
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
-    return { results: judged, model: evidence.model }
+    return { results: judged, model: evidence.model, unrelated, spend }
   }
 }
 

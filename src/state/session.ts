@@ -82,6 +82,8 @@ export interface ReplyReport {
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
+  /** What judging this reply cost: judge requests (second opinions and retries included) and tokens. */
+  spend?: Pick<Counters, "requests" | "tokensIn" | "tokensOut">
   outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
 }
 

@@ -48,10 +48,13 @@ export interface Claim {
   raw?: string
 }
 
-/** A sentence of the reply that states nothing a source could confirm, and why. */
+/** Why a statement was not sent in normal mode: it shares no term with any source, so none can contradict it. */
+export type Unrelated = "nothing in the sources speaks to it"
+
+/** A sentence of the reply that states nothing a source could confirm, or that no source speaks to, and why. */
 export interface NotJudged {
   text: string
-  why: NotAClaim
+  why: NotAClaim | Unrelated
 }
 
 /**

@@ -1,15 +1,16 @@
 // The reply judge: at idle, the last reply's claims judged and the flagged ones sent as one note.
 
-import { tallyInto } from "../base/counters.ts"
+import { type Counters, tallyInto } from "../base/counters.ts"
 import { describeError } from "../base/text.ts"
 import { scrubError } from "../capture/redact/scrub.ts"
 import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
 import type { HostClient, Ledger, Notifier, TurnLedger } from "../config/effects.ts"
+import { UNRELATED } from "../feedback/command.ts"
 import { NOTE_CLAIM_CHARS, type NoteSender, sanitized, toFlaggedItems } from "../feedback/note.ts"
 import type { ClaimJudge } from "../judge/settle.ts"
 import type { PartContext, ReplyReport, ReplyState, SessionState } from "../state/session.ts"
-import type { ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
+import type { Claim, ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
@@ -82,25 +83,30 @@ function logVerdicts(
   notifier.log("debug", "ragfaith: reply judged", { sessionID, messageID, claims, ...counts })
 }
 
-/** What `/ragfaith` shows of a judged reply; the sentences that claim nothing sanitised like the claims. */
+/**
+ * What `/ragfaith` shows of a judged reply; the sentences that claim nothing, and the statements no source
+ * speaks to, sanitised like the claims.
+ */
 function replyReport(
   at: number,
-  model: string | undefined,
+  judged: { model: string | undefined; results: readonly unknown[]; unrelated: readonly Claim[]; spend: Counters },
   items: FlaggedClaim[],
   split: { claims: readonly unknown[]; skipped: number; notClaims: readonly NotJudged[] },
-  judged: number,
   config: Config,
 ): ReplyReport {
+  const notJudged = [...split.notClaims, ...judged.unrelated.map((claim) => ({ text: claim.text, why: UNRELATED }))]
+  const { requests, tokensIn, tokensOut } = judged.spend
   return {
     at,
-    model,
+    model: judged.model,
     items,
-    notClaims: split.notClaims.map(({ text, why }) => ({
+    notClaims: notJudged.map(({ text, why }) => ({
       text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
       why,
     })),
     overCap: split.skipped,
-    unjudged: split.claims.length - judged,
+    unjudged: split.claims.length - judged.results.length - judged.unrelated.length,
+    spend: { requests, tokensIn, tokensOut },
     outcome: "silent",
   }
 }
@@ -148,9 +154,10 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
-    const { results, model } = await judgeClaims(state, claims)
+    const judged = await judgeClaims(state, claims)
+    const { results } = judged
     const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
     if (isOutdated(state, generation, report, results, ctx)) return

@@ -204,7 +204,9 @@ export function createHost(opts: HostOptions = {}) {
     },
   }
 
-  const parsed = parseConfig(opts.options, opts.env ?? {})
+  // The relevance gate is off unless a test names RFE_RELEVANCE: most fixtures pair a reply with a source it does
+  // not speak to and script the judge by claim. test/judge/relevance.test.ts and the corpora run it as shipped.
+  const parsed = parseConfig(opts.options, { RFE_RELEVANCE: "off", ...opts.env })
   const config = opts.adjust ? opts.adjust(parsed.config) : parsed.config
   const { warnings } = parsed
   const deps: Deps = {
