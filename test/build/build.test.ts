@@ -14,9 +14,9 @@ import {
   MODULES,
   moduleTable,
   unusedExports,
-} from "../scripts/build.ts"
+} from "../../scripts/build.ts"
 
-const ROOT = join(import.meta.dir, "..")
+const ROOT = join(import.meta.dir, "../..")
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8")
 
 function modulesOnDisk(dir = join(ROOT, "src")): string[] {

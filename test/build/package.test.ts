@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import plugin from "../src/index.ts"
-import { HOOK_KEYS } from "./support/fixtures.ts"
+import plugin from "../../src/index.ts"
+import { HOOK_KEYS } from "../support/fixtures.ts"
 
-const ROOT = join(import.meta.dir, "..")
+const ROOT = join(import.meta.dir, "../..")
 const SOURCE = join(ROOT, "src", "index.ts")
 
 type Logged = { level: string; message: string }
@@ -55,7 +55,7 @@ type LooseHooks = Record<string, (...args: unknown[]) => unknown>
 
 describe("export surface", () => {
   test("the module has exactly one runtime export: default", async () => {
-    const module = await import("../src/index.ts")
+    const module = await import("../../src/index.ts")
     expect(Object.keys(module)).toEqual(["default"])
   })
 
