@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { type Config, parseConfig } from "../src/config/config.ts"
-import plugin from "../src/plugin.ts"
-import { HOOK_KEYS, toastLines } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { startJudge } from "./support/judge.ts"
+import { type Config, parseConfig } from "../../src/config/config.ts"
+import plugin from "../../src/plugin.ts"
+import { HOOK_KEYS, toastLines } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { startJudge } from "../support/judge.ts"
 
 type Env = Record<string, string | undefined>
 
