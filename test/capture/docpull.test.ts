@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test"
-import { LIMITS } from "../src/base/bounds.ts"
-import { isLocalModule, matchDocs, packageUses } from "../src/capture/docpull.ts"
-import { toastLines } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
+import { LIMITS } from "../../src/base/bounds.ts"
+import { isLocalModule, matchDocs, packageUses } from "../../src/capture/docpull.ts"
+import { toastLines } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
 
 type Args = Record<string, unknown>
 type Env = Record<string, string>

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, test } from "bun:test"
-import { addPremise, evidenceOf, retirePremises } from "../src/capture/evidence.ts"
-import { cleanEvidence, redactSecrets } from "../src/capture/redact/redact.ts"
-import { REDACTED } from "../src/capture/redact/values.ts"
-import { JUDGE_PROMPTS, pickPrompt } from "../src/judge/prompt.ts"
-import type { Premise } from "../src/state/shapes.ts"
-import { readOutput } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { judgeEnv, startJudge } from "./support/judge.ts"
-import { drawer } from "./support/secrets.ts"
+import { addPremise, evidenceOf, retirePremises } from "../../src/capture/evidence.ts"
+import { cleanEvidence, redactSecrets } from "../../src/capture/redact/redact.ts"
+import { REDACTED } from "../../src/capture/redact/values.ts"
+import { JUDGE_PROMPTS, pickPrompt } from "../../src/judge/prompt.ts"
+import type { Premise } from "../../src/state/shapes.ts"
+import { readOutput } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { judgeEnv, startJudge } from "../support/judge.ts"
+import { drawer } from "../support/secrets.ts"
 
 type Env = Record<string, string>
 type ToolResult = { output: string; metadata?: Record<string, unknown>; title?: string } | { error: string }
