@@ -5,11 +5,11 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { JUDGE_BATCH_PROMPTS, JUDGE_PROMPTS } from "../src/judge/prompt.ts"
-import { rankJudgeModels } from "../src/judge/route.ts"
-import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "./support/fixtures.ts"
-import { createHost, type HostOptions } from "./support/host.ts"
-import { type JudgeCall, type JudgeReply, withJudge } from "./support/judge.ts"
+import { JUDGE_BATCH_PROMPTS, JUDGE_PROMPTS } from "../../src/judge/prompt.ts"
+import { rankJudgeModels } from "../../src/judge/route.ts"
+import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
+import { createHost, type HostOptions } from "../support/host.ts"
+import { type JudgeCall, type JudgeReply, withJudge } from "../support/judge.ts"
 
 const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()

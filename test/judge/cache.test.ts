@@ -2,13 +2,13 @@ import { afterAll, describe, expect, test } from "bun:test"
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import type { Deps, TokenLogLine } from "../src/config/effects.ts"
-import { fileDeps } from "../src/host/v1.ts"
-import { type CacheRecord, cacheFileName, cacheKey, createVerdictCache, parseCacheLines } from "../src/judge/cache.ts"
-import { renderContext } from "../src/judge/prompt.ts"
-import { FACTS, fileLines, tempDirs, waitForLines } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
+import type { Deps, TokenLogLine } from "../../src/config/effects.ts"
+import { fileDeps } from "../../src/host/v1.ts"
+import { type CacheRecord, cacheFileName, cacheKey, createVerdictCache, parseCacheLines } from "../../src/judge/cache.ts"
+import { renderContext } from "../../src/judge/prompt.ts"
+import { FACTS, fileLines, tempDirs, waitForLines } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { judgeEnv, startJudge, withJudge } from "../support/judge.ts"
 
 /** Three claims, none verbatim in FACTS, so each one is judged and cached. */
 const CLAIMS = [
@@ -270,7 +270,7 @@ describe("RFE_CACHE_DIR", () => {
 
   test("two processes appending at once: every line lands whole", async () => {
     const dir = tempDir()
-    const src = new URL("../src/judge/cache.ts", import.meta.url).pathname
+    const src = new URL("../../src/judge/cache.ts", import.meta.url).pathname
     const child = `
       import { createVerdictCache } from ${JSON.stringify(src)}
       import { appendFile } from "node:fs/promises"

@@ -5,11 +5,11 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { testSummary } from "../src/capture/shell.ts"
-import { decideProcessClaim, readProcessClaim } from "../src/judge/records.ts"
-import { FACTS } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { judgeEnv, withJudge } from "./support/judge.ts"
+import { testSummary } from "../../src/capture/shell.ts"
+import { decideProcessClaim, readProcessClaim } from "../../src/judge/records.ts"
+import { FACTS } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { judgeEnv, withJudge } from "../support/judge.ts"
 
 type Action = Parameters<typeof decideProcessClaim>[1][number]
 const run = (command: string, exit?: number): Action => ({

@@ -5,13 +5,13 @@
  */
 
 import { afterAll, describe, expect, test } from "bun:test"
-import { parseConfig } from "../src/config/config.ts"
-import { fileDeps } from "../src/host/v1.ts"
-import { JUDGE_BATCH_PROMPTS, JUDGE_PROMPTS } from "../src/judge/prompt.ts"
-import { parseBatchVerdicts } from "../src/judge/verdict.ts"
-import { BRIDGES_CONTRADICTED, bridgesJudge, FACTS, tempDirs, waitForLines } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "./support/judge.ts"
+import { parseConfig } from "../../src/config/config.ts"
+import { fileDeps } from "../../src/host/v1.ts"
+import { JUDGE_BATCH_PROMPTS, JUDGE_PROMPTS } from "../../src/judge/prompt.ts"
+import { parseBatchVerdicts } from "../../src/judge/verdict.ts"
+import { BRIDGES_CONTRADICTED, bridgesJudge, FACTS, tempDirs, waitForLines } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "../support/judge.ts"
 
 const dirs = tempDirs("ragfaith-batch-")
 afterAll(() => dirs.cleanup())
