@@ -6,12 +6,12 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import type { HostClient } from "../src/config/effects.ts"
-import { CLEAR_PROMPT, nextStep, ownerOf, promptTextOf } from "../src/feedback/undo.ts"
-import { newSession } from "../src/state/session.ts"
-import { bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
-import { createHost, type HostOptions } from "./support/host.ts"
-import { judgeEnv, withJudge } from "./support/judge.ts"
+import type { HostClient } from "../../src/config/effects.ts"
+import { CLEAR_PROMPT, nextStep, ownerOf, promptTextOf } from "../../src/feedback/undo.ts"
+import { newSession } from "../../src/state/session.ts"
+import { bridgesJudge, FACTS, WRONG_REPLY } from "../support/fixtures.ts"
+import { createHost, type HostOptions } from "../support/host.ts"
+import { judgeEnv, withJudge } from "../support/judge.ts"
 
 const QUESTION = "How many bridges does Fredville have?"
 const CLEARED = CLEAR_PROMPT.map((command) => ({ type: "tui.command.execute", properties: { command } }))
