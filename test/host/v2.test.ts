@@ -5,11 +5,11 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { NOTE_TAG } from "../src/feedback/note.ts"
-import { createOwnership, readV2Event, type V2Plugin, v2EventReaders } from "../src/host/v2.ts"
-import plugin from "../src/plugin.ts"
-import { bridgesJudge, FACTS, WRONG_REPLY } from "./support/fixtures.ts"
-import { createV2Host, HOME, type V2HostOptions, v2Read } from "./support/host-v2.ts"
+import { NOTE_TAG } from "../../src/feedback/note.ts"
+import { createOwnership, readV2Event, type V2Plugin, v2EventReaders } from "../../src/host/v2.ts"
+import plugin from "../../src/plugin.ts"
+import { bridgesJudge, FACTS, WRONG_REPLY } from "../support/fixtures.ts"
+import { createV2Host, HOME, type V2HostOptions, v2Read } from "../support/host-v2.ts"
 import {
   type JudgeCall,
   type JudgeReply,
@@ -17,7 +17,7 @@ import {
   judgeEnv,
   type startJudge,
   withJudge,
-} from "./support/judge.ts"
+} from "../support/judge.ts"
 
 const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
