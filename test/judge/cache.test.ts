@@ -4,7 +4,13 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Deps, TokenLogLine } from "../../src/config/effects.ts"
 import { fileDeps } from "../../src/host/v1.ts"
-import { type CacheRecord, cacheFileName, cacheKey, createVerdictCache, parseCacheLines } from "../../src/judge/cache.ts"
+import {
+  type CacheRecord,
+  cacheFileName,
+  cacheKey,
+  createVerdictCache,
+  parseCacheLines,
+} from "../../src/judge/cache.ts"
 import { renderContext } from "../../src/judge/prompt.ts"
 import { FACTS, fileLines, tempDirs, waitForLines } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
