@@ -1,143 +1,15 @@
-/**
- * A flag must be earned: claims travel with their context, a contradiction must quote its source, a second
- * judge model must agree, and claims about the agent's own work are decided by its tool calls. Each
- * mechanism is driven through the fake host against the scripted judge.
- */
+// A second judge model must agree before a contradiction is flagged, and its silence is handled.
 
 import { describe, expect, test } from "bun:test"
-import { splitClaims } from "../src/claims/split.ts"
-import { secondOpinionModel } from "../src/judge/models.ts"
-import { anchorQuote, quotableTexts } from "../src/judge/verdict.ts"
-import { BRIDGES_CONTRADICTED, bridgesJudge, FACTS, readOutput, WRONG_REPLY } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "./support/judge.ts"
+import { secondOpinionModel } from "../../src/judge/models.ts"
+import { bridgesJudge, FACTS, readOutput, WRONG_REPLY } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../support/judge.ts"
+import { judgedTurn } from "../support/turns.ts"
 
 const WRONG = WRONG_REPLY
-const CONTRADICTION = BRIDGES_CONTRADICTED
 /** Unfaithful for the bridge count (with the given quote), faithful otherwise. */
 const bridges = bridgesJudge
-
-async function judgedTurn(rule: (call: JudgeCall) => JudgeReply, env: Record<string, string> = {}, reply = WRONG) {
-  return withJudge(rule, async (judge) => {
-    const host = createHost({ env: judgeEnv(judge.url, env), correct: () => undefined })
-    const session = await host.createSession()
-    await host.readTurn(session, "How many bridges does Fredville have?", FACTS, reply)
-    await host.settle()
-    return { host, requests: [...judge.requests] }
-  })
-}
-
-describe("claims in context", () => {
-  test("each claim carries the sentences before it, and the raw form keeps inline code", () => {
-    const { claims } = splitClaims(
-      "The retry helper lives in `src/retry.ts`. It makes 5 attempts. Each wait doubles the last one.",
-      50,
-    )
-    expect(claims.map((claim) => [claim.text, claim.before])).toEqual([
-      ["The retry helper lives in src/retry.ts.", undefined],
-      ["It makes 5 attempts.", "The retry helper lives in src/retry.ts."],
-      ["Each wait doubles the last one.", "The retry helper lives in src/retry.ts. It makes 5 attempts."],
-    ])
-    expect(claims[0]?.raw).toBe("The retry helper lives in `src/retry.ts`.")
-  })
-
-  test("the judge gets the question and the preceding sentence, marked as context, after the sources", async () => {
-    const { requests } = await judgedTurn(() => ({ verdict: "faithful", source: "S1" }))
-    const second = requests.find((request) => request.claim === "It has 7 bridges.")?.userContent ?? ""
-    expect(second).toContain("\n</sources>\n\n<question>\nHow many bridges does Fredville have?\n</question>\n\n")
-    expect(second).toEndWith(
-      "<context>\nFredville is the capital city of Freedonia.\n</context>\n<claim>\nIt has 7 bridges.\n</claim>",
-    )
-    expect(requests[0]?.body.messages[0]?.content).toContain("judge the claim alone")
-  })
-
-  test("the sentences before a claim are redacted like everything else that leaves", async () => {
-    const token = `ghp_${"Zq9X".repeat(9)}`
-    const { requests } = await judgedTurn(
-      () => ({ verdict: "faithful", source: "S1" }),
-      {},
-      `The deploy token ${token} was rotated by the release job. It expires at the end of the month.`,
-    )
-    const later = requests.find((request) => request.claim.startsWith("It expires"))
-    expect(later?.userContent).toContain(
-      "<context>\nThe deploy token [REDACTED] was rotated by the release job.\n</context>",
-    )
-    for (const request of requests) expect(request.raw).not.toContain(token)
-  })
-
-  test("RFE_SEND_QUESTION=0 keeps the user's question on this machine", async () => {
-    const { requests } = await judgedTurn(() => ({ verdict: "faithful", source: "S1" }), { RFE_SEND_QUESTION: "0" })
-    expect(requests.length).toBeGreaterThan(0)
-    for (const request of requests) {
-      expect(request.userContent).not.toContain("<question>")
-      expect(request.raw).not.toContain("How many bridges")
-    }
-  })
-
-  test("the question is redacted and shortened before it leaves", async () => {
-    const token = `ghp_${"Zq9X".repeat(9)}`
-    await withJudge(
-      () => ({ verdict: "faithful", source: "S1" }),
-      async (judge) => {
-        const host = createHost({ env: judgeEnv(judge.url) })
-        const session = await host.createSession()
-        await host.readTurn(session, `My token is ${token}. ${"Why? ".repeat(200)}`, FACTS, WRONG)
-        await host.settle()
-        const question = /<question>\n([\s\S]*?)\n<\/question>/.exec(judge.requests[0]?.userContent ?? "")?.[1] ?? ""
-        expect(question).toStartWith("My token is [REDACTED].")
-        expect(question.length).toBeLessThanOrEqual(300)
-      },
-    )
-  })
-})
-
-describe("quoted evidence", () => {
-  test("a verified quote goes into the note, so the agent sees the words it contradicted", async () => {
-    const { host } = await judgedTurn(bridges())
-    expect(host.prompts).toHaveLength(1)
-    expect(host.prompts[0]?.text).toContain(
-      '"It has 7 bridges." [source: facts.txt:1-2] The source says: "It has 3 bridges".',
-    )
-  })
-
-  test("a quote that ends a sentence keeps one full stop, and the judge's reason reads as its own sentence", async () => {
-    const { host } = await judgedTurn(
-      bridges({ ...CONTRADICTION, quote: "It has 3 bridges.", reason: "the file says 3." }),
-    )
-    expect(host.prompts[0]?.text).toContain('The source says: "It has 3 bridges". Reason: the file says 3.\n')
-  })
-
-  test.each([
-    ["an invented quote", { ...CONTRADICTION, quote: "Fredville has exactly three bridges" }],
-    ["no quote at all", { verdict: "unfaithful", source: "S1", reason: "the file says 3" }],
-    ["a quote too short to prove anything", { ...CONTRADICTION, quote: "3" }],
-  ])("a contradiction with %s is not flagged: unverifiable, counted and logged", async (_name, flag) => {
-    const { host } = await judgedTurn(bridges(flag as JudgeReply), { RFE_SECOND_OPINION: "0" })
-    expect(host.prompts).toHaveLength(0)
-    expect(host.plugin.counters.unanchored).toBe(1)
-    const judged = host.logs.find((line) => line.message === "ragfaith: reply judged")
-    expect(judged?.extra).toMatchObject({ unfaithful: 0, unverifiable: 1, unanchored: 1 })
-  })
-
-  test.each([
-    ["case, spacing and markdown differ", "it has **3**   BRIDGES", "S1", "S1"],
-    ["two pieces joined by an ellipsis, in order", "The capital ... has 3 bridges", "S1", "S1"],
-    ["pieces out of order", "has 3 bridges ... The capital", "S1", undefined],
-    ["the wrong source named: the one that holds it counts", "the red fox", "P", "S1"],
-    ["the tool-call records are a source", "read facts.txt:1-2", "P", "P"],
-    ["read output line numbers are not part of the text", "Fredville. It has 3", "S1", "S1"],
-  ])("anchorQuote: %s", (_name, quote, named, expected) => {
-    const premise = {
-      id: "S1",
-      tool: "read",
-      origin: "machine" as const,
-      ref: "facts.txt:1-2",
-      path: "/project/facts.txt",
-      text: "1: The capital of Freedonia is Fredville. It has 3 bridges.\n2: Freedonia's national animal is the red fox.",
-    }
-    expect(anchorQuote(quote, named, quotableTexts([premise], ["read facts.txt:1-2"]))).toBe(expected as never)
-  })
-})
 
 describe("a second opinion", () => {
   test("the other judge model re-judges a contradiction; disagreement is not flagged", async () => {
