@@ -1,23 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test"
-import { detectMode } from "../src/host/v1.ts"
-import plugin from "../src/plugin.ts"
-import { FACTS } from "./support/fixtures.ts"
-import { createHost } from "./support/host.ts"
-import { judgeEnv, startJudge, withJudge } from "./support/judge.ts"
+// The conductor at idle: one reply's claims judged, one note sent, the cascade bounded, stale work dropped.
 
-/** Verdicts by rule: the bridge count and the whale are wrong, the population is not in the file. */
-const judge = startJudge(({ claim }) => {
-  if (/7 bridges|blue whale|seven bridges|nine bridges/i.test(claim)) {
-    return {
-      verdict: "unfaithful",
-      source: "S1",
-      quote: "It has 3 bridges",
-      reason: "the file says 3 bridges and the red fox",
-    }
-  }
-  if (/population|founded/i.test(claim)) return { verdict: "unverifiable", source: "", reason: "not in the sources" }
-  return { verdict: "faithful", source: "S1", reason: "stated in facts.txt" }
-})
+import { afterAll, describe, expect, test } from "bun:test"
+import { FACTS } from "../support/fixtures.ts"
+import { createHost } from "../support/host.ts"
+import { judgeEnv, startJudge, withJudge } from "../support/judge.ts"
+import { bridgesAndWhale, FAITHFUL, heldJudge, TWO_WRONG } from "../support/turns.ts"
+
+const judge = startJudge(bridgesAndWhale)
 /** A judge that flags every claim: only the cascade bounds stop the notes. */
 const always = startJudge(() => ({
   verdict: "unfaithful",
@@ -29,22 +18,6 @@ afterAll(() => {
   judge.stop()
   always.stop()
 })
-
-/** A judge that flags every claim, but only answers once `release()` is called. */
-function heldJudge() {
-  let release: () => void = () => {}
-  const gate = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  const rule = async () => {
-    await gate
-    return { verdict: "unfaithful", source: "S1", quote: "It has 3 bridges", reason: "contradicted" }
-  }
-  return { rule, release }
-}
-
-const FAITHFUL = "Fredville is the capital city of Freedonia. The national animal of Freedonia is the red fox."
-const TWO_WRONG = "Fredville is the capital city of Freedonia. It has 7 bridges. Its national animal is the blue whale."
 
 describe("judging at idle", () => {
   test("a faithful reply is silent: judge calls made, no note", async () => {
@@ -351,77 +324,5 @@ describe("staleness and failures", () => {
     await host.settle()
     expect(host.toasts).toHaveLength(1)
     expect(host.plugin.counters.injectionFailures).toBe(1)
-  })
-})
-
-describe("run mode", () => {
-  test("no note is injected; dispose waits for the judgment and reports the flagged claims", async () => {
-    const host = createHost({ env: judgeEnv(judge.url, { RFE_JUDGE_LOG: "stderr" }), mode: "run" })
-    const session = await host.createSession()
-    const userID = await host.userMessage(session, "Tell me about Freedonia")
-    await host.toolCall(session, userID, "read", { filePath: FACTS.path }, { output: FACTS.text })
-    // opencode run breaks its loop at session.status idle and disposes right away.
-    await host.reply(session, userID, TWO_WRONG, { idle: false })
-    await host.event("session.status", { sessionID: session, status: { type: "idle" } })
-    await host.hooks.dispose()
-    expect(host.prompts).toHaveLength(0)
-    const report = host.logs.find((line) => line.message.includes("not supported by the sources"))
-    expect(report?.level).toBe("warn")
-    expect(JSON.stringify(report?.extra)).toContain("7 bridges")
-    expect(host.stderr.join("")).toContain("It has 7 bridges.")
-  })
-
-  test("dispose outside run mode returns at once", async () => {
-    const host = createHost({ env: judgeEnv(judge.url) })
-    await host.hooks.dispose()
-    expect(host.prompts).toHaveLength(0)
-  })
-})
-
-describe("session lifecycle", () => {
-  test("session.deleted frees the session's state", async () => {
-    const host = createHost({ env: judgeEnv(judge.url) })
-    const session = await host.createSession()
-    await host.readTurn(session, "Tell me about Freedonia", FACTS, FAITHFUL)
-    await host.settle()
-    expect(host.plugin.sessions.has(session)).toBe(true)
-    await host.event("session.deleted", { sessionID: session, info: { id: session } })
-    expect(host.plugin.sessions.has(session)).toBe(false)
-  })
-
-  test("a session deleted while its reply is judged gets no note, and nothing fails", async () => {
-    const { rule, release } = heldJudge()
-    await withJudge(rule, async (slow) => {
-      const host = createHost({ env: judgeEnv(slow.url) })
-      const session = await host.createSession()
-      await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
-      await host.event("session.deleted", { sessionID: session, info: { id: session } })
-      release()
-      await host.settle()
-      expect(slow.requests.length).toBeGreaterThan(0)
-      expect(host.prompts).toHaveLength(0)
-      expect(host.toasts).toHaveLength(0)
-      expect(host.logs.filter((line) => line.level === "error")).toEqual([])
-    })
-  })
-
-  test("the plugin's export surface is one default record", async () => {
-    const module = await import("../src/index.ts")
-    expect(Object.keys(module)).toEqual(["default"])
-    expect(plugin.id).toBe("ragfaith")
-  })
-})
-
-describe("mode detection", () => {
-  test.each([
-    [["bun", "/$bunfs/root/src/index.js", "run", "Read", "facts.txt"], "run"],
-    [["bun", "/$bunfs/root/src/index.js", "--print-logs", "run", "hello"], "run"],
-    [["bun", "/$bunfs/root/src/index.js", "--log-level", "DEBUG", "run", "hello"], "run"],
-    [["bun", "/$bunfs/root/src/index.js", "serve", "--port", "4096"], "serve"],
-    [["bun", "/$bunfs/root/src/index.js"], "serve"],
-    [["bun", "/$bunfs/root/src/index.js", "/home/me/project"], "serve"],
-    [["bun", "/$bunfs/root/src/index.js", "serve", "--hostname", "run"], "serve"],
-  ])("%j → %s", (argv, mode) => {
-    expect(detectMode(argv)).toBe(mode as "run" | "serve")
   })
 })
