@@ -25,11 +25,12 @@ import { cacheFileName, createVerdictCache, parseCacheLines } from "../src/judge
 import { isVerbatimInSources, normalizeSources } from "../src/judge/gate.ts"
 import { buildJudgeBody, JUDGE_PROMPTS, pickPrompt, renderContext } from "../src/judge/prompt.ts"
 import { decideProcessClaim, readProcessClaim } from "../src/judge/records.ts"
+import { CORPUS, type CorpusEntry, playTurn } from "../test/support/corpora/agent-turns.ts"
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { judgeEnv } from "../test/support/judge.ts"
+import { randomToken, rng } from "../test/support/random.ts"
 import { benchBatch } from "./batch.ts"
-import { CORPUS, type CorpusEntry, playTurn } from "./corpus.ts"
 import {
   approxTokens,
   BLOCK_STAIRS,
@@ -41,10 +42,8 @@ import {
   MB,
   median,
   pyCode,
-  randomToken,
   repeatSync,
   repeatTo,
-  rng,
   sha256,
   startLatencyJudge,
   summarize,

@@ -4,10 +4,10 @@ import { cleanEvidence, redactSecrets } from "../../src/capture/redact/redact.ts
 import { REDACTED } from "../../src/capture/redact/values.ts"
 import { JUDGE_PROMPTS, pickPrompt } from "../../src/judge/prompt.ts"
 import type { Premise } from "../../src/state/shapes.ts"
+import { drawer } from "../support/corpora/secrets.ts"
 import { readOutput } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
 import { judgeEnv, startJudge } from "../support/judge.ts"
-import { drawer } from "../support/secrets.ts"
 
 type Env = Record<string, string>
 type ToolResult = { output: string; metadata?: Record<string, unknown>; title?: string } | { error: string }

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test"
-import { whyNegative } from "../../../bench/peers.ts"
 import { redactSecrets, SECRET_RULES } from "../../../src/capture/redact/redact.ts"
 import { REDACTED } from "../../../src/capture/redact/values.ts"
-import { CLEAN_CORPUS } from "../../support/clean.ts"
-import { ALPHABETS, changedLines, corpora, drawer, SHAPES, tally } from "../../support/secrets.ts"
+import { CLEAN_CORPUS } from "../../support/corpora/clean.ts"
+import { ALPHABETS, changedLines, corpora, drawer, SHAPES, tally } from "../../support/corpora/secrets.ts"
+import { whyNegative } from "../../support/peers.ts"
 
 // ── coverage on the generated corpora ──
 

@@ -7,7 +7,7 @@
  * that both the test suite and `bench/redaction.ts` use.
  */
 
-import { randomToken, rng } from "../../bench/lib.ts"
+import { randomToken, rng } from "../random.ts"
 
 // ── generated fakes ──
 

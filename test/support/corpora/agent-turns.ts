@@ -4,8 +4,8 @@
  * docs pages (quickroute, tinyorm, PayFlux) are invented, so no page is copied from anywhere.
  */
 
-import { readOutput } from "../test/support/fixtures.ts"
-import type { createHost } from "../test/support/host.ts"
+import { readOutput } from "../fixtures.ts"
+import type { createHost } from "../host.ts"
 
 export interface CorpusSource {
   tool: "read" | "webfetch" | "bash"
