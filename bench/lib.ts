@@ -57,6 +57,66 @@ export function repeatSync(work: () => unknown, minMs: number, minRuns = 3, maxR
   return samples
 }
 
+interface ScalingResult {
+  points: Array<{ size: number; ms: number }>
+  msPerMB: number
+  exponent: number
+  stoppedEarly: boolean
+}
+
+/** A growth exponent above this is super-linear: a quadratic scan measures about 2, noise on busy cores < 1.5. */
+export const SUPER_LINEAR = 1.5
+
+/**
+ * Times `work` on inputs of growing size, stopping before a size predicted to take over `budgetMs`. The two
+ * largest sizes are then timed again, alternately and each after a full GC, and the growth exponent is fitted
+ * between their medians (1 = linear, 2 = quadratic), so drift on a noisy machine hits both alike.
+ */
+export function scaling(
+  work: (input: string) => unknown,
+  make: (size: number) => string,
+  sizes: number[],
+  budgetMs: number,
+) {
+  const points: ScalingResult["points"] = []
+  const inputs: string[] = []
+  let stoppedEarly = false
+  for (const size of sizes) {
+    const last = points.at(-1)
+    const previous = points.at(-2)
+    if (last) {
+      const fitted =
+        previous && previous.ms > 0.05 ? Math.log(last.ms / previous.ms) / Math.log(last.size / previous.size) : 2
+      if (last.ms * (size / last.size) ** Math.max(1, fitted) > budgetMs) {
+        stoppedEarly = true
+        break
+      }
+    }
+    const input = make(size)
+    inputs.push(input)
+    points.push({ size, ms: median(repeatSync(() => work(input), 60, 1, 50)) })
+  }
+  const n = points.length
+  const [small, large] = [points[n - 2], points[n - 1]]
+  if (small && large) {
+    const pair = [inputs[n - 2] ?? "", inputs[n - 1] ?? ""] as const
+    const rounds = Math.max(2, Math.min(7, Math.floor(800 / Math.max(small.ms + large.ms, 1))))
+    const times: [number[], number[]] = [[], []]
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, input] of pair.entries()) {
+        Bun.gc(true)
+        times[i]?.push(median(repeatSync(() => work(input), 20, 1, 20)))
+      }
+    }
+    small.ms = median(times[0])
+    large.ms = median(times[1])
+  }
+  const last = points.at(-1) ?? { size: 1, ms: NaN }
+  const previous = points.at(-2)
+  const exponent = previous ? Math.log(last.ms / previous.ms) / Math.log(last.size / previous.size) : NaN
+  return { points, msPerMB: (last.ms * MB) / last.size, exponent, stoppedEarly } satisfies ScalingResult
+}
+
 export const MB = 1024 * 1024
 export const KB = 1024
 
