@@ -1,11 +1,11 @@
 /**
  * Redaction coverage: `bun bench/redaction.ts` (a few seconds), also printed by section 5 of `bun bench/run.ts`.
  *
- * Runs the generated corpora of test/support/corpora/secrets.ts (fake secrets in every vendor format, standing alone
- * and behind their usual name, and in every assignment shape) and the clean corpus of test/support/corpora/clean.ts
- * (plus generated TypeScript and Python) through the real redactSecrets. The seeds are those the tests use,
- * so these are the figures test/redaction.test.ts holds the code to. Prints shares and counts only, never a
- * sample: nothing secret-looking reaches the output.
+ * Runs the generated corpora of test/support/corpora/secrets.ts (fake secrets in every vendor format, standing
+ * alone and behind their usual name, and in every assignment shape) and the clean corpus of
+ * test/support/corpora/clean.ts (plus generated TypeScript and Python) through the real redactSecrets. The seeds
+ * are those the tests use, so these are the figures test/capture/redact/redaction.test.ts holds the code to.
+ * Prints shares and counts only, never a sample: nothing secret-looking reaches the output.
  */
 
 import { redactAssignments } from "../src/capture/redact/assignments.ts"
