@@ -1,5 +1,5 @@
 /**
- * The noisy-judge benchmark: labelled agent turns (bench/noisy-corpus.ts) go through the real plugin, driven
+ * The noisy-judge benchmark: labelled agent turns (test/support/corpora/noisy-turns.ts) go through the real plugin, driven
  * by the test suite's fake host, against a scripted judge that makes mistakes at stated rates. It measures
  * how many of the claims that reach a note are really wrong (precision) and how many wrong claims reach one
  * (recall), with each of the plugin's safeguards off and on, and what the safeguards cost in judge calls.
@@ -11,11 +11,11 @@
 
 import { createHash } from "node:crypto"
 import type { Config } from "../src/config/config.ts"
+import { NOISY_TURNS, type NoisyClaim, type NoisyTurn } from "../test/support/corpora/noisy-turns.ts"
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../test/support/judge.ts"
 import { table } from "./lib.ts"
-import { NOISY_TURNS, type NoisyClaim, type NoisyTurn } from "./noisy-corpus.ts"
 
 /**
  * How the scripted judge errs. Each rate is an assumption of this benchmark: the false-flag rates are set so
