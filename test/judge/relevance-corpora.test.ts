@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test"
-import { CORPUS, playTurn } from "../../bench/corpus.ts"
-import { projectFileExists, runTurn } from "../../bench/noisy.ts"
-import { NOISY_TURNS } from "../../bench/noisy-corpus.ts"
+import { CORPUS, playTurn } from "../support/corpora/agent-turns.ts"
+import { NOISY_TURNS } from "../support/corpora/noisy-turns.ts"
 import { createHost } from "../support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../support/judge.ts"
+import { projectFileExists, runTurn } from "../support/noisy-turn.ts"
 
 /**
  * The relevance gate on the project's own corpora: no fabricated statement is held back, and every note is
