@@ -35,6 +35,17 @@ type Mode = "before" | "after"
 
 /** `--list`: every statement sent after the gate, with the terms it shares with the sources, to read by hand. */
 const listed: string[] = []
+/** `--list`: every statement the gate held back. */
+const heldBack: string[] = []
+
+/** Notes what the gate held back in the session's last reply, for `--list`. */
+function noteHeldBack(host: ReturnType<typeof createHost>, session: string) {
+  if (!process.argv.includes("--list")) return
+  const report = host.plugin.sessions.get(session)?.report
+  for (const item of report?.notClaims ?? []) {
+    if (item.why === "nothing in the sources speaks to it") heldBack.push(`- ${JSON.stringify(item.text)}`)
+  }
+}
 
 /** A judge that holds every statement up with a quote that stands in a source: the first words of one. */
 function quotingJudge(call: JudgeCall): JudgeReply {
@@ -116,6 +127,7 @@ async function replayExport(messages: readonly ExportMessage[], url: string, mod
     if (message.info.finish !== "stop" || !text) continue
     await host.reply(session, userID, text)
     await host.settle()
+    if (mode === "after") noteHeldBack(host, session)
     replies++
   }
   return { replies, counters: host.plugin.counters }
@@ -138,6 +150,7 @@ async function replayTrajectory(trajectory: Trajectory, url: string, mode: Mode)
     if (!step.thought) continue
     await host.reply(session, userID, step.thought)
     await host.settle()
+    if (mode === "after") noteHeldBack(host, session)
     replies++
   }
   return { replies, counters: host.plugin.counters }
@@ -150,7 +163,8 @@ interface Totals {
   statements: number
   unrelated: number
   cacheHits: number
-  tokensIn: number
+  /** Bytes of the request bodies sent: what input tokens are billed on (about bytes / 4). */
+  bytes: number
 }
 
 const zero = (): Totals => ({
@@ -160,7 +174,7 @@ const zero = (): Totals => ({
   statements: 0,
   unrelated: 0,
   cacheHits: 0,
-  tokensIn: 0,
+  bytes: 0,
 })
 
 function add(totals: Totals, run: Awaited<ReturnType<typeof replayTrajectory>>) {
@@ -170,7 +184,6 @@ function add(totals: Totals, run: Awaited<ReturnType<typeof replayTrajectory>>) 
   totals.statements += run.counters.statements
   totals.unrelated += run.counters.unrelated
   totals.cacheHits += run.counters.cacheHits
-  totals.tokensIn += run.counters.tokensIn
 }
 
 async function opencodeSessions(repo: string, url: string, mode: Mode): Promise<Totals> {
@@ -203,6 +216,14 @@ async function sweSessions(repo: string, url: string, mode: Mode, limit: number)
   return totals
 }
 
+/** A replay's totals with the bytes of the requests it sent. */
+async function measured(requests: readonly JudgeCall[], replay: () => Promise<Totals>): Promise<Totals> {
+  const from = requests.length
+  const totals = await replay()
+  totals.bytes = requests.slice(from).reduce((sum, call) => sum + Buffer.byteLength(call.raw), 0)
+  return totals
+}
+
 function rows(name: string, before: Totals, after: Totals): Array<Array<string | number>> {
   const per = (totals: Totals) => (totals.replies ? totals.requests / totals.replies : 0)
   const ratio = per(before) ? per(after) / per(before) : 0
@@ -216,7 +237,7 @@ function rows(name: string, before: Totals, after: Totals): Array<Array<string |
       `${ratio.toFixed(2)}×`,
       after.unrelated,
       `${before.cacheHits} → ${after.cacheHits}`,
-      `${Math.round(before.tokensIn / 1000)}k → ${Math.round(after.tokensIn / 1000)}k`,
+      `${(before.bytes / 4e6).toFixed(1)}M → ${(after.bytes / 4e6).toFixed(1)}M`,
     ],
   ]
 }
@@ -231,13 +252,13 @@ async function main() {
   const table_: Array<Array<string | number>> = []
   await withJudge(quotingJudge, async (judge) => {
     if (existsSync(opencode)) {
-      const before = await opencodeSessions(opencode, judge.url, "before")
-      const after = await opencodeSessions(opencode, judge.url, "after")
+      const before = await measured(judge.requests, () => opencodeSessions(opencode, judge.url, "before"))
+      const after = await measured(judge.requests, () => opencodeSessions(opencode, judge.url, "after"))
       table_.push(...rows("opencode sessions (victoryforphil/dark-factory)", before, after))
     } else print(`no mirror at ${opencode}: the opencode sessions are skipped`)
     if (existsSync(swe)) {
-      const before = await sweSessions(swe, judge.url, "before", limit)
-      const after = await sweSessions(swe, judge.url, "after", limit)
+      const before = await measured(judge.requests, () => sweSessions(swe, judge.url, "before", limit))
+      const after = await measured(judge.requests, () => sweSessions(swe, judge.url, "after", limit))
       table_.push(...rows(`mini-swe-agent, SWE-bench Verified (first ${limit})`, before, after))
     } else print(`no mirror at ${swe}: the SWE-bench trajectories are skipped`)
   })
@@ -254,7 +275,7 @@ async function main() {
         "after/before",
         "not sent",
         "cache hits",
-        "tokens in",
+        "≈ input tokens",
       ],
       table_,
     ),
@@ -262,6 +283,7 @@ async function main() {
   print()
   print(`(${((performance.now() - started) / 1000).toFixed(0)} s)`)
   if (listed.length) print(["", "Statements sent, with the terms they share:", ...listed].join("\n"))
+  if (heldBack.length) print(["", "Statements held back by the gate:", ...heldBack].join("\n"))
 }
 
 if (import.meta.main) await main()

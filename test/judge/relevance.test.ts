@@ -86,7 +86,7 @@ describe("terms: how a statement and a source are compared", () => {
   })
 
   test("the index is built once and a statement is looked up word by word: time grows with the sources, not their product", () => {
-    const source = Array.from({ length: 4_000 }, (_, i) => `line ${i} holds word${i} and value_${i}`).join("\n")
+    const source = Array.from({ length: 2_000 }, (_, i) => `line ${i} holds word${i} and value_${i}`).join("\n")
     const claims = Array.from({ length: 50 }, (_, i) => ({ text: `Nothing here names zebra${i}.`, key: "" }))
     const time = (text: string) => {
       const started = performance.now()
@@ -99,7 +99,7 @@ describe("terms: how a statement and a source are compared", () => {
     const large = Math.min(time(source), time(source))
     // Four times the sources: about four times the time (a scan per claim would be as linear, but 50 times slower).
     expect(large / small).toBeLessThan(10)
-  })
+  }, 30_000)
 })
 
 describe("the relevance gate through the hooks", () => {
@@ -161,11 +161,22 @@ describe("the relevance gate through the hooks", () => {
     })
   })
 
-  test("/ragfaith shows the requests and tokens of the reply and of the session", async () => {
-    const { report } = await factsTurn(reply, SHIPPED)
-    expect(report.replace(/\s+/g, " ")).toContain(
-      "Cost: this reply 1 judge request, 100 tokens in and 12 out; this session 1 judge request, 100 tokens in and 12 out.",
-    )
+  test("/ragfaith shows the requests and tokens of the last reply and of the whole session", async () => {
+    await withJudge(factsJudge, async (judge) => {
+      const host = createHost({ env: judgeEnv(judge.url, SHIPPED), correct: () => undefined })
+      const session = await host.createSession()
+      await host.readTurn(session, "Tell me about Freedonia.", FACTS, "Fredville is the capital of Freedonia.")
+      await host.settle()
+      const next = await host.userMessage(session, "And the animal?")
+      await host.reply(session, next, `${UNRELATED} The red fox is the national animal of Freedonia.`)
+      await host.settle()
+      await host.command(session, "ragfaith")
+      const report = (host.reports.at(-1)?.parts[0]?.text ?? "").replace(/\s+/g, " ")
+      expect(judge.requests).toHaveLength(2)
+      expect(report).toContain(
+        "Cost: this reply 1 judge request, 100 tokens in and 12 out; this session 2 judge requests, 200 tokens in and 24 out.",
+      )
+    })
   })
 })
 

@@ -270,6 +270,10 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
         expect(report.indexOf("✗")).toBeLessThan(report.indexOf("the reply after it"))
         expect(report).toContain("Its 1 statement holds up.")
         expect(report).toContain("1 note sent")
+        // what judging cost, for the reply shown last and for the session
+        expect(report).toMatch(
+          /Cost: this reply \d+ judge requests?, [\d,]+ tokens in and \d+ out; this session \d+ judge requests/,
+        )
         expect(agentRequests()).toBe(before)
         notes.push(`agent requests before /ragfaith: ${before}, after: ${agentRequests()}`)
       }),
