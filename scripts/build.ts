@@ -33,6 +33,7 @@ const ENTRY = "src/plugin.ts"
 export const MODULES = [
   "src/base/unknown.ts",
   "src/base/text.ts",
+  "src/base/chars.ts",
   "src/base/bounds.ts",
   "src/base/counters.ts",
   "src/config/config.ts",

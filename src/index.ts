@@ -81,6 +81,68 @@ const clockTime = (ms: number) => new Date(ms).toTimeString().slice(0, 5)
 
 // ── End src/base/text.ts ───────────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/base/chars.ts ────────────────────────────────────────────────────────────────────────────────
+
+const TAB = 9
+const LINE_FEED = 10
+const CARRIAGE_RETURN = 13
+/** Also the bound of the control characters: `code <= SPACE` is a blank, a line end or a control character. */
+const SPACE = 32
+const BANG = 33
+const DOUBLE_QUOTE = 34
+const HASH = 35
+const DOLLAR = 36
+const AMPERSAND = 38
+const SINGLE_QUOTE = 39
+const OPEN_PAREN = 40
+const CLOSE_PAREN = 41
+const ASTERISK = 42
+const PLUS = 43
+const COMMA = 44
+const HYPHEN = 45
+const DOT = 46
+const SLASH = 47
+const DIGIT_0 = 48
+const DIGIT_1 = 49
+const DIGIT_9 = 57
+const COLON = 58
+const SEMICOLON = 59
+const LESS_THAN = 60
+const EQUALS = 61
+const GREATER_THAN = 62
+const AT_SIGN = 64
+const UPPER_A = 65
+const UPPER_L = 76
+const UPPER_Z = 90
+const OPEN_BRACKET = 91
+const BACKSLASH = 92
+const CLOSE_BRACKET = 93
+const CARET = 94
+const UNDERSCORE = 95
+const BACKTICK = 96
+const LOWER_A = 97
+const LOWER_B = 98
+const LOWER_E = 101
+const LOWER_F = 102
+const LOWER_R = 114
+const LOWER_S = 115
+const LOWER_U = 117
+const LOWER_V = 118
+const LOWER_X = 120
+const LOWER_Z = 122
+const OPEN_BRACE = 123
+const PIPE = 124
+const CLOSE_BRACE = 125
+/** The last printable ASCII character. */
+const TILDE = 126
+const BULLET = 0x2022
+const ELLIPSIS = 0x2026
+
+/** ASCII puts a letter's two cases 32 apart: `code | CASE_BIT` is the letter in lower case. */
+const CASE_BIT = 32
+
+// ── End src/base/chars.ts ──────────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/base/bounds.ts ───────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -751,9 +813,9 @@ interface SecretRule {
   replace: (match: string, ...groups: string[]) => string
 }
 
-const isBlank = (code: number) => code === 32 || code === 9
+const isBlank = (code: number) => code === SPACE || code === TAB
 
-const isQuote = (code: number) => code === 34 || code === 39 || code === 96
+const isQuote = (code: number) => code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === BACKTICK
 
 /**
  * Stand-ins from documentation and templates rather than credentials: runs of x or *, one character six
@@ -782,11 +844,11 @@ function isPlaceholder(value: string): boolean {
   let xs = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    const lower = code | 32
-    if (lower === 120 || code === 42) xs++ // x, X, *
+    const lower = code | CASE_BIT
+    if (lower === LOWER_X || code === ASTERISK) xs++
     // Base64 of binary holds runs of `A` (zero bytes): only other characters six times mark a stand-in.
-    same = code === value.charCodeAt(i - 1) && code !== 65 ? same + 1 : 1
-    run = lower >= 98 && lower <= 122 && (value.charCodeAt(i - 1) | 32) === lower - 1 ? run + 1 : 1
+    same = code === value.charCodeAt(i - 1) && code !== UPPER_A ? same + 1 : 1
+    run = lower >= LOWER_B && lower <= LOWER_Z && (value.charCodeAt(i - 1) | CASE_BIT) === lower - 1 ? run + 1 : 1
     if (run >= 7 || same >= 6) return true
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
@@ -825,7 +887,7 @@ function isTokenStandIn(value: string): boolean {
   let xs = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    if ((code | 32) === 120 || code === 42) xs++
+    if ((code | CASE_BIT) === LOWER_X || code === ASTERISK) xs++
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
   // A cycle of two or three characters at the end (`GR1348941231231…`); one character is a fixture's run.
@@ -868,8 +930,8 @@ function looksRandom(value: string): boolean {
   for (let i = 0; i <= value.length; i++) {
     const code = value.charCodeAt(i)
     if (i < value.length && !isSeparator(code)) {
-      if (code >= 48 && code <= 57) digit = true
-      else if ((code | 32) >= 97 && (code | 32) <= 122) letter = true
+      if (code >= DIGIT_0 && code <= DIGIT_9) digit = true
+      else if ((code | CASE_BIT) >= LOWER_A && (code | CASE_BIT) <= LOWER_Z) letter = true
       continue
     }
     const length = i - start
@@ -884,7 +946,13 @@ function looksRandom(value: string): boolean {
 
 /** `-_.:/+=` */
 const isSeparator = (code: number) =>
-  code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
+  code === HYPHEN ||
+  code === UNDERSCORE ||
+  code === DOT ||
+  code === COLON ||
+  code === SLASH ||
+  code === PLUS ||
+  code === EQUALS
 
 /** The text a base64 value encodes, if it is printable text (a key or a random token decodes to binary). */
 function base64Text(value: string): string | undefined {
@@ -898,7 +966,8 @@ function base64Text(value: string): string | undefined {
   }
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code > 126) return undefined
+    if ((code < SPACE && code !== TAB && code !== LINE_FEED && code !== CARRIAGE_RETURN) || code > TILDE)
+      return undefined
   }
   return text
 }
@@ -1704,18 +1773,24 @@ function lastCommandBreak(text: string, from: number, to: number): number {
     const code = text.charCodeAt(i)
     if (!isCommandBreak(code)) continue
     // A line continued (`\`, PowerShell's backtick, cmd's `^` before its end) goes on with the same command.
-    const mark = code === 10 && text.charCodeAt(i - 1) === 13 ? i - 2 : i - 1
-    if (code !== 10 || !isContinuation(text.charCodeAt(mark))) return i
+    const mark = code === LINE_FEED && text.charCodeAt(i - 1) === CARRIAGE_RETURN ? i - 2 : i - 1
+    if (code !== LINE_FEED || !isContinuation(text.charCodeAt(mark))) return i
     i = mark
   }
   return -1
 }
 
-const isContinuation = (code: number) => code === 92 || code === 96 || code === 94
+const isContinuation = (code: number) => code === BACKSLASH || code === BACKTICK || code === CARET
 
 /** `\n \r ; & | ( \``, read as codes: a one-character string per character read cost the flag scan a third. */
 const isCommandBreak = (code: number) =>
-  code === 10 || code === 13 || code === 59 || code === 38 || code === 124 || code === 40 || code === 96
+  code === LINE_FEED ||
+  code === CARRIAGE_RETURN ||
+  code === SEMICOLON ||
+  code === AMPERSAND ||
+  code === PIPE ||
+  code === OPEN_PAREN ||
+  code === BACKTICK
 
 /**
  * The command each of a series of positions (in increasing order) belongs to, its prompt and wrappers taken
@@ -1785,7 +1860,7 @@ function secretArgumentMemo(): (value: string) => boolean {
  * Where the command of a flag found at `at` is read from: a flag at a line's start (its match begins with the
  * line break) belongs to the command before only if that line was continued.
  */
-const flagStart = (text: string, at: number) => (text.charCodeAt(at) === 10 ? at + 1 : at)
+const flagStart = (text: string, at: number) => (text.charCodeAt(at) === LINE_FEED ? at + 1 : at)
 
 /** The arguments of the short and long flags above that take a password in their command. */
 function redactPasswordFlags(text: string, cuts: Array<[number, number]>, longFlags: boolean): void {
@@ -1854,7 +1929,10 @@ function shellWords(text: string, from: number, to: number, max: number): Array<
 
 /** Whether a character is part of a word (then `htpasswd` or `net` inside it is no command). */
 const isWordChar = (code: number) =>
-  (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || code === 95 || code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  ((code | CASE_BIT) >= LOWER_A && (code | CASE_BIT) <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === HYPHEN
 
 function redactHtpasswd(text: string, cuts: Array<[number, number]>): void {
   const isSecret = secretArgumentMemo()
@@ -2020,11 +2098,23 @@ const COOKIE_LIST_MAX = 8_192
 
 /** What ends a cookie's name: blanks, `=`, `;`, `,`, quotes, line ends. */
 const endsCookieName = (code: number) =>
-  code <= 32 || code === 61 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96
+  code <= SPACE ||
+  code === EQUALS ||
+  code === SEMICOLON ||
+  code === COMMA ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === BACKTICK
 
 /** What ends its value: the same, but `=` (base64 padding); also a backslash. */
 const endsCookieValue = (code: number) =>
-  code <= 32 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96 || code === 92
+  code <= SPACE ||
+  code === SEMICOLON ||
+  code === COMMA ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === BACKTICK ||
+  code === BACKSLASH
 
 /**
  * Reads `name=value` pairs from `from`, separated by `;` or `,` (a folded Set-Cookie), and cuts the values of
@@ -2152,13 +2242,13 @@ const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \
 const isKeyBodyChar = (char = "") => {
   const code = char.charCodeAt(0)
   return (
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 43 || // +
-    code === 47 || // /
-    code === 61 || // =
-    code === 92 // \
+    (code >= UPPER_A && code <= UPPER_Z) ||
+    (code >= LOWER_A && code <= LOWER_Z) ||
+    (code >= DIGIT_0 && code <= DIGIT_9) ||
+    code === PLUS ||
+    code === SLASH ||
+    code === EQUALS ||
+    code === BACKSLASH
   )
 }
 
@@ -2247,9 +2337,13 @@ const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
 
 /** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
 const isJwtChar = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === HYPHEN
 
-const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
+const isJwtBodyChar = (code: number) => isJwtChar(code) || code === PLUS || code === SLASH
 
 function jwtRunEnd(text: string, from: number): number {
   let end = from
@@ -2538,18 +2632,22 @@ interface Name {
 
 /** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
 const isWordStart = (code: number) =>
-  (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === AMPERSAND
 
 const isNameChar = (code: number) =>
-  (code >= 48 && code <= 57) ||
-  (code >= 65 && code <= 90) ||
-  (code >= 97 && code <= 122) ||
-  code === 95 ||
-  code === 46 ||
-  code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === DOT ||
+  code === HYPHEN
 
 /** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
-const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+const isCloser = (code: number) =>
+  code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === BACKTICK || code === BACKSLASH || code === CLOSE_BRACKET
 
 /** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
 const NAME_FIELDS: readonly string[] =
@@ -2563,7 +2661,15 @@ function isLineStart(text: string, start: number): boolean {
   let before = start - 1
   while (before >= 0 && isBlank(text.charCodeAt(before))) before--
   const code = text.charCodeAt(before)
-  if (before >= 0 && code !== 10 && code !== 13 && code !== 45 && code !== 36 && code !== 64 && !isNameChar(code))
+  if (
+    before >= 0 &&
+    code !== LINE_FEED &&
+    code !== CARRIAGE_RETURN &&
+    code !== HYPHEN &&
+    code !== DOLLAR &&
+    code !== AT_SIGN &&
+    !isNameChar(code)
+  )
     return false
   let from = start
   while (from > 0 && start - from < 40 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
@@ -2600,7 +2706,7 @@ function isNameFieldValue(text: string, start: number): boolean {
   while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
   if (text[end - 1] === '"' || text[end - 1] === "'") end--
   let from = end
-  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
+  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | CASE_BIT) - LOWER_A) >>> 0 < 26) from--
   if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
   if (text[from - 1] === "$") return false // PowerShell's $env:API_KEY = … is an assignment, not a field
   // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
@@ -2611,7 +2717,7 @@ function isNameFieldValue(text: string, start: number): boolean {
 
 /** Whether `word` (lower case) stands at `at`, in any case. */
 function isWordAt(text: string, at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | CASE_BIT) !== word.charCodeAt(i)) return false
   return true
 }
 
@@ -2653,8 +2759,8 @@ function isComparedFromBefore(text: string, start: number): boolean {
   while (at > 0 && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const before = text.charCodeAt(at - 1)
   // `equals(`, `equalsIgnoreCase(`; `==`, `!=`
-  if (text[at] === "(") return before === 115 || before === 101
-  return text[at] === "=" && (before === 61 || before === 33)
+  if (text[at] === "(") return before === LOWER_S || before === LOWER_E
+  return text[at] === "=" && (before === EQUALS || before === BANG)
 }
 
 /** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
@@ -2701,7 +2807,7 @@ function readName(
   // A credential call takes a password whatever its receiver says (`DriverManager.getConnection(`, `page.login(`).
   if (!strength && !(text[end] === "(" && isCall(text, start, end))) return end
   const before = text.charCodeAt(start - 1)
-  let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
+  let quote = before === DOUBLE_QUOTE || before === SINGLE_QUOTE || before === BACKTICK ? (text[start - 1] ?? "") : ""
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""
@@ -2873,19 +2979,19 @@ function codeStrength(name: string): number {
 
 /** One or two letters before a quote that make a string literal of it: r"…", b'…', f"…", rb"…", @"…", $"…", L"…". */
 function isStringPrefix(code: number): boolean {
-  switch (code | 32) {
-    case 114: // r
-    case 98: // b
-    case 102: // f
-    case 117: // u
+  switch (code | CASE_BIT) {
+    case LOWER_R:
+    case LOWER_B:
+    case LOWER_F:
+    case LOWER_U:
       return true
     default:
-      return code === 76 || code === 64 || code === 36 // L @ $
+      return code === UPPER_L || code === AT_SIGN || code === DOLLAR
   }
 }
 
 function stringPrefixLength(text: string, at: number): number {
-  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= SPACE) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
   return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
@@ -2928,13 +3034,13 @@ function argumentStarts(text: string, open: number, want = Infinity): { starts: 
       while (close - open < ARGUMENTS_MAX && close < text.length && text.charCodeAt(close) !== code) close++
       if (text.charCodeAt(close) !== code) break
       i = close
-    } else if (code === 40 || code === 91 || code === 123) {
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET || code === OPEN_BRACE) {
       // `HTTPBasicAuth(os.environ["USER"], …)`; deeper than that is no credential call.
       if (++depth > 2) break
-    } else if (code === 41 || code === 93 || code === 125) {
+    } else if (code === CLOSE_PAREN || code === CLOSE_BRACKET || code === CLOSE_BRACE) {
       if (depth === 0) return { starts: i === open + 1 ? [] : starts, closed: true }
       depth--
-    } else if (code === 44 && depth === 0) starts.push(i + 1)
+    } else if (code === COMMA && depth === 0) starts.push(i + 1)
   }
   return { starts, closed: false }
 }
@@ -2966,8 +3072,8 @@ function setterName(method: string): string {
   const verb = lower.startsWith("set") ? 3 : lower === "with" ? 4 : 0
   if (!verb) return ""
   const next = method.charCodeAt(verb)
-  if (next === 95) return method.slice(verb + 1) // set_password
-  return next >= 65 && next <= 90 ? method.slice(verb) : ""
+  if (next === UNDERSCORE) return method.slice(verb + 1) // set_password
+  return next >= UPPER_A && next <= UPPER_Z ? method.slice(verb) : ""
 }
 
 /** A builder's or constructor's method named for what it takes (`.password(`, `.apiKey(`), not a verb (`getPassword`). */
@@ -3084,7 +3190,7 @@ function comparedBefore(text: string, start: number, from: number): number {
   let at = start - 1
   while (at > from && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const code = text.charCodeAt(at)
-  if (code !== 40 && code !== 61) return -1 // ( =
+  if (code !== OPEN_PAREN && code !== EQUALS) return -1
   if (text[at] === "(") {
     let word = at
     while (word > from && at - word < 20 && isNameChar(text.charCodeAt(word - 1)) && text[word - 1] !== ".") word--
@@ -3149,7 +3255,7 @@ function blockHeaderEnd(text: string, at: number): number {
   let i = at + 1
   for (let n = 0; n < 2; n++) {
     const code = text.charCodeAt(i)
-    if (code === 45 || code === 43 || (code >= 49 && code <= 57)) i++ // - + 1-9
+    if (code === HYPHEN || code === PLUS || (code >= DIGIT_1 && code <= DIGIT_9)) i++
   }
   const blanks = i
   while (isBlank(text.charCodeAt(i))) i++
@@ -3188,12 +3294,13 @@ function readBlock(text: string, from: number, indent: number): Block {
     while (isBlank(text.charCodeAt(content))) content++
     const first = text.charCodeAt(content)
     // Indented no further than the key: the block ends here, before this line is read.
-    if (content < text.length && first !== 10 && first !== 13 && content - at <= indent) return { spans, end: at }
+    if (content < text.length && first !== LINE_FEED && first !== CARRIAGE_RETURN && content - at <= indent)
+      return { spans, end: at }
     let end = content
     let last = -1
     for (; end < text.length && text[end] !== "\n"; end++) {
       const code = text.charCodeAt(end)
-      if (isBlank(code) || code === 13) continue
+      if (isBlank(code) || code === CARRIAGE_RETURN) continue
       if ((last >= 0 && end > last + 1) || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
       last = end
     }
@@ -3279,13 +3386,13 @@ function readOperator(text: string, from: number): { op: string; at: number } | 
  */
 function readCodeConnector(text: string, name: Name, at: number, memo: CodeMemo): Connector | undefined | false {
   const next = text.charCodeAt(at)
-  if (next === 58 && text.charCodeAt(at + 1) === 58) {
+  if (next === COLON && text.charCodeAt(at + 1) === COLON) {
     // Rust's constructors: Credentials::new(…), String::from(…)
     const open = text.startsWith("new(", at + 2) ? at + 5 : text.startsWith("from(", at + 2) ? at + 6 : -1
     return open < 0 ? false : readCall(text, memo.shape(name.text), open)
   }
-  if (next === 40) return readCall(text, memo.shape(name.text), at)
-  if (next !== 44) return false
+  if (next === OPEN_PAREN) return readCall(text, memo.shape(name.text), at)
+  if (next !== COMMA) return false
   const literal = compareArgumentAt(text, name, at)
   return literal >= 0 ? { op: "==", at: literal } : undefined
 }
@@ -3338,14 +3445,14 @@ function readFlagGap(text: string, from: number): { op: string; at: number } | u
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const next = text.charCodeAt(at)
-  return at > from && next > 32 && next !== 45 ? { op: " ", at } : undefined // 45: `-`, the next flag
+  return at > from && next > SPACE && next !== HYPHEN ? { op: " ", at } : undefined // a hyphen: the next flag
 }
 
 /** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
 function mayPair(text: string, from: number): boolean {
   let at = from
   while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
-  return (text.charCodeAt(at) | 32) === 118 // v
+  return (text.charCodeAt(at) | CASE_BIT) === LOWER_V
 }
 
 interface Value {
@@ -3357,23 +3464,23 @@ interface Value {
 }
 
 /** Whitespace, quotes: where every unquoted value ends. */
-const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+const endsAnyValue = (code: number) => code <= SPACE || isQuote(code)
 
 /** `,;&<>(){}[]\`: where a value amid other text ends too. */
 function endsInlineValue(code: number): boolean {
   switch (code) {
-    case 44:
-    case 59:
-    case 38:
-    case 60:
-    case 62:
-    case 40:
-    case 41:
-    case 123:
-    case 125:
-    case 91:
-    case 93:
-    case 92:
+    case COMMA:
+    case SEMICOLON:
+    case AMPERSAND:
+    case LESS_THAN:
+    case GREATER_THAN:
+    case OPEN_PAREN:
+    case CLOSE_PAREN:
+    case OPEN_BRACE:
+    case CLOSE_BRACE:
+    case OPEN_BRACKET:
+    case CLOSE_BRACKET:
+    case BACKSLASH:
       return true
     default:
       return false
@@ -3391,7 +3498,7 @@ function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolea
     const code = text.charCodeAt(end)
     if (endsAnyValue(code)) break
     if (ownLine) continue
-    if (endsInlineValue(code) || (query && code === 35)) break
+    if (endsInlineValue(code) || (query && code === HASH)) break
   }
   return end
 }
@@ -3402,12 +3509,12 @@ function closingQuote(text: string, from: number, quote: string, unclosed: Map<s
   const first = quote.charCodeAt(0)
   for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if (code === 10 || code === 13) {
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) {
       unclosed.set(quote, i)
       return -1
     }
     if (code === first && (quote.length === 1 || text.startsWith(quote, i))) return i
-    if (code === 92) i++ // a backslash escapes what follows
+    if (code === BACKSLASH) i++ // a backslash escapes what follows
   }
   unclosed.set(quote, text.length)
   return -1
@@ -3424,7 +3531,7 @@ function readValue(text: string, at: number, ownLine: boolean, query: boolean, u
   let end = unquotedEnd(text, start, ownLine, query)
   let stop = text[end] ?? ""
   const last = text.charCodeAt(end - 1)
-  if (ownLine && (last === 44 || last === 59)) stop = text[--end] ?? "" // a trailing , or ;
+  if (ownLine && (last === COMMA || last === SEMICOLON)) stop = text[--end] ?? "" // a trailing , or ;
   return end > start ? ({ start, end, quoted: false, stop } satisfies Value) : undefined
 }
 
@@ -3458,8 +3565,9 @@ const isCode = (value: string, stop: string) =>
 function repeatsName(value: string, name: string): boolean {
   let tail = ""
   for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
-    const lower = value.charCodeAt(i) | 32
-    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
+    const lower = value.charCodeAt(i) | CASE_BIT
+    if ((lower >= LOWER_A && lower <= LOWER_Z) || (lower >= DIGIT_0 && lower <= DIGIT_9))
+      tail = String.fromCharCode(lower) + tail
   }
   if (tail.length < 4) return false
   const bare = spelled(name)
@@ -3567,7 +3675,7 @@ function redactAssignments(text: string): string {
     const named = strength === name.strength ? name : { ...name, strength }
     const indicator = text.charCodeAt(connector.at) // | or >
     const blockAt =
-      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+      connector.op === ":" && (indicator === PIPE || indicator === GREATER_THAN) && name.start >= blockEnd
         ? readBlockValue(text, name, connector.at)
         : undefined
     if (blockAt) {
@@ -3662,14 +3770,14 @@ function keywordTest(text: string): (keyword: string) => boolean {
 }
 
 /** `#`, `*`, `•`: what masks the rest of a token shown in a dashboard or a log. */
-const isMaskChar = (code: number) => code === 35 || code === 42 || code === 0x2022
+const isMaskChar = (code: number) => code === HASH || code === ASTERISK || code === BULLET
 
 /**
  * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
  * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
  */
 function isMaskedAt(text: string, at: number): boolean {
-  if (text.charCodeAt(at) === 0x2026) return true
+  if (text.charCodeAt(at) === ELLIPSIS) return true
   return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
 }
 
