@@ -34,6 +34,7 @@ export const MODULES = [
   "src/base/unknown.ts",
   "src/base/text.ts",
   "src/base/chars.ts",
+  "src/base/words.ts",
   "src/base/bounds.ts",
   "src/base/counters.ts",
   "src/config/config.ts",
