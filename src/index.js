@@ -4021,9 +4021,16 @@ const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
 const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 /** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
 const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
+const VALUE_WORDS = [
+  ...["to", "from", "by", "of", "at", "than", "is", "are", "was"],
+  ...["were", "be", "version", "v", "step", "page", "size", "limit", "no"],
+]
+const GERMAN_VALUE_WORDS = ["bis", "von", "auf", "um", "zu", "als", "ist", "sind", "seite", "schritt", "nr"]
 /** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
-const VALUE_BEFORE_NUMBER_RE =
-  /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
+const VALUE_BEFORE_NUMBER_RE = new RegExp(
+  String.raw`(?:^|\s)${wordPattern([...VALUE_WORDS, ...GERMAN_VALUE_WORDS])}\s*$|[\d=<>+*/-]\s*$`,
+  "i",
+)
 const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
 const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
 const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
@@ -4057,9 +4064,14 @@ function stripInlineMarkdown(text, keepCode = false) {
  * Elements an agent's markdown may carry as HTML. `<void>` in `Promise<void>` or `<string, number>` is code:
  * only these names count as tags, and an opening tag only where its `<` does not stick to a word.
  */
-const HTML_TAG_NAMES =
-  "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
-const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+const HTML_TAG_NAMES = [
+  ...["a", "abbr", "b", "bdi", "big", "blockquote", "br", "center", "cite", "code", "dd", "del"],
+  ...["details", "div", "dl", "dt", "em", "font", "h1", "h2", "h3", "h4", "h5", "h6"],
+  ...["hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "picture", "pre", "q"],
+  ...["s", "samp", "small", "source", "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody"],
+  ...["td", "th", "thead", "tr", "tt", "u", "ul", "var", "wbr"],
+]
+const HTML_TAG_RE = new RegExp(String.raw`<(/?)${wordPattern(HTML_TAG_NAMES)}(?:\s[^<>]{0,200})?/?>`, "gi")
 /** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
 const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
 /** A code span that holds a character some markup pattern reads: `*`, `_`, `<`, `[` or `]`. */
@@ -4255,49 +4267,129 @@ const SENTENCE_STARTERS = new Set([
   ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
   ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
 ])
+const QUESTION_WORDS = [
+  ...["is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may"],
+  ...["might", "must", "has", "have", "had", "what", "why", "how", "where", "when", "who", "whom", "whose", "which"],
+]
+const GERMAN_QUESTION_WORDS = [
+  ...["ist", "sind", "war", "waren", "hat", "hast", "habt", "haben", "kann", "kannst"],
+  ...["können", "soll", "sollte", "sollen", "wird", "wirst", "werden", "würde", "darf", "muss"],
+  ...["gibt", "bist", "seid", "was", "warum", "wieso", "weshalb", "wie", "wo", "woher"],
+  ...["wohin", "wann", "wer", "wen", "wem", "welche", "welcher", "welches", "welchen", "welchem"],
+]
 /** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
-const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
+const QUESTION_START_RE = new RegExp(
+  String.raw`^\W*${wordPattern([...QUESTION_WORDS, ...GERMAN_QUESTION_WORDS])}\b`,
+  "i",
+)
+const MONTHS = [
+  ...["januar", "februar", "märz", "april", "mai", "juni"],
+  ...["juli", "august", "september", "oktober", "november", "dezember"],
+]
+const MONTH_ABBREVIATIONS = ["jan", "feb", "mär", "apr", "jun", "jul", "aug", "sep", "okt", "nov", "dez"]
+const MONTH_START_RE = new RegExp(String.raw`^${wordPattern([...MONTHS, ...MONTH_ABBREVIATIONS])}\b`, "i")
 /** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+const ORDINAL_NOUNS = [
+  ...["jahrhundert", "jahrtausend", "jh.", "klasse", "stock", "etage", "auflage", "ausgabe", "platz"],
+  ...["rang", "mal", "kapitel", "abschnitt", "absatz", "quartal", "halbjahr", "semester", "liga"],
+  ...["runde", "spieltag", "schritt", "stufe", "ebene", "generation", "ordnung", "version", "tag"],
+  ...["woche", "monat", "jahr", "lebensjahr", "geburtstag", "weltkrieg", "teil", "band", "reihe"],
+  ...["zeile", "spalte", "iteration", "durchlauf", "versuch", "hälfte", "fall", "advent", "sonntag"],
+]
+const ORDINAL_NOUN_START_RE = new RegExp(String.raw`^${wordPattern(ORDINAL_NOUNS)}(?:e|en|er|es|n|s)?(?![\p{L}])`, "iu")
 /** Articles and prepositions before a German ordinal: "auf der 35. Kommandeurstagung" names a counted thing. */
-const BEFORE_ORDINAL_RE =
-  /(?:^|\s)(?:der|die|das|dem|den|des|ein|eine|einer|einem|einen|am|im|zum|zur|vom|beim|ins|ans|seit|ab|bis|für|nach|vor|seine[mnrs]?|ihre[mnrs]?|unsere[mnrs]?|jede[mnrs]?|diese[mnrs]?)\s*$/i
+const BEFORE_ORDINAL_WORDS = [
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "einem", "einen", "am", "im"],
+  ...["zum", "zur", "vom", "beim", "ins", "ans", "seit", "ab", "bis", "für", "nach", "vor"],
+]
+/** Determiners before an ordinal, each with its endings (`[mnrs]?`): "seiner", "unserem". */
+const DECLINED_BEFORE_ORDINAL = ["seine", "ihre", "unsere", "jede", "diese"]
+const BEFORE_ORDINAL_RE = new RegExp(
+  String.raw`(?:^|\s)(?:${wordPattern(BEFORE_ORDINAL_WORDS)}|${wordPattern(DECLINED_BEFORE_ORDINAL)}[mnrs]?)\s*$`,
+  "i",
+)
 /** Words only German text has this often: a paragraph with several of them is read as German. */
-const GERMAN_WORD_RE =
-  /(?<!\p{L})(?:der|die|das|und|ist|nicht|mit|ein|eine|auf|sich|dem|den|wird|sind|auch|bei|zum|zur|für|oder|wenn)(?!\p{L})/giu
+const GERMAN_WORDS = [
+  ...["der", "die", "das", "und", "ist", "nicht", "mit", "ein", "eine", "auf", "sich"],
+  ...["dem", "den", "wird", "sind", "auch", "bei", "zum", "zur", "für", "oder", "wenn"],
+]
+const GERMAN_WORD_RE = new RegExp(String.raw`(?<!\p{L})${wordPattern(GERMAN_WORDS)}(?!\p{L})`, "giu")
 // ── End src/claims/words.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
 const MIN_CLAIM_CHARS = 10
 /** A word that opens a sentence without saying anything: what follows it decides. */
 const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright)[,!.]\s+/i
+const GREETINGS = [
+  ...["hi", "hello", "hey", "thanks", "thank you", "you're welcome", "you’re welcome"],
+  ...["got it", "sounds good", "all set", "happy coding", "happy hacking", "cheers", "good luck"],
+]
+const GERMAN_GREETINGS = [
+  ...["hallo", "moin", "servus", "danke", "vielen dank"],
+  ...["gern geschehen", "viel erfolg", "viel spaß", "beste grüße", "viele grüße"],
+]
 /** Greetings, thanks and sign-offs, English and German. */
-const GREETING_RE =
-  /^(?:hi|hello|hey|hallo|moin|servus|thanks|thank you|danke|vielen dank|you['’]re welcome|gern geschehen|got it|sounds good|all set|(?:i )?hope (?:this|that|it) helps|glad (?:i|to) (?:could )?help|happy (?:coding|hacking)|cheers|good luck|viel erfolg|viel spaß|ich hoffe,? (?:das|es) hilft|beste grüße|viele grüße)\b/i
+const GREETING_RE = new RegExp(
+  String.raw`^(?:${wordPattern([...GREETINGS, ...GERMAN_GREETINGS])}|(?:i )?hope (?:this|that|it) helps|glad (?:i|to) (?:could )?help|ich hoffe,? (?:das|es) hilft)\b`,
+  "i",
+)
+const OFFERS = [
+  ...["let me know", "feel free", "would you like", "do you want", "want me to", "shall i"],
+  ...["should i", "i can also", "i could also", "i can help", "happy to", "let me"],
+]
+const GERMAN_OFFERS = ["lass mich", "falls du", "möchtest du", "soll ich", "als nächstes werde ich"]
+/** What "I'll" or "I will" goes on with in a plan: "I'll check …", "I will now …". */
+const PLAN_WORDS = [
+  ...["now", "next", "then", "start", "begin", "go", "check"],
+  ...["look", "run", "try", "update", "fix", "add"],
+]
 /**
  * Offers and plans: what the agent could do or will do next, not what is. "I'll run the tests" is a plan;
  * "I ran the tests" is a claim, and stays one.
  */
-const OFFER_RE =
-  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|want me to|shall i|should i|i can also|i could also|i can help|happy to|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern|dir)|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes))/i
+const OFFER_RE = new RegExp(
+  `^(?:${wordPattern([...OFFERS, ...GERMAN_OFFERS])}|if you(?:['’]d)? (?:want|like|need|prefer)|next,? i(?:['’]ll| will)|i(?:['’]ll| will) ${wordPattern(PLAN_WORDS)}|now i(?:['’]ll| will)|sag (?:mir )?bescheid|wenn du (?:möchtest|willst)|ich kann (?:auch|gern|dir)|ich werde (?:jetzt|nun|als nächstes))`,
+  "i",
+)
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
 const ADVICE_RE =
   /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
 /** A clause that gives a reason or a fact: advice that says why ("…, which the docs recommend") still claims. */
 const REASON_CLAUSE_RE =
   /\b(?:because|since|which|as (?:the|its) \w+ (?:says|states|recommends)|weil|denn|da (?:die|der|das))\b|\d/i
+/** Counts and quantities, English and German: a lead-in that holds one claims a count. */
+const COUNT_WORDS = [
+  ...["one", "two", "three", "four", "five", "six", "seven", "eight"],
+  ...["nine", "ten", "twelve", "all", "only", "every", "none", "both"],
+]
+const GERMAN_COUNT_WORDS = [
+  ...["ein", "eine", "zwei", "drei", "vier", "fünf", "sechs", "sieben"],
+  ...["acht", "neun", "zehn", "alle", "nur", "beide", "keine"],
+]
 /**
  * Words in a lead-in that make it say something checkable: a number, a count, code, a quote, a path or a
  * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
  */
-const LEAD_IN_CONTENT_RE =
-  /\d|`|["“„‘]|(?:^|\s)'|\/|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|all|only|every|none|both|ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|alle|nur|beide|keine)\b/i
-/** How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"). */
-const LEAD_IN_OPENER_RE =
-  /^(?:here(?:['’]s| is| are)|the following|following|below|for example|for instance|in short|in summary|to sum up|in detail|other|further|more on|some|a few|to \p{L}+|hier (?:ist|sind)|folgende|im folgenden|zum beispiel|kurz gesagt|zusammengefasst|zu den|zur|zum|weitere|andere|um )/iu
+const LEAD_IN_CONTENT_RE = new RegExp(
+  String.raw`\d|\`|["“„‘]|(?:^|\s)'|\/|\b${wordPattern([...COUNT_WORDS, ...GERMAN_COUNT_WORDS])}\b`,
+  "i",
+)
+const LEAD_IN_OPENERS = [
+  ...["here's", "here’s", "here is", "here are", "the following", "following"],
+  ...["below", "for example", "for instance", "in short", "in summary", "to sum up"],
+  ...["in detail", "other", "further", "more on", "some", "a few"],
+]
+const GERMAN_LEAD_IN_OPENERS = [
+  ...["hier ist", "hier sind", "folgende", "im folgenden", "zum beispiel", "kurz gesagt"],
+  ...["zusammengefasst", "zu den", "zur", "zum", "weitere", "andere"],
+]
+/**
+ * How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"), or says
+ * what for ("To upgrade:", "Um … zu …", "um" only as a word of its own).
+ */
+const LEAD_IN_OPENER_RE = new RegExp(
+  String.raw`^(?:${wordPattern([...LEAD_IN_OPENERS, ...GERMAN_LEAD_IN_OPENERS])}|to \p{L}+|um )`,
+  "iu",
+)
 /** A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with. */
 const LEAD_IN_MAX_WORDS = 3
 /**
@@ -4633,9 +4725,21 @@ function normalizeSources(premises) {
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
 const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
+/** Articles, prepositions and conjunctions, English and German: a sentence goes on after them. */
+const FUNCTION_WORDS = [
+  ...["the", "a", "an", "of", "to", "in", "on", "at", "for"],
+  ...["with", "and", "or", "but", "from", "by", "as", "that", "which"],
+]
+const GERMAN_FUNCTION_WORDS = [
+  ...["der", "die", "das", "des", "dem", "den", "ein", "eine", "einer", "eines", "einem", "einen"],
+  ...["und", "oder", "aber", "mit", "von", "zu", "zum", "zur", "im", "am", "an", "auf"],
+  ...["für", "bei", "aus", "nach", "über", "unter", "vor", "durch", "als", "wie", "dass"],
+]
 /** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
-const FUNCTION_WORD_END_RE =
-  /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
+const FUNCTION_WORD_END_RE = new RegExp(
+  String.raw`(?:^|\s)${wordPattern([...FUNCTION_WORDS, ...GERMAN_FUNCTION_WORDS])}\s*$`,
+  "i",
+)
 const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
 /**
  * Whether the next source line goes on with the sentence of the line before. A line that ends a sentence is
@@ -4676,24 +4780,55 @@ function joinLines(lines) {
 }
 // ── End src/claims/split.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/process.ts ────────────────────────────────────────────────────────────────────────────
+const HEDGE_WORDS = [
+  ...["should", "would", "could", "might", "may", "will", "shall", "can", "cannot"],
+  ...["won't", "wouldn't", "if", "unless", "once", "until", "whether", "when", "make sure"],
+  ...["ensure", "please", "try", "expect", "expects", "expected", "hopefully", "probably", "likely"],
+  ...["let me", "let's", "i'll", "you'll", "you can", "need to", "needs to", "have to", "must"],
+]
+const GERMAN_HEDGE_WORDS = [
+  ...["kann", "kannst", "können", "wird", "werden", "wenn", "falls", "sobald"],
+  ...["bis", "ob", "damit", "bitte", "vermutlich", "wahrscheinlich", "muss"],
+]
+/** Stems that hedge in every form: "assumes", "assuming", "sollten", "würden". */
+const HEDGE_STEMS = ["assum", "sollte", "würde", "könnte", "müsste"]
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
  */
-const HEDGE_RE =
-  /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
+const HEDGE_RE = new RegExp(
+  String.raw`\b(?:${wordPattern([...HEDGE_WORDS, ...GERMAN_HEDGE_WORDS])}|${wordPattern(HEDGE_STEMS)}\w*)\b|\bto (?:verify|check|confirm|see|make sure)\b`,
+  "i",
+)
+const NEGATIONS = [
+  ...["not", "no longer", "never", "nothing", "none", "except"],
+  ...["excepting", "apart from", "aside from", "other than", "save for"],
+]
+const GERMAN_NEGATIONS = ["nicht", "nie", "außer", "bis auf", "abgesehen"]
 /**
  * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
  * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
  */
-const NEGATION_RE =
-  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
+const NEGATION_RE = new RegExp(
+  String.raw`\b(?:${wordPattern([...NEGATIONS, ...GERMAN_NEGATIONS])}|kein\w*)\b|n't\b`,
+  "i",
+)
+const RUN_PARTS = [
+  ...["other", "remaining", "rest of the", "new", "existing", "old", "relevant", "related", "affected", "updated"],
+  ...["added", "core", "unit", "integration", "these", "those", "both", "my", "this", "that"],
+]
+const GERMAN_RUN_PARTS = [
+  ...["übrigen", "anderen", "restlichen", "neuen", "bestehenden", "betroffenen"],
+  ...["beiden", "diese", "diesen", "dieser", "dieses"],
+]
 /**
  * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
  * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
  */
-const PART_OF_RUN_RE =
-  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
+const PART_OF_RUN_RE = new RegExp(
+  String.raw`(?<!\p{L})(?:${wordPattern([...RUN_PARTS, ...GERMAN_RUN_PARTS], { blank: String.raw`\s+` })}|\d+\s+of\s+the)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)`,
+  "iu",
+)
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
@@ -4716,9 +4851,15 @@ const SUITE_OUTCOME_PATTERNS = [
     /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
   ],
 ]
+/** Programs an agent runs, as a command starts; `./` for a script of the project. */
+const AGENT_PROGRAMS = [
+  ...["npm", "npx", "pnpm", "yarn", "bun", "bunx", "node", "deno", "python3", "python", "pip3"],
+  ...["pip", "uv", "poetry", "pytest", "go", "cargo", "make", "tsc", "eslint", "prettier", "biome"],
+  ...["ruff", "mypy", "black", "jest", "vitest", "mocha", "git", "docker", "mvn", "gradle", "./gradlew"],
+  ...["dotnet", "bundle", "rake", "rspec", "composer", "php", "sh", "bash", "./"],
+]
 /** A command in backticks that starts with a program an agent runs. */
-const BACKTICK_COMMAND_RE =
-  /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
+const BACKTICK_COMMAND_RE = new RegExp(String.raw`\`(${wordPattern(AGENT_PROGRAMS)}[^\`]{0,160})\``, "i")
 const COMMAND_PASSED_RE =
   /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
 const COMMAND_FAILED_RE =
@@ -4765,22 +4906,34 @@ const OUTCOME_PATTERNS = [
     ],
   ],
 ]
+/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
+const SOURCE_FILE_ENDINGS = [
+  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
+  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
+]
 /** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE =
-  /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
-const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
-const GERMAN_CHANGE_VERBS =
-  "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
+const PATH_TOKEN_RE = new RegExp(
+  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
+  "g",
+)
+const CHANGE_VERBS = [
+  ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
+  ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
+]
+const GERMAN_CHANGE_VERBS = [
+  ...["geändert", "angepasst", "aktualisiert", "bearbeitet", "überarbeitet", "erstellt"],
+  ...["angelegt", "hinzugefügt", "geschrieben", "korrigiert", "repariert"],
+]
 /** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
 const CHANGE_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?${wordPattern(CHANGE_VERBS)}\\b|^${wordPattern(CHANGE_VERBS)}\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+${wordPattern(CHANGE_VERBS)}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})`,
   // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
   "iu",
 )
-const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
+const READ_VERBS = ["read", "looked at", "inspected", "reviewed", "examined", "opened", "went through"]
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?${wordPattern(READ_VERBS, { blank: "\\s+" })}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 /** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
