@@ -727,7 +727,7 @@ const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
 const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"]
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
-const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+const SECRET_WORDS_RE = new RegExp(wordPattern(SECRET_WORDS), "i")
 const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
 /** A version or range: `1.2.3`, `^4.17.21`, `>=1.0`, `v2.1.0-rc.1`, `1.x`. */
 const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
@@ -2097,7 +2097,7 @@ const CALL_WORD = "getConnection"
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 const NAME_MAX = 80
 const STRONG_PARTS = new Set(
   "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
@@ -3242,8 +3242,11 @@ const LOOK_ONLY_PROGRAMS = new Set([
   ...["printenv", "uname", "hostname", "id", "du", "df", "md5sum", "sha256sum", "xxd", "od", "hexdump", "jq", "clear"],
 ])
 /** git subcommands that change no file of the work tree. */
-const GIT_LOOK_ONLY_RE =
-  /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
+const GIT_LOOK_ONLY_COMMANDS = [
+  ...["status", "diff", "log", "show", "blame", "branch", "rev-parse"],
+  ...["ls-files", "grep", "remote", "config", "describe", "shortlog", "add"],
+]
+const GIT_LOOK_ONLY_RE = new RegExp(`^${wordPattern(GIT_LOOK_ONLY_COMMANDS)}$`)
 /** Test runners, read from a simple command's program and its first arguments. */
 const TEST_RUNNER_RE =
   /^(?:(?:npm|pnpm|yarn|bun)(?: run)? test(?:[:\w-]*)|bun test|(?:npx|bunx|pnpm exec|yarn) (?:jest|vitest|mocha|ava|tap|playwright test|cypress run)|(?:jest|vitest|mocha|ava|pytest|py\.test|tox|nox|rspec|phpunit|ctest|nextest)|python[\d.]* -m (?:pytest|unittest|tox|nox)|go test|cargo (?:test|nextest)|make (?:test|check)\S*|mvn\S* (?:\S+ )*?(?:test|verify)|\S*gradlew? (?:\S+ )*?(?:test|check)|dotnet test|deno test|swift test|mix test|bundle exec (?:rspec|rake test)|rake test|(?:\S*\/)?runtests(?:\.py)?|(?:\S*\/)?run_tests(?:\.py|\.sh)?)\b/

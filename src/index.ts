@@ -1035,7 +1035,7 @@ const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
-const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+const SECRET_WORDS_RE = new RegExp(wordPattern(SECRET_WORDS), "i")
 
 const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
 
@@ -2543,7 +2543,7 @@ const CALL_WORD = "getConnection"
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 
 const NAME_MAX = 80
 
@@ -3913,8 +3913,12 @@ const LOOK_ONLY_PROGRAMS = new Set([
 ])
 
 /** git subcommands that change no file of the work tree. */
-const GIT_LOOK_ONLY_RE =
-  /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
+const GIT_LOOK_ONLY_COMMANDS = [
+  ...["status", "diff", "log", "show", "blame", "branch", "rev-parse"],
+  ...["ls-files", "grep", "remote", "config", "describe", "shortlog", "add"],
+] as const
+
+const GIT_LOOK_ONLY_RE = new RegExp(`^${wordPattern(GIT_LOOK_ONLY_COMMANDS)}$`)
 
 /** Test runners, read from a simple command's program and its first arguments. */
 const TEST_RUNNER_RE =

@@ -1,4 +1,5 @@
 // Secret-named keys: how strongly a name says its value is a secret, in any spelling.
+
 import {
   AMPERSAND,
   AT_SIGN,
@@ -25,6 +26,7 @@ import {
   UPPER_A,
   UPPER_Z,
 } from "../../base/chars.ts"
+import { wordPattern } from "../../base/words.ts"
 import { isBlank, isQuote, SECRET_WORDS } from "./values.ts"
 
 export const WEAK = 1
@@ -44,7 +46,7 @@ export const CALL_WORD = "getConnection"
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 
 export const NAME_MAX = 80
 

@@ -1,4 +1,5 @@
 // Secret values: what looks random or key-like, and what is a placeholder, a reference or plain code.
+
 import {
   ASTERISK,
   BACKTICK,
@@ -25,6 +26,7 @@ import {
   UNDERSCORE,
   UPPER_A,
 } from "../../base/chars.ts"
+import { wordPattern } from "../../base/words.ts"
 
 export const REDACTED = "[REDACTED]"
 
@@ -247,7 +249,7 @@ export const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 export const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
-export const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+export const SECRET_WORDS_RE = new RegExp(wordPattern(SECRET_WORDS), "i")
 
 export const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
 
