@@ -1,5 +1,4 @@
 // Claims: a reply's prose split into sentences a judge can check, each with the sentences before it.
-
 import { clipStart } from "../base/text.ts"
 import { wordPattern } from "../base/words.ts"
 import { type Premise, READ_LINE_PREFIX_RE } from "../capture/evidence.ts"

@@ -1,5 +1,4 @@
 // Secret-named keys: how strongly a name says its value is a secret, in any spelling.
-
 import {
   AMPERSAND,
   AT_SIGN,

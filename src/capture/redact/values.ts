@@ -1,5 +1,4 @@
 // Secret values: what looks random or key-like, and what is a placeholder, a reference or plain code.
-
 import {
   ASTERISK,
   BACKTICK,
