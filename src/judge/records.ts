@@ -1,6 +1,7 @@
 // The records check: claims about the agent's own work (ran, changed, read), decided from its tool calls without a judge.
 
 import { clip } from "../base/text.ts"
+import { PATH_TOKEN_RE } from "../capture/named.ts"
 import { normalizePath } from "../capture/sensitive.ts"
 import {
   looksOnly,
@@ -112,10 +113,6 @@ const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, read
     ],
   ],
 ]
-
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE =
-  /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
 
 const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
 
