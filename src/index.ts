@@ -5350,14 +5350,17 @@ function symbolLine(lines: readonly string[], symbol: string): number | undefine
 }
 
 /**
- * The part of a file the judge gets: from a little above the cited line or the symbol (else from the start),
+ * The part of a file the judge gets: all of it when it fits; else from a little above the cited line or the
+ * symbol (from the start when neither is found),
  * numbered as opencode's read numbers them, redacted, at most `cap` characters. The lines around the window
  * are redacted with it, so a secret that begins above the window is still recognised.
  */
 function fileWindow(text: string, focus: number | undefined, cap = NAMED_FILE_CHARS) {
   const lines = text.split("\n")
   if (lines.length > 1 && lines.at(-1) === "") lines.pop()
-  const start = Math.max(0, Math.min(lines.length - 1, (focus ?? 0) - LINES_ABOVE))
+  // Numbered, the whole file fits: a claim about one function often rests on a constant at the top.
+  const whole = lines.reduce((size, line, at) => size + line.length + String(at + 1).length + 3, 0) <= cap
+  const start = whole ? 0 : Math.max(0, Math.min(lines.length - 1, (focus ?? 0) - LINES_ABOVE))
   const from = Math.max(0, start - REDACTION_LINES)
   // Every line costs at least its number: the lines that can fit, and a margin below them for redaction.
   let upTo = start
