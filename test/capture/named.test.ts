@@ -77,12 +77,20 @@ describe("the part of a file that is read", () => {
     expect(symbolLine(["def parse(text):"], "parse")).toBe(0)
   })
 
-  test("from a few lines above the focus, numbered as opencode's read numbers lines", () => {
+  test("a file that fits is sent whole, numbered as opencode's read numbers lines, whatever the focus", () => {
     const text = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n")
-    const window = fileWindow(text, 49)
-    expect(window.first).toBe(44)
-    expect(window.text.split("\n")[0]).toBe("44: line 44")
-    expect(window.last).toBe(100)
+    const window = fileWindow(`${text}\n`, 49)
+    expect([window.first, window.last]).toEqual([1, 100])
+    expect(window.text.split("\n")[0]).toBe("1: line 1")
+    expect(window.text.split("\n")[99]).toBe("100: line 100")
+  })
+
+  test("a longer file from a few lines above the focus, else from the start", () => {
+    const text = Array.from({ length: 1_000 }, (_, i) => `line ${i + 1}`).join("\n")
+    const window = fileWindow(text, 499)
+    expect(window.first).toBe(494)
+    expect(window.text.split("\n")[0]).toBe("494: line 494")
+    expect(window.text.split("\n").at(-1)).toBe(`${window.last}: line ${window.last}`)
     expect(fileWindow(text, undefined).text.split("\n")[0]).toBe("1: line 1")
   })
 
