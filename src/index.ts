@@ -9091,12 +9091,11 @@ async function mayJudge(state: SessionState, { config, deps, notifier }: PartCon
 
 /**
  * The claims worth judging. A session with no evidence of its own (no tool ran) has only the files the check
- * may read: the claims that name a file, or follow a sentence that does, are judged against them.
+ * may read: a reply that names no file is not judged there; one that does is judged against those files.
  */
 function claimsToJudge(state: SessionState, claims: readonly Claim[]): readonly Claim[] {
   if (state.premises.length > 0 || state.records.length > 0) return claims
-  const names = (text: string | undefined) => text !== undefined && filesNamedIn(text).length > 0
-  return claims.filter((claim) => names(claim.raw ?? claim.text) || names(claim.before))
+  return claims.some((claim) => filesNamedIn(claim.raw ?? claim.text).length > 0) ? claims : []
 }
 
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */

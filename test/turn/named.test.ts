@@ -167,9 +167,13 @@ describe("a file named in a claim that no tool read (RFE_READ_NAMED)", () => {
     expect(off.requests).toEqual([])
   })
 
-  test("in a session with no tool call, claims that name no file are not sent", async () => {
-    const { requests } = await turn({ readme: false, reply: `The weather is fine today in the valley. ${WRONG}` })
-    expect(requests.some((request) => request.claim.includes("weather"))).toBe(false)
+  test("in a session with no tool call, a reply that names no readable file is not judged at all", async () => {
+    const none = await turn({ readme: false, reply: "The helper backs off exponentially, up to 5 attempts." })
+    expect(none.requests).toEqual([])
+    const unreadable = await turn({ readme: false, reply: "`dist/net.js` backs off exponentially, up to 5 attempts." })
+    expect(unreadable.requests).toEqual([])
+    const named = await turn({ readme: false, reply: `${WRONG} It gives up after that.` })
+    expect(named.requests.some((request) => request.claim === "It gives up after that.")).toBe(true)
   })
 
   test("a file the agent read itself is not read again by the check", async () => {
