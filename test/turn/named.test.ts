@@ -59,6 +59,10 @@ beforeAll(() => {
   write("assets/net.bin", new Uint8Array([69, 76, 70, 0, 1, 2, 3, 0, 66, 73, 78, 45, 77]))
   write(join("..", "outside", "net.ts"), "OUTSIDE-MARKER-7731\n")
   symlinkSync(join(root, "outside", "net.ts"), join(project, "src/link.ts"))
+  write(
+    "src/client.ts",
+    `export const GITHUB_TOKEN = "ghp_${"Zq9X".repeat(9)}"\nexport const BASE = "https://api.example.test"\n`,
+  )
   for (const name of ["a", "b", "c", "d"]) write(`src/${name}.ts`, `export const ${name} = "FILE-${name}"\n`)
   write("src/big.ts", Array.from({ length: 400 }, (_, i) => `export const v${i} = ${i} // BIG`).join("\n"))
 })
@@ -240,6 +244,14 @@ describe("a file named in a claim that no tool read (RFE_READ_NAMED)", () => {
       expect(sent(requests)).not.toContain(marker)
       expect(sent(requests)).not.toContain("read by the check")
     }
+  })
+
+  test("a file the check reads is redacted like every source", async () => {
+    const { requests } = await turn({ reply: "`src/client.ts` sets the base URL to the staging host." })
+    expect(sent(requests)).toContain('ref="src/client.ts:1-2, read by the check"')
+    expect(sent(requests)).toContain("https://api.example.test")
+    expect(sent(requests)).not.toContain("Zq9XZq9X")
+    expect(sent(requests)).toContain("[REDACTED]")
   })
 
   test("caps: at most three files a reply, each at most 4,000 characters", async () => {
