@@ -157,6 +157,7 @@ describe("which files the check reads, on a real work tree", () => {
     symlinkSync(join(project, "src/net.ts"), join(project, "src/alias.ts"))
     symlinkSync(join(project, ".env"), join(project, "src/env.ts"))
     mkdirSync(join(project, "src/folder.ts"))
+    if (Bun.which("mkfifo")) Bun.spawnSync(["mkfifo", join(project, "src/pipe.ts")])
   })
   afterAll(() => dirs.cleanup())
 
@@ -199,6 +200,12 @@ describe("which files the check reads, on a real work tree", () => {
   ])("never %s", async (_, claim) => {
     const found = await read([claim.replace("OUTSIDE_PATH", join(outside, "secret.ts"))])
     expect(found).toEqual([])
+  })
+
+  test.skipIf(!Bun.which("mkfifo"))("never a named pipe, and no wait on one", async () => {
+    const started = Date.now()
+    expect(await read(["`src/pipe.ts` streams the events."])).toEqual([])
+    expect(Date.now() - started).toBeLessThan(2_000)
   })
 
   test("at most three files a reply, in the order the claims name them", async () => {
