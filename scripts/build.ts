@@ -67,6 +67,8 @@ export const MODULES = [
   "src/capture/evidence.ts",
   "src/capture/docpull.ts",
   "src/capture/capture.ts",
+  "src/capture/ignore.ts",
+  "src/capture/named.ts",
   "src/claims/prose.ts",
   "src/claims/words.ts",
   "src/claims/checkable.ts",

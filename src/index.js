@@ -5,8 +5,8 @@
 // modules below in pipeline order, each between its Begin and End lines; docs/architecture.md says what each
 // one owns.
 import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
+import { constants, existsSync } from "node:fs"
+import { appendFile, mkdir, open, readFile, realpath, stat } from "node:fs/promises"
 import { dirname } from "node:path"
 
 // ── Begin src/base/unknown.ts ──────────────────────────────────────────────────────────────────────────────
@@ -424,6 +424,9 @@ function parseConfig(rawOptions, env) {
   if (rawOptions !== undefined && rawOptions !== null && !isRecord(rawOptions)) {
     warnings.push("ragfaith: plugin options must be an object; ignoring them")
   }
+  if (options.evidence !== undefined && !isRecord(options.evidence)) {
+    warnings.push('ragfaith: option evidence must be an object such as { "readNamed": true }; ignoring it')
+  }
   if (options.judge !== undefined && !isRecord(options.judge)) {
     warnings.push('ragfaith: option judge must be an object such as { "provider": "openrouter" }; ignoring it')
   }
@@ -439,6 +442,7 @@ function parseConfig(rawOptions, env) {
     flagVerdicts: flagged ?? new Set(strictness === "strict" ? ["unfaithful", "unverifiable"] : ["unfaithful"]),
     premiseTools: parsePremiseTools(read.text("RFE_PREMISE_TOOLS", "premiseTools"), evidenceScope, warnings),
     premiseCap: read.integer("RFE_PREMISE_CAP", "premiseCap", DEFAULTS.premiseCap, 1),
+    readNamed: read.flag("RFE_READ_NAMED", "readNamed", false, asRecord(options.evidence)),
     maxClaims: read.integer("RFE_MAX_CLAIMS", "maxClaims", DEFAULTS.maxClaims, 1),
     nudgeDepth: read.integer("RFE_NUDGE_DEPTH", "nudgeDepth", DEFAULTS.nudgeDepth, 0),
     cacheDir: read.text("RFE_CACHE_DIR", "cacheDir"),
@@ -4143,7 +4147,340 @@ function createCapture({ config, directory, store }) {
     },
   }
 }
-// ── End src/capture/capture.ts ─────────────────────────────────────────────────────────────────────────────
+/** A character class (`[a-z]`, `[!0-9]`), read from its `[`; undefined when it never closes (then `[` is literal). */
+function classAt(pattern, at) {
+  let i = at + 1
+  let negate = false
+  if (pattern[i] === "!" || pattern[i] === "^") {
+    negate = true
+    i++
+  }
+  let body = ""
+  // A `]` right after the opening bracket is a member, as in fnmatch.
+  if (pattern[i] === "]") {
+    body += "\\]"
+    i++
+  }
+  for (; i < pattern.length; i++) {
+    const char = pattern[i]
+    if (char === "]") return { source: `[${negate ? "^/" : ""}${body}]`, end: i }
+    if (char === "\\" && i + 1 < pattern.length) {
+      body += `\\${pattern[++i]}`
+    } else body += char === "-" ? "-" : char.replace(/[\\^\]]/g, "\\$&")
+  }
+  return undefined
+}
+/**
+ * A glob of .gitignore syntax as a regular expression over a slash-separated path: `*` and `?` stay within
+ * one segment, `**` between slashes spans any number of them, a backslash makes the next character literal.
+ */
+function globSource(pattern) {
+  let out = ""
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]
+    if (char === "*" && pattern[i + 1] === "*") {
+      const atStart = i === 0 || pattern[i - 1] === "/"
+      const atEnd = i + 2 === pattern.length || pattern[i + 2] === "/"
+      if (atStart && atEnd) {
+        // `**/` matches zero or more folders; a trailing `/**` everything inside.
+        if (i + 2 === pattern.length) out += ".*"
+        else {
+          out += "(?:.*/)?"
+          i++
+        }
+        i++
+        continue
+      }
+      // Any other run of asterisks is an ordinary one.
+      while (pattern[i + 1] === "*") i++
+      out += "[^/]*"
+    } else if (char === "*") out += "[^/]*"
+    else if (char === "?") out += "[^/]"
+    else if (char === "[") {
+      const range = classAt(pattern, i)
+      if (range) {
+        out += range.source
+        i = range.end
+      } else out += "\\["
+    } else if (char === "\\" && i + 1 < pattern.length) {
+      out += pattern[++i].replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+    } else out += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+  }
+  return out
+}
+/** Trailing spaces are cut unless a backslash escapes the last one. */
+function trimTrailing(line) {
+  let end = line.length
+  while (end > 0 && line[end - 1] === " ") end--
+  if (end < line.length && line[end - 1] === "\\") end++
+  return line.slice(0, end)
+}
+/** The rules of one .gitignore file, in its order; `base` is its folder relative to the repository's root. */
+function parseIgnore(text, base = "") {
+  const rules = []
+  for (const raw of text.split("\n")) {
+    let line = trimTrailing(raw.replace(/\r$/, ""))
+    if (!line || line.startsWith("#")) continue
+    const negate = line.startsWith("!")
+    if (negate) line = line.slice(1)
+    const dirOnly = line.endsWith("/") && !line.endsWith("\\/")
+    if (dirOnly) line = line.replace(/\/+$/, "")
+    if (!line) continue
+    // A slash at the start or in the middle ties the pattern to the .gitignore's folder; otherwise it
+    // matches a name at any depth below it.
+    const anchored = line.includes("/")
+    const body = globSource(line.replace(/^\//, ""))
+    rules.push({ base, negate, dirOnly, re: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) })
+  }
+  return rules
+}
+/** The last rule that speaks about one path decides it; undefined when no rule does. */
+function decide(path, isDir, rules) {
+  let ignored
+  for (const rule of rules) {
+    if (rule.dirOnly && !isDir) continue
+    if (rule.base && !path.startsWith(`${rule.base}/`)) continue
+    const rel = rule.base ? path.slice(rule.base.length + 1) : path
+    if (rule.re.test(rel)) ignored = !rule.negate
+  }
+  return ignored
+}
+/**
+ * Whether git ignores a file, given as a path relative to the repository's root with `/` between folders, under
+ * `rules` (shallower .gitignore files first, each in its own order: later rules win). A file inside an ignored
+ * folder stays ignored whatever a later rule says, as in git, which never looks inside such a folder.
+ */
+function isIgnored(path, rules) {
+  const segments = path.split("/").filter(Boolean)
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const isDir = depth < segments.length
+    if (decide(segments.slice(0, depth).join("/"), isDir, rules)) return true
+  }
+  return false
+}
+/** The folders whose .gitignore files can speak about a path: the root, then each folder on the way down. */
+function ignoreFolders(path) {
+  const segments = path.split("/").filter(Boolean).slice(0, -1)
+  return ["", ...segments.map((_, at) => segments.slice(0, at + 1).join("/"))]
+}
+// ── End src/capture/ignore.ts ──────────────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/named.ts ─────────────────────────────────────────────────────────────────────────────
+/** At most this much of one file goes to the judge, line numbers included. */
+const NAMED_FILE_CHARS = 4_000
+/** At most this many files are read for one reply. */
+const NAMED_FILES_PER_REPLY = 3
+/** How much of a file is read to find the lines a claim speaks of; a symbol further down is not found. */
+const NAMED_READ_BYTES = 256 * 1024
+/** Lines shown above a symbol's line or a cited line: the comment and signature that say what it is. */
+const LINES_ABOVE = 6
+/** Lines read around the window before its cut, so a secret spanning lines is still recognised there. */
+const REDACTION_LINES = 40
+/** How many folders up from the project the repository's root (the folder holding `.git`) is looked for. */
+const ROOT_SEARCH_DEPTH = 8
+/** The label a source read by the check carries, for the judge, the note and the report. */
+const READ_BY_CHECK = "read by the check"
+/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
+const SOURCE_FILE_ENDINGS = [
+  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
+  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
+]
+/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
+const PATH_TOKEN_RE = new RegExp(
+  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
+  "g",
+)
+/** A line cited after a path: `:40`, `:10-20`, `#L10`, `#L10-L20`. */
+const CITATION_RE = /(?::(\d+)(?:[-–](\d+))?|#L(\d+)(?:-L?(\d+))?)$/
+/** The same right after a bare path in prose (`src/net.ts:40`), where the path token stops before it. */
+const CITATION_AFTER_RE = /^(?::(\d+)(?:[-–]\d+)?|#L(\d+)(?:-L?\d+)?)(?![\w/])/
+/** A name in backticks (`retry`, `Client.send`, `retry()`) or a call in prose (`retry()`): a symbol the claim speaks of. */
+const SYMBOL_RE = /`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\([^`)]*\))?`|(?<![\w$.`])([A-Za-z_$][\w$]*)\(\)/g
+/** Words in backticks that are no symbol of a file: literals and keywords. */
+const NOT_SYMBOLS = new Set(["true", "false", "null", "undefined", "this", "self", "None", "nil", "return", "async"])
+/**
+ * A name that ends like a file (`net.ts`, `pool.yaml`) is the file, not a symbol in it; one without a folder
+ * that ends otherwise (`Client.send`, `cache.get`) is a symbol, not a file.
+ */
+const FILE_ENDING_RE =
+  /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte|py|pyi|go|rs|java|kt|kts|scala|swift|dart|rb|php|cs|fs|cpp|cc|hpp|c|h|m|lua|ex|exs|erl|hs|ml|r|jl|pl|pm|zig|md|mdx|rst|json|jsonc|ya?ml|toml|ini|cfg|conf|xml|proto|graphql|gradle|tf|sh|bash|zsh|ps1|html|css|scss|less|sql|csv|txt|lock)$/i
+/** The files a claim names, each once, with the line it cites or the symbol it names. */
+function filesNamedIn(claim) {
+  const symbols = [...claim.matchAll(SYMBOL_RE)]
+    .map((match) => match[1] ?? match[2] ?? "")
+    .filter((name) => !FILE_ENDING_RE.test(name))
+    .map((name) => name.split(".").at(-1) ?? "")
+    .filter((name) => name.length > 1 && !NOT_SYMBOLS.has(name))
+  const found = new Map()
+  for (const match of claim.matchAll(PATH_TOKEN_RE)) {
+    let token = (match[1] ?? match[2] ?? "").replace(/[.,;)]+$/, "")
+    if (/^[a-z][\w+.-]*:\/\//i.test(token) || token.startsWith("~")) continue
+    const cited = CITATION_RE.exec(token)
+    let line = cited ? Number(cited[1] ?? cited[3]) : undefined
+    if (cited) token = token.slice(0, cited.index)
+    if (match[2] !== undefined && line === undefined) {
+      const after = CITATION_AFTER_RE.exec(claim.slice((match.index ?? 0) + match[0].length))
+      if (after) line = Number(after[1] ?? after[2])
+    }
+    token = token.replace(/:$/, "")
+    if (!token || found.has(token) || (!token.includes("/") && !FILE_ENDING_RE.test(token))) continue
+    found.set(token, { path: token, line, symbol: symbols[0] })
+  }
+  return [...found.values()]
+}
+/** A path written in a claim as an absolute path in the project, `.` and `..` settled; undefined outside it. */
+function projectPath(written, directory) {
+  const dir = directory.replace(/[\\/]+$/, "")
+  const raw = written.replace(/\\/g, "/")
+  const joined = raw.startsWith("/") ? raw : `${dir}/${raw}`
+  const segments = []
+  for (const segment of joined.split("/")) {
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") {
+      if (segments.pop() === undefined) return undefined
+    } else segments.push(segment)
+  }
+  const absolute = `/${segments.join("/")}`
+  if (!absolute.startsWith(`${dir}/`)) return undefined
+  return { absolute, relative: absolute.slice(dir.length + 1) }
+}
+/** The line (0-based) where a symbol is defined, else the first that names it; undefined when none does. */
+function symbolLine(lines, symbol) {
+  const name = symbol.replace(/[$]/g, "\\$&")
+  const definition = new RegExp(
+    `(?:\\b(?:function\\*?|def|class|interface|type|enum|struct|trait|fn|func|const|let|var|val)\\s+${name}(?![\\w$])|^\\s*(?:(?:export|public|private|protected|static|async|readonly|override)\\s+)*${name}\\s*(?:[(:=]|<))`,
+  )
+  const mention = new RegExp(`(?<![\\w$])${name}(?![\\w$])`)
+  const defined = lines.findIndex((line) => definition.test(line))
+  if (defined >= 0) return defined
+  const named = lines.findIndex((line) => mention.test(line))
+  return named >= 0 ? named : undefined
+}
+/**
+ * The part of a file the judge gets: all of it when it fits; else from a little above the cited line or the
+ * symbol (from the start when neither is found),
+ * numbered as opencode's read numbers them, redacted, at most `cap` characters. The lines around the window
+ * are redacted with it, so a secret that begins above the window is still recognised.
+ */
+function fileWindow(text, focus, cap = NAMED_FILE_CHARS) {
+  const lines = text.split("\n")
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop()
+  // Numbered, the whole file fits: a claim about one function often rests on a constant at the top.
+  const whole = lines.reduce((size, line, at) => size + line.length + String(at + 1).length + 3, 0) <= cap
+  const start = whole ? 0 : Math.max(0, Math.min(lines.length - 1, (focus ?? 0) - LINES_ABOVE))
+  const from = Math.max(0, start - REDACTION_LINES)
+  // Every line costs at least its number: the lines that can fit, and a margin below them for redaction.
+  let upTo = start
+  for (let size = 0; upTo < lines.length && size <= cap; upTo++) size += (lines[upTo]?.length ?? 0) + 1
+  const redacted = redactLines(lines.slice(from, Math.min(lines.length, upTo + REDACTION_LINES)))
+  const out = []
+  let size = 0
+  let last = start + 1
+  for (let at = start; at < upTo; at++) {
+    const line = redacted[at - from]
+    if (line === undefined) continue
+    const numbered = escapeDelimiters(`${at + 1}: ${line}`)
+    if (size + numbered.length > cap) {
+      // A first line longer than the cap is cut to it; any later one ends the window.
+      if (out.length === 0) out.push(numbered.slice(0, cap))
+      break
+    }
+    out.push(numbered)
+    size += numbered.length + 1
+    last = at + 1
+  }
+  return { text: out.join("\n"), first: start + 1, last }
+}
+/** A NUL byte in the head, or bytes that are no UTF-8: a binary file, never sent. */
+function decodeText(bytes, complete) {
+  if (bytes.subarray(0, 8_000).includes(0)) return undefined
+  try {
+    // `stream` leaves a character cut at the end of a partial read alone instead of calling it invalid.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: !complete })
+  } catch {
+    return undefined
+  }
+}
+/** The repository's root: the project or the nearest folder above it holding `.git`; the project when none does. */
+function repositoryRoot(directory, deps) {
+  let dir = directory.replace(/[\\/]+$/, "")
+  for (let up = 0; up <= ROOT_SEARCH_DEPTH && dir; up++) {
+    if (deps.fileExists(`${dir}/.git`)) return dir
+    dir = dir.slice(0, dir.lastIndexOf("/"))
+  }
+  return directory.replace(/[\\/]+$/, "")
+}
+/** Whether git would ignore a file of the project: the .gitignore files on its way down, and info/exclude. */
+async function isGitIgnored(absolute, directory, deps) {
+  const root = repositoryRoot(directory, deps)
+  const relative = absolute.slice(root.length + 1)
+  if (relative.split("/").includes(".git")) return true
+  const sources = [
+    { base: "", file: `${root}/.git/info/exclude` },
+    ...ignoreFolders(relative).map((base) => ({ base, file: `${root}/${base ? `${base}/` : ""}.gitignore` })),
+  ]
+  const texts = await Promise.all(sources.map((source) => deps.readText(source.file).catch(() => undefined)))
+  const rules = sources.flatMap((source, at) => parseIgnore(texts[at] ?? "", source.base))
+  return rules.length > 0 && isIgnored(relative, rules)
+}
+/**
+ * Reads one named file, or says nothing: only a regular text file inside the project, reached through links
+ * that stay inside it, neither sensitive nor ignored by git.
+ */
+async function readNamedFile(named, directory, deps) {
+  const place = projectPath(named.path, directory)
+  if (!place || isSensitivePath(place.relative)) return undefined
+  const [real, realDir] = await Promise.all([deps.realPath(place.absolute), deps.realPath(directory)])
+  if (!real || !realDir || !real.startsWith(`${realDir.replace(/\/+$/, "")}/`)) return undefined
+  const realRelative = real.slice(realDir.replace(/\/+$/, "").length + 1)
+  if (isSensitivePath(realRelative)) return undefined
+  if (await isGitIgnored(place.absolute, directory, deps)) return undefined
+  if (
+    real !== place.absolute &&
+    (await isGitIgnored(`${directory.replace(/\/+$/, "")}/${realRelative}`, directory, deps))
+  ) {
+    return undefined
+  }
+  const bytes = await deps.readHead(real, NAMED_READ_BYTES)
+  if (!bytes) return undefined
+  const text = decodeText(bytes, bytes.length < NAMED_READ_BYTES)
+  if (text === undefined || !text.trim()) return undefined
+  const focus =
+    named.line !== undefined ? named.line - 1 : named.symbol ? symbolLine(text.split("\n"), named.symbol) : undefined
+  return { place, window: fileWindow(text, focus) }
+}
+/** A file's evidence, as the judge and the note cite it. */
+function namedRead(id, relative, directory, window) {
+  const premise = {
+    id,
+    tool: "read",
+    origin: "machine",
+    ref: `${relative}:${window.first}-${window.last}, ${READ_BY_CHECK}`,
+    path: resolvePath(relative, directory),
+    text: window.text,
+    readBy: "check",
+  }
+  return { premise, file: relative }
+}
+/**
+ * The files the claims of one reply name that no tool of the session read, read by the check itself: at
+ * most NAMED_FILES_PER_REPLY of them, each at most NAMED_FILE_CHARS, in the order the claims name them.
+ * `read` holds the resolved paths the session already read (as `resolvePath` spells them).
+ */
+async function readNamedFiles(claims, read, directory, deps) {
+  const premises = []
+  const tried = new Set()
+  for (const named of claims.flatMap(filesNamedIn)) {
+    if (premises.length >= NAMED_FILES_PER_REPLY) break
+    const place = projectPath(named.path, directory)
+    if (!place || tried.has(place.absolute) || read.has(resolvePath(place.absolute, directory))) continue
+    tried.add(place.absolute)
+    const found = await readNamedFile(named, directory, deps).catch(() => undefined)
+    if (!found) continue
+    premises.push(namedRead(`C${premises.length + 1}`, found.place.relative, directory, found.window))
+  }
+  return premises
+}
+// ── End src/capture/named.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/prose.ts ──────────────────────────────────────────────────────────────────────────────
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
 const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
@@ -5930,16 +6267,6 @@ const OUTCOME_PATTERNS = [
     ],
   ],
 ]
-/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
-const SOURCE_FILE_ENDINGS = [
-  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
-  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
-]
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE = new RegExp(
-  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
-  "g",
-)
 const CHANGE_VERBS = [
   ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
   ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
@@ -6175,8 +6502,9 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
-function gatherEvidence(state, config, judge, exists) {
-  const premises = [...state.premises]
+function gatherEvidence(state, config, judge, exists, named = []) {
+  // The files the check read go last: the sources the agent pulled keep their place in the shared prefix.
+  const premises = [...state.premises, ...named.map((read) => read.premise)]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
   const active = config.activeModel ?? state.activeModel
@@ -6431,11 +6759,32 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     notifier.reportFailure("no-judge-model", judge.problem)
     return undefined
   }
-  /** The judged claims of a reply, their sources named as the note cites them. */
+  /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
+  const readNamed = async (state, claims) => {
+    if (!config.readNamed) return []
+    const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
+    for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
+    const texts = claims.map((claim) => claim.raw ?? claim.text)
+    const found = await readNamedFiles(texts, read, directory, deps)
+    if (found.length) {
+      notifier.log("debug", "ragfaith: the check read files the agent had not", {
+        sessionID: state.id,
+        files: found.map((named) => named.premise.ref),
+      })
+    }
+    return found
+  }
+  /** The judged claims of a reply, their sources named as the note cites them, and the files the check read. */
   return async (state, claims) => {
+    const none = { results: [], model: undefined, readByCheck: [] }
     const judge = await settle(state)
-    if (!judge) return { results: [], model: undefined }
-    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
+    if (!judge) return none
+    const named = await readNamed(state, claims)
+    // A session with no evidence of its own is judged only against files the check read.
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    const exists = (path) => deps.fileExists(resolvePath(path, directory))
+    const evidence = gatherEvidence(state, config, judge, exists, named)
+    const files = new Map(named.map((read) => [read.premise.id, read.file]))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run = newJudgeRun()
@@ -6449,8 +6798,12 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
     const judged = results
       .filter((result) => result !== undefined)
-      .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
-    return { results: judged, model: evidence.model }
+      .map((result) => {
+        const file = result.source ? files.get(result.source) : undefined
+        const source = result.source && (evidence.refs.get(result.source) ?? result.source)
+        return { ...result, source, ...(file ? { readByCheck: file } : {}) }
+      })
+    return { results: judged, model: evidence.model, readByCheck: named.map((read) => read.premise.ref) }
   }
 }
 // ── End src/judge/settle.ts ────────────────────────────────────────────────────────────────────────────────
@@ -6707,6 +7060,18 @@ function flaggedToast(items, tail) {
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
 /**
+ * Where a source is a file the agent never read (the check read it): the agent is told so, and to read it
+ * before it answers again, so the correction rests on the file rather than on the note's quote.
+ */
+function unreadLine(files) {
+  const named = files.map((file) => `\`${file}\``).join(", ")
+  const it = files.length === 1 ? "it" : "them"
+  return (
+    `You did not read ${named} in this session; the check read ${files.length === 1 ? "that file" : "those files"} ` +
+    `itself, and the quotes above come from ${it}. Read ${it} with your read tool before you answer again.`
+  )
+}
+/**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
  * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
@@ -6721,10 +7086,12 @@ function buildNote(flagged, askProvenance) {
     return `${index + 1}. "${item.claim}"${where}${says}${why}`
   })
   const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
+  const unread = [...new Set(flagged.flatMap((item) => (item.readByCheck ? [item.readByCheck] : [])))]
   return [
     `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
     "These statements in your last reply are not supported by the sources you pulled in this session:",
     ...lines,
+    ...(unread.length ? [unreadLine(unread)] : []),
     "",
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
@@ -6839,6 +7206,7 @@ function toFlaggedItems(results, apiKey) {
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.readByCheck ? { readByCheck: result.readByCheck } : {}),
   }))
 }
 // ── End src/feedback/note.ts ───────────────────────────────────────────────────────────────────────────────
@@ -6877,6 +7245,14 @@ function reportItem(item) {
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
     ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
+}
+/** The files the check read itself for a reply, because the reply named them and the agent had not read them. */
+function readByCheckLines(report) {
+  const files = report.readByCheck ?? []
+  if (files.length === 0) return []
+  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const what = files.length === 1 ? "a file" : `${files.length} files`
+  return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
 }
 /** What became of a judged reply, in words that fit what was judged in it. */
 function replyOutcome(report, marks) {
@@ -6926,6 +7302,7 @@ function reportReply(report, title, options) {
   const lines = [
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+    ...readByCheckLines(report),
   ]
   const flagged = report.items.filter((item) => item.verdict !== "faithful")
   flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
@@ -7175,7 +7552,15 @@ async function mayJudge(state, { config, deps, notifier }) {
     })
     return false
   }
-  return state.premises.length > 0 || state.records.length > 0
+  return state.premises.length > 0 || state.records.length > 0 || config.readNamed
+}
+/**
+ * The claims worth judging. A session with no evidence of its own (no tool ran) has only the files the check
+ * may read: a reply that names no file is not judged there; one that does is judged against those files.
+ */
+function claimsToJudge(state, claims) {
+  if (state.premises.length > 0 || state.records.length > 0) return claims
+  return claims.some((claim) => filesNamedIn(claim.raw ?? claim.text).length > 0) ? claims : []
 }
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
 function logVerdicts(notifier, sessionID, messageID, claims, results) {
@@ -7231,14 +7616,19 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
     const text = [...reply.texts.values()].join("\n\n")
-    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
+    const split = splitClaims(text, config.maxClaims, segmenter)
+    const { skipped, notClaims } = split
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
+    const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
-    const { results, model } = await judgeClaims(state, claims)
+    const { results, model, readByCheck } = await judgeClaims(state, claims)
+    // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
+    if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
     if (isOutdated(state, generation, report, results, ctx)) return
@@ -7684,6 +8074,24 @@ function detectMode(argv) {
   const subcommand = argv.slice(2).find((arg) => OPENCODE_SUBCOMMANDS.has(arg))
   return subcommand === "run" ? "run" : "serve"
 }
+/**
+ * The head of a regular file. Checked before it is opened, and opened without waiting, so a named pipe or a
+ * device never holds the judging of a reply.
+ */
+async function readHead(path, max) {
+  const info = await stat(path).catch(() => undefined)
+  if (!info?.isFile()) return undefined
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    if (!(await handle.stat()).isFile()) return undefined
+    const buffer = new Uint8Array(Math.min(max, info.size))
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
 /** The plugin's disk access: a missing file reads as undefined, never as an error. */
 const fileDeps = {
   readText: (path) =>
@@ -7694,6 +8102,8 @@ const fileDeps = {
   appendText: (path, text) => appendFile(path, text, "utf8"),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
+  realPath: (path) => realpath(path).catch(() => undefined),
+  readHead: (path, max) => readHead(path, max).catch(() => undefined),
 }
 /** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */
 function opencodeLogDir(env) {

@@ -6,8 +6,8 @@
 // one owns.
 
 import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
+import { constants, existsSync } from "node:fs"
+import { appendFile, mkdir, open, readFile, realpath, stat } from "node:fs/promises"
 import { dirname } from "node:path"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 
@@ -373,6 +373,11 @@ interface Config {
   flagVerdicts: ReadonlySet<Verdict>
   premiseTools: RegExp
   premiseCap: number
+  /**
+   * Files a claim names that no tool of the session read are read by the plugin itself, within bounds, and
+   * judged against (RFE_READ_NAMED, option `evidence.readNamed`); off by default.
+   */
+  readNamed: boolean
   maxClaims: number
   nudgeDepth: number
   cacheDir: string | undefined
@@ -575,6 +580,9 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
   if (rawOptions !== undefined && rawOptions !== null && !isRecord(rawOptions)) {
     warnings.push("ragfaith: plugin options must be an object; ignoring them")
   }
+  if (options.evidence !== undefined && !isRecord(options.evidence)) {
+    warnings.push('ragfaith: option evidence must be an object such as { "readNamed": true }; ignoring it')
+  }
   if (options.judge !== undefined && !isRecord(options.judge)) {
     warnings.push('ragfaith: option judge must be an object such as { "provider": "openrouter" }; ignoring it')
   }
@@ -596,6 +604,7 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
       flagged ?? new Set<Verdict>(strictness === "strict" ? ["unfaithful", "unverifiable"] : ["unfaithful"]),
     premiseTools: parsePremiseTools(read.text("RFE_PREMISE_TOOLS", "premiseTools"), evidenceScope, warnings),
     premiseCap: read.integer("RFE_PREMISE_CAP", "premiseCap", DEFAULTS.premiseCap, 1),
+    readNamed: read.flag("RFE_READ_NAMED", "readNamed", false, asRecord(options.evidence)),
     maxClaims: read.integer("RFE_MAX_CLAIMS", "maxClaims", DEFAULTS.maxClaims, 1),
     nudgeDepth: read.integer("RFE_NUDGE_DEPTH", "nudgeDepth", DEFAULTS.nudgeDepth, 0),
     cacheDir: read.text("RFE_CACHE_DIR", "cacheDir"),
@@ -719,6 +728,10 @@ interface Deps {
   ensureDir: (path: string) => Promise<void>
   /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
   fileExists: (path: string) => boolean
+  /** A path with every link resolved (realpath); undefined when it does not exist. */
+  realPath: (path: string) => Promise<string | undefined>
+  /** The first `max` bytes of a regular file; undefined for a folder, a device, a pipe or a missing file. */
+  readHead: (path: string, max: number) => Promise<Uint8Array | undefined>
   writeStderr: (text: string) => void
   /** `run` when opencode runs one prompt and exits at the first idle; `serve` for the TUI and `opencode serve`. */
   mode: "run" | "serve"
@@ -808,6 +821,11 @@ interface Premise {
   /** Absolute or project path of a file premise, so an edit can retire it. */
   path: string | undefined
   text: string
+  /**
+   * `check` when the plugin read the file itself because a claim named it and no tool of the session had read
+   * it: evidence the agent never saw, which the note and the report say so of.
+   */
+  readBy?: "check"
 }
 
 /** The evidence of one session: premises in arrival order, and their total size, held under the cap. */
@@ -877,6 +895,8 @@ interface ClaimResult extends JudgeVerdict {
   demoted?: "unanchored" | "disagreed"
   /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
   second?: "silent"
+  /** The file the deciding source is, when the check read it because no tool of the session had. */
+  readByCheck?: string
 }
 
 /**
@@ -1011,6 +1031,8 @@ interface ReplyReport {
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
+  /** The files the check read itself for this reply, as their sources are labelled (RFE_READ_NAMED). */
+  readByCheck?: string[]
   outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
 }
 
@@ -5207,6 +5229,409 @@ type Capture = ReturnType<typeof createCapture>
 
 // ── End src/capture/capture.ts ─────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/capture/ignore.ts ────────────────────────────────────────────────────────────────────────────
+
+/** One line of a .gitignore file, turned into a test on paths below the folder that holds the file. */
+interface IgnoreRule {
+  /** The folder of the .gitignore file, relative to the repository's root; "" for the root. */
+  base: string
+  /** `!pattern`: a path the rule matches is not ignored after all. */
+  negate: boolean
+  /** `pattern/`: the rule matches folders only. */
+  dirOnly: boolean
+  re: RegExp
+}
+
+/** A character class (`[a-z]`, `[!0-9]`), read from its `[`; undefined when it never closes (then `[` is literal). */
+function classAt(pattern: string, at: number): { source: string; end: number } | undefined {
+  let i = at + 1
+  let negate = false
+  if (pattern[i] === "!" || pattern[i] === "^") {
+    negate = true
+    i++
+  }
+  let body = ""
+  // A `]` right after the opening bracket is a member, as in fnmatch.
+  if (pattern[i] === "]") {
+    body += "\\]"
+    i++
+  }
+  for (; i < pattern.length; i++) {
+    const char = pattern[i] as string
+    if (char === "]") return { source: `[${negate ? "^/" : ""}${body}]`, end: i }
+    if (char === "\\" && i + 1 < pattern.length) {
+      body += `\\${pattern[++i]}`
+    } else body += char === "-" ? "-" : char.replace(/[\\^\]]/g, "\\$&")
+  }
+  return undefined
+}
+
+/**
+ * A glob of .gitignore syntax as a regular expression over a slash-separated path: `*` and `?` stay within
+ * one segment, `**` between slashes spans any number of them, a backslash makes the next character literal.
+ */
+function globSource(pattern: string): string {
+  let out = ""
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i] as string
+    if (char === "*" && pattern[i + 1] === "*") {
+      const atStart = i === 0 || pattern[i - 1] === "/"
+      const atEnd = i + 2 === pattern.length || pattern[i + 2] === "/"
+      if (atStart && atEnd) {
+        // `**/` matches zero or more folders; a trailing `/**` everything inside.
+        if (i + 2 === pattern.length) out += ".*"
+        else {
+          out += "(?:.*/)?"
+          i++
+        }
+        i++
+        continue
+      }
+      // Any other run of asterisks is an ordinary one.
+      while (pattern[i + 1] === "*") i++
+      out += "[^/]*"
+    } else if (char === "*") out += "[^/]*"
+    else if (char === "?") out += "[^/]"
+    else if (char === "[") {
+      const range = classAt(pattern, i)
+      if (range) {
+        out += range.source
+        i = range.end
+      } else out += "\\["
+    } else if (char === "\\" && i + 1 < pattern.length) {
+      out += (pattern[++i] as string).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+    } else out += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+  }
+  return out
+}
+
+/** Trailing spaces are cut unless a backslash escapes the last one. */
+function trimTrailing(line: string): string {
+  let end = line.length
+  while (end > 0 && line[end - 1] === " ") end--
+  if (end < line.length && line[end - 1] === "\\") end++
+  return line.slice(0, end)
+}
+
+/** The rules of one .gitignore file, in its order; `base` is its folder relative to the repository's root. */
+function parseIgnore(text: string, base = ""): IgnoreRule[] {
+  const rules: IgnoreRule[] = []
+  for (const raw of text.split("\n")) {
+    let line = trimTrailing(raw.replace(/\r$/, ""))
+    if (!line || line.startsWith("#")) continue
+    const negate = line.startsWith("!")
+    if (negate) line = line.slice(1)
+    const dirOnly = line.endsWith("/") && !line.endsWith("\\/")
+    if (dirOnly) line = line.replace(/\/+$/, "")
+    if (!line) continue
+    // A slash at the start or in the middle ties the pattern to the .gitignore's folder; otherwise it
+    // matches a name at any depth below it.
+    const anchored = line.includes("/")
+    const body = globSource(line.replace(/^\//, ""))
+    rules.push({ base, negate, dirOnly, re: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) })
+  }
+  return rules
+}
+
+/** The last rule that speaks about one path decides it; undefined when no rule does. */
+function decide(path: string, isDir: boolean, rules: readonly IgnoreRule[]): boolean | undefined {
+  let ignored: boolean | undefined
+  for (const rule of rules) {
+    if (rule.dirOnly && !isDir) continue
+    if (rule.base && !path.startsWith(`${rule.base}/`)) continue
+    const rel = rule.base ? path.slice(rule.base.length + 1) : path
+    if (rule.re.test(rel)) ignored = !rule.negate
+  }
+  return ignored
+}
+
+/**
+ * Whether git ignores a file, given as a path relative to the repository's root with `/` between folders, under
+ * `rules` (shallower .gitignore files first, each in its own order: later rules win). A file inside an ignored
+ * folder stays ignored whatever a later rule says, as in git, which never looks inside such a folder.
+ */
+function isIgnored(path: string, rules: readonly IgnoreRule[]): boolean {
+  const segments = path.split("/").filter(Boolean)
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const isDir = depth < segments.length
+    if (decide(segments.slice(0, depth).join("/"), isDir, rules)) return true
+  }
+  return false
+}
+
+/** The folders whose .gitignore files can speak about a path: the root, then each folder on the way down. */
+function ignoreFolders(path: string): string[] {
+  const segments = path.split("/").filter(Boolean).slice(0, -1)
+  return ["", ...segments.map((_, at) => segments.slice(0, at + 1).join("/"))]
+}
+
+// ── End src/capture/ignore.ts ──────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/capture/named.ts ─────────────────────────────────────────────────────────────────────────────
+
+/** At most this much of one file goes to the judge, line numbers included. */
+const NAMED_FILE_CHARS = 4_000
+
+/** At most this many files are read for one reply. */
+const NAMED_FILES_PER_REPLY = 3
+
+/** How much of a file is read to find the lines a claim speaks of; a symbol further down is not found. */
+const NAMED_READ_BYTES = 256 * 1024
+
+/** Lines shown above a symbol's line or a cited line: the comment and signature that say what it is. */
+const LINES_ABOVE = 6
+
+/** Lines read around the window before its cut, so a secret spanning lines is still recognised there. */
+const REDACTION_LINES = 40
+
+/** How many folders up from the project the repository's root (the folder holding `.git`) is looked for. */
+const ROOT_SEARCH_DEPTH = 8
+
+/** The label a source read by the check carries, for the judge, the note and the report. */
+const READ_BY_CHECK = "read by the check"
+
+/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
+const SOURCE_FILE_ENDINGS = [
+  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
+  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
+] as const
+
+/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
+const PATH_TOKEN_RE = new RegExp(
+  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
+  "g",
+)
+
+/** A line cited after a path: `:40`, `:10-20`, `#L10`, `#L10-L20`. */
+const CITATION_RE = /(?::(\d+)(?:[-–](\d+))?|#L(\d+)(?:-L?(\d+))?)$/
+
+/** The same right after a bare path in prose (`src/net.ts:40`), where the path token stops before it. */
+const CITATION_AFTER_RE = /^(?::(\d+)(?:[-–]\d+)?|#L(\d+)(?:-L?\d+)?)(?![\w/])/
+
+/** A name in backticks (`retry`, `Client.send`, `retry()`) or a call in prose (`retry()`): a symbol the claim speaks of. */
+const SYMBOL_RE = /`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\([^`)]*\))?`|(?<![\w$.`])([A-Za-z_$][\w$]*)\(\)/g
+
+/** Words in backticks that are no symbol of a file: literals and keywords. */
+const NOT_SYMBOLS = new Set(["true", "false", "null", "undefined", "this", "self", "None", "nil", "return", "async"])
+
+/**
+ * A name that ends like a file (`net.ts`, `pool.yaml`) is the file, not a symbol in it; one without a folder
+ * that ends otherwise (`Client.send`, `cache.get`) is a symbol, not a file.
+ */
+const FILE_ENDING_RE =
+  /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte|py|pyi|go|rs|java|kt|kts|scala|swift|dart|rb|php|cs|fs|cpp|cc|hpp|c|h|m|lua|ex|exs|erl|hs|ml|r|jl|pl|pm|zig|md|mdx|rst|json|jsonc|ya?ml|toml|ini|cfg|conf|xml|proto|graphql|gradle|tf|sh|bash|zsh|ps1|html|css|scss|less|sql|csv|txt|lock)$/i
+
+/** One file a claim names, as written there: the path, a cited line, and the symbol the claim speaks of. */
+interface NamedFile {
+  /** As written, the citation cut off. */
+  path: string
+  line: number | undefined
+  symbol: string | undefined
+}
+
+/** The files a claim names, each once, with the line it cites or the symbol it names. */
+function filesNamedIn(claim: string): NamedFile[] {
+  const symbols = [...claim.matchAll(SYMBOL_RE)]
+    .map((match) => match[1] ?? match[2] ?? "")
+    .filter((name) => !FILE_ENDING_RE.test(name))
+    .map((name) => name.split(".").at(-1) ?? "")
+    .filter((name) => name.length > 1 && !NOT_SYMBOLS.has(name))
+  const found = new Map<string, NamedFile>()
+  for (const match of claim.matchAll(PATH_TOKEN_RE)) {
+    let token = (match[1] ?? match[2] ?? "").replace(/[.,;)]+$/, "")
+    if (/^[a-z][\w+.-]*:\/\//i.test(token) || token.startsWith("~")) continue
+    const cited = CITATION_RE.exec(token)
+    let line = cited ? Number(cited[1] ?? cited[3]) : undefined
+    if (cited) token = token.slice(0, cited.index)
+    if (match[2] !== undefined && line === undefined) {
+      const after = CITATION_AFTER_RE.exec(claim.slice((match.index ?? 0) + match[0].length))
+      if (after) line = Number(after[1] ?? after[2])
+    }
+    token = token.replace(/:$/, "")
+    if (!token || found.has(token) || (!token.includes("/") && !FILE_ENDING_RE.test(token))) continue
+    found.set(token, { path: token, line, symbol: symbols[0] })
+  }
+  return [...found.values()]
+}
+
+/** A path written in a claim as an absolute path in the project, `.` and `..` settled; undefined outside it. */
+function projectPath(written: string, directory: string): { absolute: string; relative: string } | undefined {
+  const dir = directory.replace(/[\\/]+$/, "")
+  const raw = written.replace(/\\/g, "/")
+  const joined = raw.startsWith("/") ? raw : `${dir}/${raw}`
+  const segments: string[] = []
+  for (const segment of joined.split("/")) {
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") {
+      if (segments.pop() === undefined) return undefined
+    } else segments.push(segment)
+  }
+  const absolute = `/${segments.join("/")}`
+  if (!absolute.startsWith(`${dir}/`)) return undefined
+  return { absolute, relative: absolute.slice(dir.length + 1) }
+}
+
+/** The line (0-based) where a symbol is defined, else the first that names it; undefined when none does. */
+function symbolLine(lines: readonly string[], symbol: string): number | undefined {
+  const name = symbol.replace(/[$]/g, "\\$&")
+  const definition = new RegExp(
+    `(?:\\b(?:function\\*?|def|class|interface|type|enum|struct|trait|fn|func|const|let|var|val)\\s+${name}(?![\\w$])|^\\s*(?:(?:export|public|private|protected|static|async|readonly|override)\\s+)*${name}\\s*(?:[(:=]|<))`,
+  )
+  const mention = new RegExp(`(?<![\\w$])${name}(?![\\w$])`)
+  const defined = lines.findIndex((line) => definition.test(line))
+  if (defined >= 0) return defined
+  const named = lines.findIndex((line) => mention.test(line))
+  return named >= 0 ? named : undefined
+}
+
+/**
+ * The part of a file the judge gets: all of it when it fits; else from a little above the cited line or the
+ * symbol (from the start when neither is found),
+ * numbered as opencode's read numbers them, redacted, at most `cap` characters. The lines around the window
+ * are redacted with it, so a secret that begins above the window is still recognised.
+ */
+function fileWindow(text: string, focus: number | undefined, cap = NAMED_FILE_CHARS) {
+  const lines = text.split("\n")
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop()
+  // Numbered, the whole file fits: a claim about one function often rests on a constant at the top.
+  const whole = lines.reduce((size, line, at) => size + line.length + String(at + 1).length + 3, 0) <= cap
+  const start = whole ? 0 : Math.max(0, Math.min(lines.length - 1, (focus ?? 0) - LINES_ABOVE))
+  const from = Math.max(0, start - REDACTION_LINES)
+  // Every line costs at least its number: the lines that can fit, and a margin below them for redaction.
+  let upTo = start
+  for (let size = 0; upTo < lines.length && size <= cap; upTo++) size += (lines[upTo]?.length ?? 0) + 1
+  const redacted = redactLines(lines.slice(from, Math.min(lines.length, upTo + REDACTION_LINES)))
+  const out: string[] = []
+  let size = 0
+  let last = start + 1
+  for (let at = start; at < upTo; at++) {
+    const line = redacted[at - from]
+    if (line === undefined) continue
+    const numbered = escapeDelimiters(`${at + 1}: ${line}`)
+    if (size + numbered.length > cap) {
+      // A first line longer than the cap is cut to it; any later one ends the window.
+      if (out.length === 0) out.push(numbered.slice(0, cap))
+      break
+    }
+    out.push(numbered)
+    size += numbered.length + 1
+    last = at + 1
+  }
+  return { text: out.join("\n"), first: start + 1, last }
+}
+
+/** A NUL byte in the head, or bytes that are no UTF-8: a binary file, never sent. */
+function decodeText(bytes: Uint8Array, complete: boolean): string | undefined {
+  if (bytes.subarray(0, 8_000).includes(0)) return undefined
+  try {
+    // `stream` leaves a character cut at the end of a partial read alone instead of calling it invalid.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: !complete })
+  } catch {
+    return undefined
+  }
+}
+
+/** What the check needs of the file system: the effects, and the project it may read in. */
+type FileAccess = Pick<Deps, "readText" | "fileExists" | "realPath" | "readHead">
+
+/** The repository's root: the project or the nearest folder above it holding `.git`; the project when none does. */
+function repositoryRoot(directory: string, deps: FileAccess): string {
+  let dir = directory.replace(/[\\/]+$/, "")
+  for (let up = 0; up <= ROOT_SEARCH_DEPTH && dir; up++) {
+    if (deps.fileExists(`${dir}/.git`)) return dir
+    dir = dir.slice(0, dir.lastIndexOf("/"))
+  }
+  return directory.replace(/[\\/]+$/, "")
+}
+
+/** Whether git would ignore a file of the project: the .gitignore files on its way down, and info/exclude. */
+async function isGitIgnored(absolute: string, directory: string, deps: FileAccess): Promise<boolean> {
+  const root = repositoryRoot(directory, deps)
+  const relative = absolute.slice(root.length + 1)
+  if (relative.split("/").includes(".git")) return true
+  const sources = [
+    { base: "", file: `${root}/.git/info/exclude` },
+    ...ignoreFolders(relative).map((base) => ({ base, file: `${root}/${base ? `${base}/` : ""}.gitignore` })),
+  ]
+  const texts = await Promise.all(sources.map((source) => deps.readText(source.file).catch(() => undefined)))
+  const rules = sources.flatMap((source, at) => parseIgnore(texts[at] ?? "", source.base))
+  return rules.length > 0 && isIgnored(relative, rules)
+}
+
+/**
+ * Reads one named file, or says nothing: only a regular text file inside the project, reached through links
+ * that stay inside it, neither sensitive nor ignored by git.
+ */
+async function readNamedFile(named: NamedFile, directory: string, deps: FileAccess) {
+  const place = projectPath(named.path, directory)
+  if (!place || isSensitivePath(place.relative)) return undefined
+  const [real, realDir] = await Promise.all([deps.realPath(place.absolute), deps.realPath(directory)])
+  if (!real || !realDir || !real.startsWith(`${realDir.replace(/\/+$/, "")}/`)) return undefined
+  const realRelative = real.slice(realDir.replace(/\/+$/, "").length + 1)
+  if (isSensitivePath(realRelative)) return undefined
+  if (await isGitIgnored(place.absolute, directory, deps)) return undefined
+  if (
+    real !== place.absolute &&
+    (await isGitIgnored(`${directory.replace(/\/+$/, "")}/${realRelative}`, directory, deps))
+  ) {
+    return undefined
+  }
+  const bytes = await deps.readHead(real, NAMED_READ_BYTES)
+  if (!bytes) return undefined
+  const text = decodeText(bytes, bytes.length < NAMED_READ_BYTES)
+  if (text === undefined || !text.trim()) return undefined
+  const focus =
+    named.line !== undefined ? named.line - 1 : named.symbol ? symbolLine(text.split("\n"), named.symbol) : undefined
+  return { place, window: fileWindow(text, focus) }
+}
+
+/** A file the check read: its evidence, and the file as the project names it. */
+interface NamedRead {
+  premise: Premise
+  file: string
+}
+
+/** A file's evidence, as the judge and the note cite it. */
+function namedRead(id: string, relative: string, directory: string, window: ReturnType<typeof fileWindow>): NamedRead {
+  const premise: Premise = {
+    id,
+    tool: "read",
+    origin: "machine",
+    ref: `${relative}:${window.first}-${window.last}, ${READ_BY_CHECK}`,
+    path: resolvePath(relative, directory),
+    text: window.text,
+    readBy: "check",
+  }
+  return { premise, file: relative }
+}
+
+/**
+ * The files the claims of one reply name that no tool of the session read, read by the check itself: at
+ * most NAMED_FILES_PER_REPLY of them, each at most NAMED_FILE_CHARS, in the order the claims name them.
+ * `read` holds the resolved paths the session already read (as `resolvePath` spells them).
+ */
+async function readNamedFiles(
+  claims: readonly string[],
+  read: ReadonlySet<string>,
+  directory: string,
+  deps: FileAccess,
+): Promise<NamedRead[]> {
+  const premises: NamedRead[] = []
+  const tried = new Set<string>()
+  for (const named of claims.flatMap(filesNamedIn)) {
+    if (premises.length >= NAMED_FILES_PER_REPLY) break
+    const place = projectPath(named.path, directory)
+    if (!place || tried.has(place.absolute) || read.has(resolvePath(place.absolute, directory))) continue
+    tried.add(place.absolute)
+    const found = await readNamedFile(named, directory, deps).catch(() => undefined)
+    if (!found) continue
+    premises.push(namedRead(`C${premises.length + 1}`, found.place.relative, directory, found.window))
+  }
+  return premises
+}
+
+// ── End src/capture/named.ts ───────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/claims/prose.ts ──────────────────────────────────────────────────────────────────────────────
 
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
@@ -7424,18 +7849,6 @@ const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, read
   ],
 ]
 
-/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
-const SOURCE_FILE_ENDINGS = [
-  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
-  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
-] as const
-
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE = new RegExp(
-  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
-  "g",
-)
-
 const CHANGE_VERBS = [
   ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
   ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
@@ -7784,8 +8197,10 @@ function gatherEvidence(
   config: Config,
   judge: JudgeSettings,
   exists?: (path: string) => boolean,
+  named: readonly NamedRead[] = [],
 ): Evidence {
-  const premises = [...state.premises]
+  // The files the check read go last: the sources the agent pulled keep their place in the shared prefix.
+  const premises = [...state.premises, ...named.map((read) => read.premise)]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
   const active = config.activeModel ?? state.activeModel
@@ -8092,11 +8507,32 @@ function createClaimJudge(
     notifier.reportFailure("no-judge-model", judge.problem)
     return undefined
   }
-  /** The judged claims of a reply, their sources named as the note cites them. */
+  /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
+  const readNamed = async (state: SessionState, claims: readonly Claim[]) => {
+    if (!config.readNamed) return []
+    const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
+    for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
+    const texts = claims.map((claim) => claim.raw ?? claim.text)
+    const found = await readNamedFiles(texts, read, directory, deps)
+    if (found.length) {
+      notifier.log("debug", "ragfaith: the check read files the agent had not", {
+        sessionID: state.id,
+        files: found.map((named) => named.premise.ref),
+      })
+    }
+    return found
+  }
+  /** The judged claims of a reply, their sources named as the note cites them, and the files the check read. */
   return async (state: SessionState, claims: readonly Claim[]) => {
+    const none = { results: [] as ClaimResult[], model: undefined, readByCheck: [] as string[] }
     const judge = await settle(state)
-    if (!judge) return { results: [] as ClaimResult[], model: undefined }
-    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
+    if (!judge) return none
+    const named = await readNamed(state, claims)
+    // A session with no evidence of its own is judged only against files the check read.
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
+    const evidence = gatherEvidence(state, config, judge, exists, named)
+    const files = new Map(named.map((read) => [read.premise.id, read.file]))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run = newJudgeRun()
@@ -8110,8 +8546,12 @@ function createClaimJudge(
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
-      .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
-    return { results: judged, model: evidence.model }
+      .map((result) => {
+        const file = result.source ? files.get(result.source) : undefined
+        const source = result.source && (evidence.refs.get(result.source) ?? result.source)
+        return { ...result, source, ...(file ? { readByCheck: file } : {}) }
+      })
+    return { results: judged, model: evidence.model, readByCheck: named.map((read) => read.premise.ref) }
   }
 }
 
@@ -8406,6 +8846,19 @@ function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
 }
 
 /**
+ * Where a source is a file the agent never read (the check read it): the agent is told so, and to read it
+ * before it answers again, so the correction rests on the file rather than on the note's quote.
+ */
+function unreadLine(files: readonly string[]): string {
+  const named = files.map((file) => `\`${file}\``).join(", ")
+  const it = files.length === 1 ? "it" : "them"
+  return (
+    `You did not read ${named} in this session; the check read ${files.length === 1 ? "that file" : "those files"} ` +
+    `itself, and the quotes above come from ${it}. Read ${it} with your read tool before you answer again.`
+  )
+}
+
+/**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
  * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
@@ -8420,10 +8873,12 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
     return `${index + 1}. "${item.claim}"${where}${says}${why}`
   })
   const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
+  const unread = [...new Set(flagged.flatMap((item) => (item.readByCheck ? [item.readByCheck] : [])))]
   return [
     `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
     "These statements in your last reply are not supported by the sources you pulled in this session:",
     ...lines,
+    ...(unread.length ? [unreadLine(unread)] : []),
     "",
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
@@ -8548,6 +9003,7 @@ function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefi
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.readByCheck ? { readByCheck: result.readByCheck } : {}),
   }))
 }
 
@@ -8603,6 +9059,15 @@ function reportItem(item: FlaggedClaim): string[] {
   ]
 }
 
+/** The files the check read itself for a reply, because the reply named them and the agent had not read them. */
+function readByCheckLines(report: ReplyReport): string[] {
+  const files = report.readByCheck ?? []
+  if (files.length === 0) return []
+  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const what = files.length === 1 ? "a file" : `${files.length} files`
+  return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
+}
+
 /** What became of a judged reply, in words that fit what was judged in it. */
 function replyOutcome(report: ReplyReport, marks: string): string {
   const count = (verdict: FlaggedClaim["verdict"]) => report.items.filter((item) => item.verdict === verdict).length
@@ -8654,6 +9119,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
   const lines = [
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+    ...readByCheckLines(report),
   ]
   const flagged = report.items.filter((item) => item.verdict !== "faithful")
   flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
@@ -8930,7 +9396,16 @@ async function mayJudge(state: SessionState, { config, deps, notifier }: PartCon
     })
     return false
   }
-  return state.premises.length > 0 || state.records.length > 0
+  return state.premises.length > 0 || state.records.length > 0 || config.readNamed
+}
+
+/**
+ * The claims worth judging. A session with no evidence of its own (no tool ran) has only the files the check
+ * may read: a reply that names no file is not judged there; one that does is judged against those files.
+ */
+function claimsToJudge(state: SessionState, claims: readonly Claim[]): readonly Claim[] {
+  if (state.premises.length > 0 || state.records.length > 0) return claims
+  return claims.some((claim) => filesNamedIn(claim.raw ?? claim.text).length > 0) ? claims : []
 }
 
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
@@ -9010,14 +9485,19 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
     const text = [...reply.texts.values()].join("\n\n")
-    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
+    const split = splitClaims(text, config.maxClaims, segmenter)
+    const { skipped, notClaims } = split
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
+    const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
-    const { results, model } = await judgeClaims(state, claims)
+    const { results, model, readByCheck } = await judgeClaims(state, claims)
+    // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
+    if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
     if (isOutdated(state, generation, report, results, ctx)) return
@@ -9531,8 +10011,27 @@ function detectMode(argv: readonly string[]): "run" | "serve" {
   return subcommand === "run" ? "run" : "serve"
 }
 
+/**
+ * The head of a regular file. Checked before it is opened, and opened without waiting, so a named pipe or a
+ * device never holds the judging of a reply.
+ */
+async function readHead(path: string, max: number): Promise<Uint8Array | undefined> {
+  const info = await stat(path).catch(() => undefined)
+  if (!info?.isFile()) return undefined
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    if (!(await handle.stat()).isFile()) return undefined
+    const buffer = new Uint8Array(Math.min(max, info.size))
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
 /** The plugin's disk access: a missing file reads as undefined, never as an error. */
-const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists"> = {
+const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists" | "realPath" | "readHead"> = {
   readText: (path) =>
     readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined
@@ -9541,6 +10040,8 @@ const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists
   appendText: (path, text) => appendFile(path, text, "utf8"),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
+  realPath: (path) => realpath(path).catch(() => undefined),
+  readHead: (path, max) => readHead(path, max).catch(() => undefined),
 }
 
 /** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */

@@ -2,6 +2,7 @@
 
 import { clip } from "../base/text.ts"
 import { wordPattern } from "../base/words.ts"
+import { PATH_TOKEN_RE } from "../capture/named.ts"
 import { normalizePath } from "../capture/sensitive.ts"
 import {
   looksOnly,
@@ -158,18 +159,6 @@ const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, read
     ],
   ],
 ]
-
-/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
-const SOURCE_FILE_ENDINGS = [
-  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
-  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
-] as const
-
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE = new RegExp(
-  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
-  "g",
-)
 
 const CHANGE_VERBS = [
   ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
