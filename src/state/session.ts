@@ -84,6 +84,8 @@ export interface ReplyReport {
   unjudged: number
   /** What judging this reply cost: judge requests (second opinions and retries included) and tokens. */
   spend?: Pick<Counters, "requests" | "tokensIn" | "tokensOut">
+  /** The files the check read itself for this reply, as their sources are labelled (RFE_READ_NAMED). */
+  readByCheck?: string[]
   outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
 }
 
