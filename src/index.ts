@@ -8524,12 +8524,12 @@ function claimKey(model: string, claim: Claim, evidence: Pick<Evidence, "context
 
 /**
  * The key of a verdict that holds whatever sentences stand before its statement and whatever the user asked,
- * or undefined when the statement's verdict may rest on them. The rule: a statement that points back ("it", "this", "sie", "dort")
- * always keeps its context in the key; any other statement is looked up without it too, and a verdict is
- * stored that way only when it is `faithful` with a quote that stands in a source (`standsAlone`), so what
- * decided it is a source's own words, not the sentences before or the question. The sources stay in the key:
- * a verdict is reused only against the same sources, byte for byte. A contradiction is never reused this way: a flag is earned anew with
- * the context the judge is shown.
+ * or undefined when the statement's verdict may rest on them. The rule: a statement that points back ("it",
+ * "this", "sie", "dort") always keeps its context in the key; any other statement is looked up without it
+ * too, and a verdict is stored that way only when it is `faithful` with a quote that stands in a source
+ * (`standsAlone`), so what decided it is a source's own words, not the sentences before or the question. The
+ * sources stay in the key: a verdict is reused only against the same sources, byte for byte. A contradiction
+ * is never reused this way: a flag is earned anew with the context the judge is shown.
  */
 function contextFreeKey(model: string, claim: Claim, evidence: Pick<Evidence, "sourcesOnly">, config: Config) {
   if (!config.checks.reuse || pointsBack(claim.text)) return undefined
