@@ -239,7 +239,7 @@ async function earnFlag(
     ask.count("disagreements")
     return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
-  return { claim, ...first, source: anchored }
+  return { claim, ...first, source: anchored, second: "agreed" }
 }
 
 /** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
@@ -364,7 +364,7 @@ export function createClaimJudge(
   /** The judged claims of a reply, their sources named as the note cites them. */
   return async (state: SessionState, claims: readonly Claim[]) => {
     const judge = await settle(state)
-    if (!judge) return { results: [] as ClaimResult[], model: undefined }
+    if (!judge) return { results: [] as ClaimResult[], model: undefined, second: undefined }
     const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
     health.model = evidence.model
     await cache.load(evidence.model)
@@ -380,7 +380,11 @@ export function createClaimJudge(
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
-    return { results: judged, model: evidence.model }
+    // The model asked for second opinions on this reply's contradictions, for the report.
+    const secondModel = config.checks.secondOpinion
+      ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
+      : undefined
+    return { results: judged, model: evidence.model, second: secondModel }
   }
 }
 

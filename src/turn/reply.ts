@@ -6,10 +6,11 @@ import { scrubError } from "../capture/redact/scrub.ts"
 import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
 import type { HostClient, Ledger, Notifier, TurnLedger } from "../config/effects.ts"
-import { NOTE_CLAIM_CHARS, type NoteSender, sanitized, toFlaggedItems } from "../feedback/note.ts"
+import { NOTE_CLAIM_CHARS, type NoteSender, type SentNote, sanitized, toFlaggedItems } from "../feedback/note.ts"
+import { buildReceipt, type Receipts } from "../feedback/receipt.ts"
 import type { ClaimJudge } from "../judge/settle.ts"
 import type { PartContext, ReplyReport, ReplyState, SessionState } from "../state/session.ts"
-import type { ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
+import type { Claim, ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
@@ -131,11 +132,45 @@ function isOutdated(
   return true
 }
 
+/** The claims of a reply the judge gave no verdict for, sanitised like the rest. */
+function unansweredClaims(claims: readonly Claim[], results: readonly ClaimResult[], apiKey: string | undefined) {
+  const judged = new Set(results.map((result) => result.claim.key))
+  return claims
+    .filter((claim) => !judged.has(claim.key))
+    .map((claim) => sanitized(claim.text, NOTE_CLAIM_CHARS, apiKey))
+}
+
+/** What the flagged statements of a reply drew: the statements, and the note when one went in. */
+interface FollowUp {
+  flagged: ReadonlySet<FlaggedClaim>
+  note: SentNote | undefined
+}
+
+const NO_FOLLOW_UP: FollowUp = { flagged: new Set(), note: undefined }
+
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender, receipts: Receipts) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
+
+  /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
+  const followUp = (
+    state: SessionState,
+    reply: ReplyState,
+    results: readonly ClaimResult[],
+    items: FlaggedClaim[],
+    report: ReplyReport,
+  ): FollowUp => {
+    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+    if (flagged.length === 0) return NO_FOLLOW_UP
+    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+    const sent = notes.send(state, flaggedItems, turn)
+    report.outcome = sent.outcome
+    state.flaggedReport = report
+    return { flagged: new Set(flaggedItems), note: sent.note }
+  }
 
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
@@ -148,19 +183,19 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
-    const { results, model } = await judgeClaims(state, claims)
+    const { results, model, second } = await judgeClaims(state, claims)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    if (isOutdated(state, generation, report, results, ctx)) return
-    logVerdicts(notifier, state.id, reply.id, claims.length, results)
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return
-    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    report.outcome = notes.send(state, flaggedItems, turn)
-    state.flaggedReport = report
+    let sent = NO_FOLLOW_UP
+    if (!isOutdated(state, generation, report, results, ctx)) {
+      logVerdicts(notifier, state.id, reply.id, claims.length, results)
+      sent = followUp(state, reply, results, items, report)
+    }
+    const unjudged = unansweredClaims(claims, results, config.judge.apiKey)
+    const base = { sessionID: state.id, replyID: reply.id, mode: deps.mode, second, report, unjudged }
+    await receipts.record(buildReceipt({ ...base, ...sent }))
   }
 
   return {
