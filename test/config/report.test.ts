@@ -5,7 +5,7 @@ import { parseConfig } from "../../src/config/config.ts"
 
 const failOn = (options: unknown, env: Record<string, string>) => {
   const { config, warnings } = parseConfig(options, env)
-  return { verdicts: [...config.failOn].sort(), warnings }
+  return { verdicts: [...config.failOn].sort() as string[], warnings }
 }
 
 describe("RFE_REPORT", () => {
@@ -44,7 +44,7 @@ describe("RFE_FAIL_ON", () => {
     ["none", undefined, { RFE_FAIL_ON: "none" }, []],
     ["an option array", { failOn: ["unverifiable"] }, {}, ["unverifiable"]],
     ["the env over the option", { failOn: ["unverifiable"] }, { RFE_FAIL_ON: "unfaithful" }, ["unfaithful"]],
-  ])("%s", (_name, options, env, expected) => {
+  ])("%s", (_name, options, env, expected: string[]) => {
     expect(failOn(options, env)).toEqual({ verdicts: expected, warnings: [] })
   })
 
