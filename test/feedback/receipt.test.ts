@@ -292,7 +292,9 @@ function bigReceipt(writer: string, n: number, count = 40, chars = 1500): Receip
 const WRITER_SCRIPT = `
 import { createReceipts } from "${ROOT}/src/feedback/receipt.ts"
 import { fileDeps } from "${ROOT}/src/host/v1.ts"
-const [path, writer, count] = process.argv.slice(-3)
+const [path, writer, count, startAt] = process.argv.slice(-4)
+// Every writer starts at the same moment, so the processes' appends overlap.
+await Bun.sleep(Math.max(0, Number(startAt) - Date.now()))
 const deps = { ...fileDeps, mode: "serve", writeStderr: () => {} }
 const notifier = { log() {}, toast() {} }
 const config = { report: path, flagVerdicts: new Set(), failOn: new Set(), ci: {} }
@@ -305,9 +307,9 @@ await Promise.all(Array.from({ length: Number(count) }, (_, n) => receipts.recor
   outcome: "silent", statements: Array.from({ length: 40 }, (_, i) => statement(n, i)), over_cap: 0, note: null })))
 `
 
-const runWriter = (script: string, path: string, writer: string, count: number) =>
+const runWriter = (script: string, path: string, writer: string, count: number, startAt: number) =>
   new Promise<number | null>((done) => {
-    const child = spawn(process.execPath, [script, path, writer, String(count)], { stdio: "ignore" })
+    const child = spawn(process.execPath, [script, path, writer, String(count), String(startAt)], { stdio: "ignore" })
     child.once("exit", done)
   })
 
@@ -322,11 +324,14 @@ describe("several writers at once", () => {
     const deps = { ...fileDeps, mode: "serve", writeStderr: () => {} } as unknown as Deps
     // Three instances in this process (three sessions, or the plugin loaded twice), 30 lines each, all at once,
     // while four other processes write 30 lines each: about 60 kB a line.
+    // All of them start at one moment, once the other processes are up.
+    const startAt = Date.now() + 2_000
+    const others = ["p1", "p2", "p3", "p4"].map((writer) => runWriter(script, path, writer, 30, startAt))
+    await Bun.sleep(Math.max(0, startAt - Date.now()))
     const local = ["a", "b", "c"].flatMap((writer) => {
       const receipts = createReceipts({ config, deps, notifier })
       return Array.from({ length: 30 }, (_, n) => receipts.record(bigReceipt(writer, n)))
     })
-    const others = ["p1", "p2", "p3", "p4"].map((writer) => runWriter(script, path, writer, 30))
     const [codes] = await Promise.all([Promise.all(others), Promise.all(local)])
     expect(codes).toEqual([0, 0, 0, 0])
     const raw = readFileSync(path, "utf8")
