@@ -7162,7 +7162,6 @@ function unansweredClaims(claims, results, apiKey) {
     .filter((claim) => !judged.has(claim.key))
     .map((claim) => sanitized(claim.text, NOTE_CLAIM_CHARS, apiKey))
 }
-const NO_FOLLOW_UP = { flagged: new Set(), note: undefined }
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
 function createReplyJudge(ctx, judgeClaims, notes, receipts) {
   const { config, deps, notifier, counters } = ctx
@@ -7171,7 +7170,7 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts) {
   /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
   const followUp = (state, reply, results, items, report) => {
     const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return NO_FOLLOW_UP
+    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
     const itemOf = new Map(results.map((result, i) => [result, items[i]]))
     const flaggedItems = flagged.map((result) => itemOf.get(result))
     const sent = notes.send(state, flaggedItems, turn)
@@ -7195,7 +7194,7 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts) {
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    let sent = NO_FOLLOW_UP
+    let sent = { flagged: new Set(), note: undefined }
     if (!isOutdated(state, generation, report, results, ctx)) {
       logVerdicts(notifier, state.id, reply.id, claims.length, results)
       sent = followUp(state, reply, results, items, report)

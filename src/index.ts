@@ -9036,8 +9036,6 @@ interface FollowUp {
   note: SentNote | undefined
 }
 
-const NO_FOLLOW_UP: FollowUp = { flagged: new Set(), note: undefined }
-
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
 function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender, receipts: Receipts) {
   const { config, deps, notifier, counters } = ctx
@@ -9053,7 +9051,7 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     report: ReplyReport,
   ): FollowUp => {
     const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return NO_FOLLOW_UP
+    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
     const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
     const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
     const sent = notes.send(state, flaggedItems, turn)
@@ -9078,7 +9076,7 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    let sent = NO_FOLLOW_UP
+    let sent: FollowUp = { flagged: new Set(), note: undefined }
     if (!isOutdated(state, generation, report, results, ctx)) {
       logVerdicts(notifier, state.id, reply.id, claims.length, results)
       sent = followUp(state, reply, results, items, report)
