@@ -8837,13 +8837,14 @@ function summaryOf(tally: RunTally, failOn: ReadonlySet<Verdict>, report: string
 function createReceipts({ config, deps, notifier }: Pick<PartContext, "config" | "deps" | "notifier">) {
   const tally: RunTally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: 0 }
   const told = new Set<string>()
-  const warnOnce = (what: string, error: unknown) => {
+  const warnOnce = (what: string, path: string, error: unknown) => {
     if (told.has(what)) return
     told.add(what)
-    const message = `ragfaith: cannot write ${what} (${describeError(error)}); judging goes on`
+    const message = `ragfaith: cannot write ${what} (${path}: ${describeError(error)}); judging goes on`
     notifier.log("warn", message)
     if (deps.mode === "run") deps.writeStderr(`${message}\n`)
-    else notifier.toast(message)
+    // A toast has two short lines: what failed and that judging goes on; the path and the error are in the log.
+    else notifier.toast(`ragfaith: cannot write ${what}; judging goes on. The opencode log says why.`)
   }
   const count = (receipt: Receipt) => {
     tally.replies++
@@ -8873,7 +8874,7 @@ function createReceipts({ config, deps, notifier }: Pick<PartContext, "config" |
       try {
         await deps.appendText(config.report, `${JSON.stringify(receipt)}\n`, REPORT_MODE)
       } catch (error) {
-        warnOnce("RFE_REPORT", error)
+        warnOnce("RFE_REPORT", config.report, error)
       }
     },
     /**
@@ -8883,10 +8884,11 @@ function createReceipts({ config, deps, notifier }: Pick<PartContext, "config" |
     async finish() {
       if (deps.mode !== "run" || tally.replies === 0) return
       if (config.ci.annotations) annotate()
-      if (config.ci.summary) {
+      const summary = config.ci.summary
+      if (summary) {
         await deps
-          .appendText(config.ci.summary, summaryOf(tally, config.failOn, config.report))
-          .catch((error) => warnOnce("GITHUB_STEP_SUMMARY", error))
+          .appendText(summary, summaryOf(tally, config.failOn, config.report))
+          .catch((error) => warnOnce("GITHUB_STEP_SUMMARY", summary, error))
       }
       if (tally.failing === 0) return
       const which = [...config.failOn].join(",")

@@ -247,7 +247,10 @@ describe("a report file that cannot be written", () => {
       expect(warned).toHaveLength(1)
       expect(warned[0]?.level).toBe("warn")
       expect(warned[0]?.message).toContain("judging goes on")
-      expect(host.toasts.filter((toast) => toast.message.includes("RFE_REPORT"))).toHaveLength(1)
+      expect(host.toasts.filter((toast) => toast.message.includes("RFE_REPORT")).map((t) => t.message)).toEqual([
+        "Cannot write RFE_REPORT; judging goes on. The opencode log says why.",
+      ])
+      expect(warned[0]?.message).toContain(report)
     })
   })
 
@@ -410,6 +413,17 @@ describe("`opencode run` at exit", () => {
     expect(summary).toContain("### ragfaith: no statement flagged")
     expect(summary).toContain(`Every verdict: \`${report}\`.`)
     expect(failed).toBe(0)
+  })
+
+  test("a summary file that cannot be written: one line on stderr; the annotation and the exit code still come", async () => {
+    const { stderr, failed } = await runTurn({
+      GITHUB_ACTIONS: "true",
+      GITHUB_STEP_SUMMARY: dirs.make(),
+      RFE_FAIL_ON: "unfaithful",
+    })
+    expect(stderr.match(/cannot write GITHUB_STEP_SUMMARY/g)).toHaveLength(1)
+    expect(stderr).toContain("::error title=ragfaith%3A unfaithful statement::")
+    expect(failed).toBe(1)
   })
 
   test("outside GitHub Actions: no annotation and no summary", async () => {
