@@ -358,14 +358,20 @@ describe("several writers at once", () => {
 
 describe("`opencode run` at exit", () => {
   /** A run-mode turn, then opencode's dispose: what reaches stderr, the summary file and the exit code. */
-  async function runTurn(env: Record<string, string>, reply = REPLY, rule: JudgeRule = bridgesJudge()) {
+  async function runTurn(env: Record<string, string>, reply = REPLY, rule: JudgeRule = bridgesJudge(), instances = 1) {
     const dir = dirs.make()
     const summary = join(dir, "summary.md")
     const report = join(dir, "report.jsonl")
     let failed = 0
     const { host } = await turn(
       rule,
-      { report, mode: "run", env: { GITHUB_STEP_SUMMARY: summary, ...env }, deps: { failExit: () => void failed++ } },
+      {
+        report,
+        mode: "run",
+        instances,
+        env: { GITHUB_STEP_SUMMARY: summary, ...env },
+        deps: { failExit: () => void failed++ },
+      },
       reply,
     )
     await host.hooks.dispose()
@@ -423,6 +429,19 @@ describe("`opencode run` at exit", () => {
     })
     expect(stderr.match(/cannot write GITHUB_STEP_SUMMARY/g)).toHaveLength(1)
     expect(stderr).toContain("::error title=ragfaith%3A unfaithful statement::")
+    expect(failed).toBe(1)
+  })
+
+  test("the plugin loaded twice: one summary, one annotation, one report line; the copy that judged nothing adds none", async () => {
+    const { stderr, summary, failed, report } = await runTurn(
+      { GITHUB_ACTIONS: "true", RFE_FAIL_ON: "unfaithful" },
+      REPLY,
+      bridgesJudge(),
+      2,
+    )
+    expect(summary.match(/### ragfaith/g)).toHaveLength(1)
+    expect(stderr.match(/^::error/gm)).toHaveLength(1)
+    expect(fileLines(report)).toHaveLength(1)
     expect(failed).toBe(1)
   })
 
