@@ -7004,7 +7004,7 @@ function summaryOf(tally, failOn, report) {
  * `finish`, which opencode's exit calls.
  */
 function createReceipts({ config, deps, notifier }) {
-  const tally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: 0 }
+  const tally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: new Map() }
   const told = new Set()
   const warnOnce = (what, path, error) => {
     if (told.has(what)) return
@@ -7022,7 +7022,8 @@ function createReceipts({ config, deps, notifier }) {
       tally.statements++
       if (!config.flagVerdicts.has(statement.verdict) && !config.failOn.has(statement.verdict)) continue
       tally.flagged++
-      if (config.failOn.has(statement.verdict)) tally.failing++
+      const { verdict } = statement
+      if (config.failOn.has(verdict)) tally.failing.set(verdict, (tally.failing.get(verdict) ?? 0) + 1)
       if (tally.shown.length < SUMMARY_ROWS) tally.shown.push(statement)
     }
   }
@@ -7059,9 +7060,9 @@ function createReceipts({ config, deps, notifier }) {
           .appendText(summary, summaryOf(tally, config.failOn, config.report))
           .catch((error) => warnOnce("GITHUB_STEP_SUMMARY", summary, error))
       }
-      if (tally.failing === 0) return
-      const which = [...config.failOn].join(",")
-      deps.writeStderr(`ragfaith: ${plural(tally.failing, "statement")} judged ${which} (RFE_FAIL_ON): exit code 1\n`)
+      if (tally.failing.size === 0) return
+      const judged = [...tally.failing].map(([verdict, n]) => `${plural(n, "statement")} judged ${verdict}`)
+      deps.writeStderr(`ragfaith: ${judged.join(", ")} (RFE_FAIL_ON): exit code 1\n`)
       deps.failExit()
     },
   }

@@ -178,7 +178,8 @@ interface RunTally {
   statements: number
   shown: ReceiptStatement[]
   flagged: number
-  failing: number
+  /** Statements of each RFE_FAIL_ON verdict. */
+  failing: Map<Verdict, number>
 }
 
 /** The job summary of a run: its flagged statements as a table, or one line saying every statement held up. */
@@ -212,7 +213,7 @@ function summaryOf(tally: RunTally, failOn: ReadonlySet<Verdict>, report: string
  * `finish`, which opencode's exit calls.
  */
 export function createReceipts({ config, deps, notifier }: Pick<PartContext, "config" | "deps" | "notifier">) {
-  const tally: RunTally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: 0 }
+  const tally: RunTally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: new Map() }
   const told = new Set<string>()
   const warnOnce = (what: string, path: string, error: unknown) => {
     if (told.has(what)) return
@@ -230,7 +231,8 @@ export function createReceipts({ config, deps, notifier }: Pick<PartContext, "co
       tally.statements++
       if (!config.flagVerdicts.has(statement.verdict) && !config.failOn.has(statement.verdict)) continue
       tally.flagged++
-      if (config.failOn.has(statement.verdict)) tally.failing++
+      const { verdict } = statement
+      if (config.failOn.has(verdict)) tally.failing.set(verdict, (tally.failing.get(verdict) ?? 0) + 1)
       if (tally.shown.length < SUMMARY_ROWS) tally.shown.push(statement)
     }
   }
@@ -267,9 +269,9 @@ export function createReceipts({ config, deps, notifier }: Pick<PartContext, "co
           .appendText(summary, summaryOf(tally, config.failOn, config.report))
           .catch((error) => warnOnce("GITHUB_STEP_SUMMARY", summary, error))
       }
-      if (tally.failing === 0) return
-      const which = [...config.failOn].join(",")
-      deps.writeStderr(`ragfaith: ${plural(tally.failing, "statement")} judged ${which} (RFE_FAIL_ON): exit code 1\n`)
+      if (tally.failing.size === 0) return
+      const judged = [...tally.failing].map(([verdict, n]) => `${plural(n, "statement")} judged ${verdict}`)
+      deps.writeStderr(`ragfaith: ${judged.join(", ")} (RFE_FAIL_ON): exit code 1\n`)
       deps.failExit()
     },
   }

@@ -408,6 +408,16 @@ describe("`opencode run` at exit", () => {
     const { failed, stderr } = await runTurn({ RFE_FAIL_ON: "unverifiable" }, "Fredville has a busy port.", open)
     expect(failed).toBe(1)
     expect(stderr).toContain("ragfaith: 1 statement judged unverifiable (RFE_FAIL_ON): exit code 1")
+    const both: JudgeRule = (call) => (/port/.test(call.claim) ? open(call) : bridgesJudge()(call))
+    const mixed = await runTurn(
+      { RFE_FAIL_ON: "unfaithful,unverifiable" },
+      `${WRONG_REPLY} Fredville has a busy port.`,
+      both,
+    )
+    expect(mixed.failed).toBe(1)
+    expect(mixed.stderr).toContain(
+      "ragfaith: 1 statement judged unfaithful, 1 statement judged unverifiable (RFE_FAIL_ON): exit code 1",
+    )
   })
 
   test("a reply that holds up: the summary says so, no annotation, exit code untouched", async () => {
