@@ -21,7 +21,9 @@ import { startTui, type Tui, tmuxVersion } from "./tui.ts"
 
 const TMUX = tmuxVersion()
 const SKIP = process.env.RFE_SKIP_LIVE === "1" || !TMUX
-const TIMEOUT = 150_000
+const TIMEOUT = 240_000
+// A loaded machine draws the TUI slowly: each wait allows more than the 30 s default.
+const WAIT_MS = 90_000
 
 const WRONG = "Seven bridges span the Zeppo river in Freedonia."
 const FIXED = "Three bridges span the Zeppo river in Freedonia."
@@ -62,7 +64,7 @@ async function withTui(report: (root: string) => string, run: (tui: Tui, ep: End
   const path = report(scratch.root)
   const tui = await startTui({ scratch, env: { ...judgeEnv(ep.judgeBaseURL), RFE_REPORT: path }, cols: 100, rows: 40 })
   try {
-    await tui.waitReady()
+    await tui.waitReady(WAIT_MS)
     await run(tui, ep, path)
   } catch (error) {
     if (error instanceof Error) {
@@ -84,7 +86,7 @@ describe.skipIf(SKIP)("live: the report file in the opencode TUI", () => {
         (root) => join(root, "ragfaith.jsonl"),
         async (tui, ep, path) => {
           await tui.submit(QUESTION)
-          await tui.waitForText(FIXED)
+          await tui.waitForText(FIXED, WAIT_MS)
           await tui.waitIdle(ep.inflight, 2500)
           const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean) : []
           const [flagged, corrected] = lines.map((line) => JSON.parse(line) as Receipt)
@@ -115,13 +117,13 @@ describe.skipIf(SKIP)("live: the report file in the opencode TUI", () => {
         },
         async (tui, ep) => {
           await tui.submit(QUESTION)
-          await tui.waitForText(FIXED)
+          await tui.waitForText(FIXED, WAIT_MS)
           // Toasts wait while the correction runs and for 4 s after it; this one then stays up 6 s.
           const toast = readable(
             await tui.waitForScreen(
               (screen) => readable(screen).includes("Cannot write RFE_REPORT; judging goes on."),
               "the toast about RFE_REPORT",
-              30_000,
+              WAIT_MS,
             ),
           )
           expect(toast).toContain("Cannot write RFE_REPORT; judging goes on. The opencode log says why.")
