@@ -7,10 +7,10 @@
  */
 
 import { createHash } from "node:crypto"
+import { CORPUS, type CorpusEntry, playTurn } from "../test/support/corpora/agent-turns.ts"
 import { bridgesJudge, FACTS } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, startJudge } from "../test/support/judge.ts"
-import { CORPUS, type CorpusEntry, playTurn } from "./corpus.ts"
 import { approxTokens, table } from "./lib.ts"
 
 const SIZES = [1, 4, 8] as const

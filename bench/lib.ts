@@ -5,6 +5,7 @@
 
 import { createHash } from "node:crypto"
 import { startJudge } from "../test/support/judge.ts"
+import { randomToken, rng } from "../test/support/random.ts"
 
 // ── Timing ───────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -56,6 +57,66 @@ export function repeatSync(work: () => unknown, minMs: number, minRuns = 3, maxR
   return samples
 }
 
+interface ScalingResult {
+  points: Array<{ size: number; ms: number }>
+  msPerMB: number
+  exponent: number
+  stoppedEarly: boolean
+}
+
+/** A growth exponent above this is super-linear: a quadratic scan measures about 2, noise on busy cores < 1.5. */
+export const SUPER_LINEAR = 1.5
+
+/**
+ * Times `work` on inputs of growing size, stopping before a size predicted to take over `budgetMs`. The two
+ * largest sizes are then timed again, alternately and each after a full GC, and the growth exponent is fitted
+ * between their medians (1 = linear, 2 = quadratic), so drift on a noisy machine hits both alike.
+ */
+export function scaling(
+  work: (input: string) => unknown,
+  make: (size: number) => string,
+  sizes: number[],
+  budgetMs: number,
+) {
+  const points: ScalingResult["points"] = []
+  const inputs: string[] = []
+  let stoppedEarly = false
+  for (const size of sizes) {
+    const last = points.at(-1)
+    const previous = points.at(-2)
+    if (last) {
+      const fitted =
+        previous && previous.ms > 0.05 ? Math.log(last.ms / previous.ms) / Math.log(last.size / previous.size) : 2
+      if (last.ms * (size / last.size) ** Math.max(1, fitted) > budgetMs) {
+        stoppedEarly = true
+        break
+      }
+    }
+    const input = make(size)
+    inputs.push(input)
+    points.push({ size, ms: median(repeatSync(() => work(input), 60, 1, 50)) })
+  }
+  const n = points.length
+  const [small, large] = [points[n - 2], points[n - 1]]
+  if (small && large) {
+    const pair = [inputs[n - 2] ?? "", inputs[n - 1] ?? ""] as const
+    const rounds = Math.max(2, Math.min(7, Math.floor(800 / Math.max(small.ms + large.ms, 1))))
+    const times: [number[], number[]] = [[], []]
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, input] of pair.entries()) {
+        Bun.gc(true)
+        times[i]?.push(median(repeatSync(() => work(input), 20, 1, 20)))
+      }
+    }
+    small.ms = median(times[0])
+    large.ms = median(times[1])
+  }
+  const last = points.at(-1) ?? { size: 1, ms: NaN }
+  const previous = points.at(-2)
+  const exponent = previous ? Math.log(last.ms / previous.ms) / Math.log(last.size / previous.size) : NaN
+  return { points, msPerMB: (last.ms * MB) / last.size, exponent, stoppedEarly } satisfies ScalingResult
+}
+
 export const MB = 1024 * 1024
 export const KB = 1024
 
@@ -105,25 +166,6 @@ export function startLatencyJudge(latencyMs: number) {
 }
 
 // ── Text ─────────────────────────────────────────────────────────────────────────────────────────────────
-
-/** mulberry32: a tiny seeded PRNG, so every run generates the same inputs. */
-export function rng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-export function randomToken(random: () => number, length: number, alphabet = ALNUM): string {
-  let out = ""
-  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)]
-  return out
-}
 
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 

@@ -1,5 +1,5 @@
 /**
- * The noisy-judge benchmark: labelled agent turns (bench/noisy-corpus.ts) go through the real plugin, driven
+ * The noisy-judge benchmark: labelled agent turns (test/support/corpora/noisy-turns.ts) go through the real plugin, driven
  * by the test suite's fake host, against a scripted judge that makes mistakes at stated rates. It measures
  * how many of the claims that reach a note are really wrong (precision) and how many wrong claims reach one
  * (recall), with each of the plugin's safeguards off and on, and what the safeguards cost in judge calls.
@@ -11,11 +11,12 @@
 
 import { createHash } from "node:crypto"
 import type { Config } from "../src/config/config.ts"
+import { NOISY_TURNS, type NoisyClaim, type NoisyTurn } from "../test/support/corpora/noisy-turns.ts"
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../test/support/judge.ts"
 import { table } from "./lib.ts"
-import { NOISY_TURNS, type NoisyClaim, type NoisyTurn } from "./noisy-corpus.ts"
+import { describeNamedCorpus, measureNamed, type NamedOutcome } from "./noisy-named.ts"
 
 /**
  * How the scripted judge errs. Each rate is an assumption of this benchmark: the false-flag rates are set so
@@ -285,6 +286,59 @@ async function printSilentSecond(print: (text?: string) => void) {
   print()
 }
 
+/**
+ * Claims about files the agent never read, with RFE_READ_NAMED off and on: the notes and flags reading the
+ * named files gains, and the false flags it adds (claim by claim, against the same run with it off).
+ */
+async function printNamedFiles(print: (text?: string) => void) {
+  print("### Claims about files the agent never read (RFE_READ_NAMED)")
+  print()
+  print(describeNamedCorpus())
+  print()
+  const rows: Array<Array<string | number>> = []
+  const runs = new Map<string, [NamedOutcome, NamedOutcome]>()
+  for (const [name, checks] of [CONFIGS[0], CONFIGS.at(-1)] as Array<[string, Checks]>) {
+    const off = await measureNamed(ERROR_MODEL, checks, false)
+    const on = await measureNamed(ERROR_MODEL, checks, true)
+    runs.set(name, [off, on])
+    for (const [setting, outcome] of [
+      ["off", off],
+      ["on", on],
+    ] as const) {
+      const fresh = setting === "on" ? outcome.falseFlagged.filter((claim) => !off.falseFlagged.includes(claim)) : []
+      rows.push([
+        name,
+        setting,
+        outcome.filesRead,
+        outcome.notes,
+        `${outcome.trueFlags}/${outcome.unfaithful}`,
+        outcome.falseFlags,
+        setting === "on" ? fresh.length : "",
+        outcome.requests,
+        Math.round(outcome.promptBytes / 4).toLocaleString("en"),
+      ])
+    }
+  }
+  print(
+    table(
+      [
+        "checks",
+        "RFE_READ_NAMED",
+        "files read",
+        "notes",
+        "false claims flagged",
+        "false flags",
+        "new false flags",
+        "judge calls",
+        "≈ prompt tokens",
+      ],
+      rows,
+    ),
+  )
+  print()
+  return runs.get(CONFIGS.at(-1)?.[0] ?? "") as [NamedOutcome, NamedOutcome]
+}
+
 /** Runs every configuration; prints the table and returns the targets of the issue this answers. */
 export async function benchNoisyJudge(
   print: (text?: string) => void,
@@ -336,6 +390,8 @@ export async function benchNoisyJudge(
   const all = results.get(CONFIGS.at(-1)?.[0] ?? "") as Outcome
   await printSensitivity(print)
   await printSilentSecond(print)
+  const [namedOff, namedOn] = await printNamedFiles(print)
+  const newFalse = namedOn.falseFlagged.filter((claim) => !namedOff.falseFlagged.includes(claim)).length
   return [
     [
       "9. noisy judge: precision, all checks on",
@@ -354,6 +410,12 @@ export async function benchNoisyJudge(
       "≤ 1",
       `${all.secondOpinions} for ${all.firstContradictions} contradictions (+${Math.round(all.extraBytes / 4).toLocaleString("en")} tokens)`,
       all.secondOpinions <= all.firstContradictions ? "met" : "MISSED",
+    ],
+    [
+      "9. noisy judge: files read by the check (RFE_READ_NAMED)",
+      "more notes, no new false flag",
+      `notes ${namedOff.notes} → ${namedOn.notes}, false claims flagged ${namedOff.trueFlags} → ${namedOn.trueFlags} of ${namedOn.unfaithful}, new false flags ${newFalse}`,
+      namedOn.notes > namedOff.notes && newFalse === 0 ? "met" : "MISSED",
     ],
   ]
 }

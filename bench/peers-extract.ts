@@ -5,22 +5,20 @@
  */
 
 import { join } from "node:path"
-import type { Draw } from "../test/support/secrets.ts"
+import type { Draw } from "../test/support/corpora/secrets.ts"
+import type { PeerSample } from "../test/support/peers.ts"
 import { gitleaksSamples } from "./peers-gitleaks.ts"
 import {
   findByRules,
   git,
   guessSecret,
   IDENTIFIER_RULE_RE,
-  type PeerSample,
   PROMISED_RE,
   STAND_IN_RE,
   secretByRules,
   toJsRegex,
   Unparsed,
 } from "./peers-secret.ts"
-
-export type { PeerSample } from "./peers-secret.ts"
 
 // ── secretlint: snapshot fixtures and what each reported ──
 

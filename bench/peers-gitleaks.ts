@@ -1,12 +1,12 @@
 // gitleaks' rule tests, read from its sources: a small evaluator for the Go expressions that build them.
-import type { Draw } from "../test/support/secrets.ts"
+import type { Draw } from "../test/support/corpora/secrets.ts"
+import type { PeerSample } from "../test/support/peers.ts"
 import {
   findByRules,
   generate,
   git,
   guessSecret,
   IDENTIFIER_RULE_RE,
-  type PeerSample,
   PROMISED_RE,
   parseRegex,
   secretByRules,

@@ -1,30 +1,6 @@
 // Which part of a peer's test sample is the secret: the peer's own rule where it can be run, a guess where not.
 import { execFileSync } from "node:child_process"
-import type { Draw } from "../test/support/secrets.ts"
-
-export interface PeerSample {
-  family:
-    | "promised families"
-    | "vendor tokens alone"
-    | "generic assignments"
-    | "other vendors"
-    | "stand-ins"
-    | "identifiers"
-    | "negatives"
-  /** `peer:rule`, for the misses listing. */
-  source: string
-  text: string
-  /** The part that must go; empty for a negative. */
-  secret: string
-  /** How the secret was found: its span in a generated sample, the peer's rule run on it, or a guess. */
-  located?: "span" | "rule" | "guess"
-  /**
-   * For a negative: the first of the peer's own rules whose regex matches it, if one does. Then its shape is a
-   * credential's, and it is an allowlist of known values, an entropy threshold, a length or checksum check, or
-   * the test of one rule among many that makes it a negative.
-   */
-  peerRule?: string
-}
+import type { Draw } from "../test/support/corpora/secrets.ts"
 
 /** The vendors and contexts the README promises, as the peers name their rules, files and plugins. */
 export const PROMISED_RE =

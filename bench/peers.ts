@@ -17,10 +17,11 @@ import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { REDACTED } from "../src/capture/redact/values.ts"
+import { drawer } from "../test/support/corpora/secrets.ts"
 import { readOutput } from "../test/support/fixtures.ts"
 import { createHost } from "../test/support/host.ts"
-import { drawer } from "../test/support/secrets.ts"
-import { type PeerSample, peerSamples } from "./peers-extract.ts"
+import { type PeerSample, whyNegative } from "../test/support/peers.ts"
+import { peerSamples } from "./peers-extract.ts"
 
 const ROOT =
   process.env.RFE_PEERS_DIR ?? process.argv.find((arg, i) => i >= 2 && !arg.startsWith("--")) ?? "/work/.mirror"
@@ -127,26 +128,6 @@ async function measure(samples: readonly PeerSample[], verbose: boolean) {
     }
   }
   return { byPath, negatives, misses, changedNegatives }
-}
-
-/**
- * Why a negative that redaction changes is a negative for its peer, in the order the reasons are checked:
- * - its text holds a value that is a positive's secret in the peers' own tests (the same UUID after a
- *   well-formed npm registry line, the same password in another file type): only what is around it differs;
- * - the regex of the very rule whose negative it is matches it: the rule tells it apart by a list of known
- *   values or an entropy floor, not by its shape;
- * - another rule of the same peer matches it: it is a credential by the peer's own rules, a negative of one
- *   rule's test only;
- * - no regex of the peer matches it.
- */
-export function whyNegative(sample: PeerSample, output: string, positiveSecrets: ReadonlySet<string>): string {
-  for (const secret of positiveSecrets) {
-    if (secret.length >= 8 && sample.text.includes(secret) && !output.includes(secret))
-      return "holds a value the peers count as a positive elsewhere"
-  }
-  if (!sample.peerRule) return "no regex of the peer matches it"
-  const rule = sample.source.replace(/^[^:]+:/, "")
-  return sample.peerRule === rule ? "its own rule's regex matches it" : "another rule of the peer matches it"
 }
 
 const REASONS = [

@@ -1,11 +1,11 @@
 /**
  * Redaction coverage: `bun bench/redaction.ts` (a few seconds), also printed by section 5 of `bun bench/run.ts`.
  *
- * Runs the generated corpora of test/support/secrets.ts (fake secrets in every vendor format, standing alone
- * and behind their usual name, and in every assignment shape) and the clean corpus of test/support/clean.ts
- * (plus generated TypeScript and Python) through the real redactSecrets. The seeds are those the tests use,
- * so these are the figures test/redaction.test.ts holds the code to. Prints shares and counts only, never a
- * sample: nothing secret-looking reaches the output.
+ * Runs the generated corpora of test/support/corpora/secrets.ts (fake secrets in every vendor format, standing
+ * alone and behind their usual name, and in every assignment shape) and the clean corpus of
+ * test/support/corpora/clean.ts (plus generated TypeScript and Python) through the real redactSecrets. The seeds
+ * are those the tests use, so these are the figures test/capture/redact/redaction.test.ts holds the code to.
+ * Prints shares and counts only, never a sample: nothing secret-looking reaches the output.
  */
 
 import { redactAssignments } from "../src/capture/redact/assignments.ts"
@@ -15,22 +15,10 @@ import { redactJwts } from "../src/capture/redact/jwt.ts"
 import { redactPrivateKeys } from "../src/capture/redact/keys.ts"
 import { redactSecretManifests } from "../src/capture/redact/manifests.ts"
 import { keywordTest, redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
-import { CLEAN_CORPUS } from "../test/support/clean.ts"
-import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/secrets.ts"
-import {
-  BLOCK_STAIRS,
-  fmtMs,
-  KB,
-  MB,
-  median,
-  pyCode,
-  randomToken,
-  repeatSync,
-  repeatTo,
-  rng,
-  table,
-  tsCode,
-} from "./lib.ts"
+import { CLEAN_CORPUS } from "../test/support/corpora/clean.ts"
+import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/corpora/secrets.ts"
+import { randomToken, rng } from "../test/support/random.ts"
+import { BLOCK_STAIRS, fmtMs, KB, MB, median, pyCode, repeatSync, repeatTo, table, tsCode } from "./lib.ts"
 
 const share = (row: Tally | undefined) =>
   row ? `${((100 * row.redacted) / row.total).toFixed(1)}% of ${row.total}` : "—"

@@ -37,6 +37,8 @@ const ENTRY = "src/plugin.ts"
 export const MODULES = [
   "src/base/unknown.ts",
   "src/base/text.ts",
+  "src/base/chars.ts",
+  "src/base/words.ts",
   "src/base/bounds.ts",
   "src/base/counters.ts",
   "src/config/config.ts",
@@ -65,6 +67,8 @@ export const MODULES = [
   "src/capture/evidence.ts",
   "src/capture/docpull.ts",
   "src/capture/capture.ts",
+  "src/capture/ignore.ts",
+  "src/capture/named.ts",
   "src/claims/prose.ts",
   "src/claims/words.ts",
   "src/claims/checkable.ts",
@@ -344,7 +348,7 @@ const TABLE_END = "<!-- end of modules -->"
 
 /** What each folder is for, in the order of the pipeline; a module's own line comes from its first line. */
 export const FOLDERS: Readonly<Record<string, string>> = {
-  "src/base": "helpers every stage uses: unknown values, text, bounds, counters",
+  "src/base": "helpers every stage uses: unknown values, text, character codes, word lists, bounds, counters",
   "src/config": "the configuration and the effects the plugin is given",
   "src/state": "what flows through the pipeline, and what a session keeps",
   "src/capture": "tool output turned into evidence and tool records, secrets redacted",

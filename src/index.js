@@ -5,8 +5,8 @@
 // modules below in pipeline order, each between its Begin and End lines; docs/architecture.md says what each
 // one owns.
 import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
+import { constants, existsSync } from "node:fs"
+import { appendFile, mkdir, open, readFile, realpath, stat } from "node:fs/promises"
 import { dirname } from "node:path"
 
 // ── Begin src/base/unknown.ts ──────────────────────────────────────────────────────────────────────────────
@@ -75,6 +75,76 @@ function describeError(error) {
   }
 }
 // ── End src/base/text.ts ───────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/base/chars.ts ────────────────────────────────────────────────────────────────────────────────
+const TAB = 9
+const LINE_FEED = 10
+const CARRIAGE_RETURN = 13
+/** Also the bound of the control characters: `code <= SPACE` is a blank, a line end or a control character. */
+const SPACE = 32
+const BANG = 33
+const DOUBLE_QUOTE = 34
+const HASH = 35
+const DOLLAR = 36
+const AMPERSAND = 38
+const SINGLE_QUOTE = 39
+const OPEN_PAREN = 40
+const CLOSE_PAREN = 41
+const ASTERISK = 42
+const PLUS = 43
+const COMMA = 44
+const HYPHEN = 45
+const DOT = 46
+const SLASH = 47
+const DIGIT_0 = 48
+const DIGIT_1 = 49
+const DIGIT_9 = 57
+const COLON = 58
+const SEMICOLON = 59
+const LESS_THAN = 60
+const EQUALS = 61
+const GREATER_THAN = 62
+const AT_SIGN = 64
+const UPPER_A = 65
+const UPPER_L = 76
+const UPPER_Z = 90
+const OPEN_BRACKET = 91
+const BACKSLASH = 92
+const CLOSE_BRACKET = 93
+const CARET = 94
+const UNDERSCORE = 95
+const BACKTICK = 96
+const LOWER_A = 97
+const LOWER_B = 98
+const LOWER_E = 101
+const LOWER_F = 102
+const LOWER_R = 114
+const LOWER_S = 115
+const LOWER_U = 117
+const LOWER_V = 118
+const LOWER_X = 120
+const LOWER_Z = 122
+const OPEN_BRACE = 123
+const PIPE = 124
+const CLOSE_BRACE = 125
+/** The last printable ASCII character. */
+const TILDE = 126
+const BULLET = 0x2022
+const ELLIPSIS = 0x2026
+/** ASCII puts a letter's two cases 32 apart: `code | CASE_BIT` is the letter in lower case. */
+const CASE_BIT = 32
+// ── End src/base/chars.ts ──────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/base/words.ts ────────────────────────────────────────────────────────────────────────────────
+/**
+ * A pattern source that matches any one of `words`, as a non-capturing group: each word escaped, duplicates
+ * dropped, longest first, a blank in a phrase matched by `blank` (a space unless told, `\s+` for text that
+ * may wrap). Longest first because an alternation takes the first word that fits: "eine" must come before
+ * "ein" wherever nothing after the group holds the match to a whole word.
+ */
+function wordPattern(words, { blank = " " } = {}) {
+  const longestFirst = [...new Set(words)].sort((a, b) => b.length - a.length)
+  return `(?:${longestFirst.map((word) => escapeRegExp(word).replaceAll(" ", blank)).join("|")})`
+}
+// ── End src/base/words.ts ──────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/base/bounds.ts ───────────────────────────────────────────────────────────────────────────────
 /**
  * Every bound on what the plugin keeps in memory. Each collection drops its oldest entries first when it is
@@ -354,6 +424,9 @@ function parseConfig(rawOptions, env) {
   if (rawOptions !== undefined && rawOptions !== null && !isRecord(rawOptions)) {
     warnings.push("ragfaith: plugin options must be an object; ignoring them")
   }
+  if (options.evidence !== undefined && !isRecord(options.evidence)) {
+    warnings.push('ragfaith: option evidence must be an object such as { "readNamed": true }; ignoring it')
+  }
   if (options.judge !== undefined && !isRecord(options.judge)) {
     warnings.push('ragfaith: option judge must be an object such as { "provider": "openrouter" }; ignoring it')
   }
@@ -369,6 +442,7 @@ function parseConfig(rawOptions, env) {
     flagVerdicts: flagged ?? new Set(strictness === "strict" ? ["unfaithful", "unverifiable"] : ["unfaithful"]),
     premiseTools: parsePremiseTools(read.text("RFE_PREMISE_TOOLS", "premiseTools"), evidenceScope, warnings),
     premiseCap: read.integer("RFE_PREMISE_CAP", "premiseCap", DEFAULTS.premiseCap, 1),
+    readNamed: read.flag("RFE_READ_NAMED", "readNamed", false, asRecord(options.evidence)),
     maxClaims: read.integer("RFE_MAX_CLAIMS", "maxClaims", DEFAULTS.maxClaims, 1),
     nudgeDepth: read.integer("RFE_NUDGE_DEPTH", "nudgeDepth", DEFAULTS.nudgeDepth, 0),
     cacheDir: read.text("RFE_CACHE_DIR", "cacheDir"),
@@ -617,8 +691,8 @@ function dropSensitiveLines(text, startsMidway = false) {
 // ── End src/capture/sensitive.ts ───────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/redact/values.ts ─────────────────────────────────────────────────────────────────────
 const REDACTED = "[REDACTED]"
-const isBlank = (code) => code === 32 || code === 9
-const isQuote = (code) => code === 34 || code === 39 || code === 96
+const isBlank = (code) => code === SPACE || code === TAB
+const isQuote = (code) => code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === BACKTICK
 /**
  * Stand-ins from documentation and templates rather than credentials: runs of x or *, one character six
  * times, a telling word, an ellipsis, `<your-key>`.
@@ -644,11 +718,11 @@ function isPlaceholder(value) {
   let xs = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    const lower = code | 32
-    if (lower === 120 || code === 42) xs++ // x, X, *
+    const lower = code | CASE_BIT
+    if (lower === LOWER_X || code === ASTERISK) xs++
     // Base64 of binary holds runs of `A` (zero bytes): only other characters six times mark a stand-in.
-    same = code === value.charCodeAt(i - 1) && code !== 65 ? same + 1 : 1
-    run = lower >= 98 && lower <= 122 && (value.charCodeAt(i - 1) | 32) === lower - 1 ? run + 1 : 1
+    same = code === value.charCodeAt(i - 1) && code !== UPPER_A ? same + 1 : 1
+    run = lower >= LOWER_B && lower <= LOWER_Z && (value.charCodeAt(i - 1) | CASE_BIT) === lower - 1 ? run + 1 : 1
     if (run >= 7 || same >= 6) return true
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
@@ -683,7 +757,7 @@ function isTokenStandIn(value) {
   let xs = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    if ((code | 32) === 120 || code === 42) xs++
+    if ((code | CASE_BIT) === LOWER_X || code === ASTERISK) xs++
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
   // A cycle of two or three characters at the end (`GR1348941231231…`); one character is a fixture's run.
@@ -718,8 +792,8 @@ function looksRandom(value) {
   for (let i = 0; i <= value.length; i++) {
     const code = value.charCodeAt(i)
     if (i < value.length && !isSeparator(code)) {
-      if (code >= 48 && code <= 57) digit = true
-      else if ((code | 32) >= 97 && (code | 32) <= 122) letter = true
+      if (code >= DIGIT_0 && code <= DIGIT_9) digit = true
+      else if ((code | CASE_BIT) >= LOWER_A && (code | CASE_BIT) <= LOWER_Z) letter = true
       continue
     }
     const length = i - start
@@ -733,7 +807,13 @@ function looksRandom(value) {
 }
 /** `-_.:/+=` */
 const isSeparator = (code) =>
-  code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
+  code === HYPHEN ||
+  code === UNDERSCORE ||
+  code === DOT ||
+  code === COLON ||
+  code === SLASH ||
+  code === PLUS ||
+  code === EQUALS
 /** The text a base64 value encodes, if it is printable text (a key or a random token decodes to binary). */
 function base64Text(value) {
   if (value.length < 8 || value.length > 4096 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value))
@@ -746,7 +826,8 @@ function base64Text(value) {
   }
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code > 126) return undefined
+    if ((code < SPACE && code !== TAB && code !== LINE_FEED && code !== CARRIAGE_RETURN) || code > TILDE)
+      return undefined
   }
   return text
 }
@@ -790,7 +871,7 @@ const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 /** The words a secret's name holds, one of them at least: the assignment scan looks for names by them. */
 const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"]
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
-const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+const SECRET_WORDS_RE = new RegExp(wordPattern(SECRET_WORDS), "i")
 const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
 /** A version or range: `1.2.3`, `^4.17.21`, `>=1.0`, `v2.1.0-rc.1`, `1.x`. */
 const VERSION_RE = /^(?:[~^=<>!]=?|v)?\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][\w.-]+)?$/
@@ -1494,16 +1575,22 @@ function lastCommandBreak(text, from, to) {
     const code = text.charCodeAt(i)
     if (!isCommandBreak(code)) continue
     // A line continued (`\`, PowerShell's backtick, cmd's `^` before its end) goes on with the same command.
-    const mark = code === 10 && text.charCodeAt(i - 1) === 13 ? i - 2 : i - 1
-    if (code !== 10 || !isContinuation(text.charCodeAt(mark))) return i
+    const mark = code === LINE_FEED && text.charCodeAt(i - 1) === CARRIAGE_RETURN ? i - 2 : i - 1
+    if (code !== LINE_FEED || !isContinuation(text.charCodeAt(mark))) return i
     i = mark
   }
   return -1
 }
-const isContinuation = (code) => code === 92 || code === 96 || code === 94
+const isContinuation = (code) => code === BACKSLASH || code === BACKTICK || code === CARET
 /** `\n \r ; & | ( \``, read as codes: a one-character string per character read cost the flag scan a third. */
 const isCommandBreak = (code) =>
-  code === 10 || code === 13 || code === 59 || code === 38 || code === 124 || code === 40 || code === 96
+  code === LINE_FEED ||
+  code === CARRIAGE_RETURN ||
+  code === SEMICOLON ||
+  code === AMPERSAND ||
+  code === PIPE ||
+  code === OPEN_PAREN ||
+  code === BACKTICK
 /**
  * The command each of a series of positions (in increasing order) belongs to, its prompt and wrappers taken
  * off (`sudo`, `docker exec -it db`). Every stretch of text between two positions is searched for a break
@@ -1563,7 +1650,7 @@ function secretArgumentMemo() {
  * Where the command of a flag found at `at` is read from: a flag at a line's start (its match begins with the
  * line break) belongs to the command before only if that line was continued.
  */
-const flagStart = (text, at) => (text.charCodeAt(at) === 10 ? at + 1 : at)
+const flagStart = (text, at) => (text.charCodeAt(at) === LINE_FEED ? at + 1 : at)
 /** The arguments of the short and long flags above that take a password in their command. */
 function redactPasswordFlags(text, cuts, longFlags) {
   const commandAt = commandReader(text)
@@ -1626,7 +1713,10 @@ function shellWords(text, from, to, max) {
 }
 /** Whether a character is part of a word (then `htpasswd` or `net` inside it is no command). */
 const isWordChar = (code) =>
-  (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || code === 95 || code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  ((code | CASE_BIT) >= LOWER_A && (code | CASE_BIT) <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === HYPHEN
 function redactHtpasswd(text, cuts) {
   const isSecret = secretArgumentMemo()
   for (const match of text.matchAll(HTPASSWD_RE)) {
@@ -1771,10 +1861,22 @@ const CURL_COOKIE_RE = /[ \t](?:-b|--cookie)(?:=|[ \t]+)["']?/g
 const COOKIE_LIST_MAX = 8_192
 /** What ends a cookie's name: blanks, `=`, `;`, `,`, quotes, line ends. */
 const endsCookieName = (code) =>
-  code <= 32 || code === 61 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96
+  code <= SPACE ||
+  code === EQUALS ||
+  code === SEMICOLON ||
+  code === COMMA ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === BACKTICK
 /** What ends its value: the same, but `=` (base64 padding); also a backslash. */
 const endsCookieValue = (code) =>
-  code <= 32 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96 || code === 92
+  code <= SPACE ||
+  code === SEMICOLON ||
+  code === COMMA ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === BACKTICK ||
+  code === BACKSLASH
 /**
  * Reads `name=value` pairs from `from`, separated by `;` or `,` (a folded Set-Cookie), and cuts the values of
  * session cookies. Attributes (`Path=/`, `HttpOnly`, `Expires=Wed, 21 Oct …`) are pairs of no session name.
@@ -1891,13 +1993,13 @@ const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \
 const isKeyBodyChar = (char = "") => {
   const code = char.charCodeAt(0)
   return (
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 43 || // +
-    code === 47 || // /
-    code === 61 || // =
-    code === 92 // \
+    (code >= UPPER_A && code <= UPPER_Z) ||
+    (code >= LOWER_A && code <= LOWER_Z) ||
+    (code >= DIGIT_0 && code <= DIGIT_9) ||
+    code === PLUS ||
+    code === SLASH ||
+    code === EQUALS ||
+    code === BACKSLASH
   )
 }
 /** Where the key body that ends at a lone END marker starts: back over its lines, not into the prose before. */
@@ -1978,8 +2080,12 @@ const redactPrivateKeys = (text) => applyCuts(text, privateKeyCuts(text))
 const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
 /** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
 const isJwtChar = (code) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
-const isJwtBodyChar = (code) => isJwtChar(code) || code === 43 || code === 47
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === HYPHEN
+const isJwtBodyChar = (code) => isJwtChar(code) || code === PLUS || code === SLASH
 function jwtRunEnd(text, from) {
   let end = from
   while (end < text.length && isJwtBodyChar(text.charCodeAt(end))) end++
@@ -2135,7 +2241,7 @@ const CALL_WORD = "getConnection"
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
+const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 const NAME_MAX = 80
 const STRONG_PARTS = new Set(
   "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
@@ -2214,16 +2320,21 @@ function nameStrength(name) {
   return 0
 }
 /** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
-const isWordStart = (code) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
+const isWordStart = (code) =>
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === AMPERSAND
 const isNameChar = (code) =>
-  (code >= 48 && code <= 57) ||
-  (code >= 65 && code <= 90) ||
-  (code >= 97 && code <= 122) ||
-  code === 95 ||
-  code === 46 ||
-  code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === DOT ||
+  code === HYPHEN
 /** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
-const isCloser = (code) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+const isCloser = (code) =>
+  code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === BACKTICK || code === BACKSLASH || code === CLOSE_BRACKET
 /** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
 const NAME_FIELDS =
   "name key id for type variable var env param parameter field property setting option arg autocomplete".split(" ")
@@ -2234,7 +2345,15 @@ function isLineStart(text, start) {
   let before = start - 1
   while (before >= 0 && isBlank(text.charCodeAt(before))) before--
   const code = text.charCodeAt(before)
-  if (before >= 0 && code !== 10 && code !== 13 && code !== 45 && code !== 36 && code !== 64 && !isNameChar(code))
+  if (
+    before >= 0 &&
+    code !== LINE_FEED &&
+    code !== CARRIAGE_RETURN &&
+    code !== HYPHEN &&
+    code !== DOLLAR &&
+    code !== AT_SIGN &&
+    !isNameChar(code)
+  )
     return false
   let from = start
   while (from > 0 && start - from < 40 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
@@ -2266,7 +2385,7 @@ function isNameFieldValue(text, start) {
   while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
   if (text[end - 1] === '"' || text[end - 1] === "'") end--
   let from = end
-  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
+  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | CASE_BIT) - LOWER_A) >>> 0 < 26) from--
   if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
   if (text[from - 1] === "$") return false // PowerShell's $env:API_KEY = … is an assignment, not a field
   // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
@@ -2276,7 +2395,7 @@ function isNameFieldValue(text, start) {
 }
 /** Whether `word` (lower case) stands at `at`, in any case. */
 function isWordAt(text, at, word) {
-  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | CASE_BIT) !== word.charCodeAt(i)) return false
   return true
 }
 /**
@@ -2315,8 +2434,8 @@ function isComparedFromBefore(text, start) {
   while (at > 0 && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const before = text.charCodeAt(at - 1)
   // `equals(`, `equalsIgnoreCase(`; `==`, `!=`
-  if (text[at] === "(") return before === 115 || before === 101
-  return text[at] === "=" && (before === 61 || before === 33)
+  if (text[at] === "(") return before === LOWER_S || before === LOWER_E
+  return text[at] === "=" && (before === EQUALS || before === BANG)
 }
 /** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
 const isTerraformVariable = (text, start) =>
@@ -2346,7 +2465,7 @@ function readName(text, from, runEnd, strengths, isCall = () => false) {
   // A credential call takes a password whatever its receiver says (`DriverManager.getConnection(`, `page.login(`).
   if (!strength && !(text[end] === "(" && isCall(text, start, end))) return end
   const before = text.charCodeAt(start - 1)
-  let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
+  let quote = before === DOUBLE_QUOTE || before === SINGLE_QUOTE || before === BACKTICK ? (text[start - 1] ?? "") : ""
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""
@@ -2495,18 +2614,18 @@ function codeStrength(name) {
 }
 /** One or two letters before a quote that make a string literal of it: r"…", b'…', f"…", rb"…", @"…", $"…", L"…". */
 function isStringPrefix(code) {
-  switch (code | 32) {
-    case 114: // r
-    case 98: // b
-    case 102: // f
-    case 117: // u
+  switch (code | CASE_BIT) {
+    case LOWER_R:
+    case LOWER_B:
+    case LOWER_F:
+    case LOWER_U:
       return true
     default:
-      return code === 76 || code === 64 || code === 36 // L @ $
+      return code === UPPER_L || code === AT_SIGN || code === DOLLAR
   }
 }
 function stringPrefixLength(text, at) {
-  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= SPACE) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
   return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
@@ -2545,13 +2664,13 @@ function argumentStarts(text, open, want = Infinity) {
       while (close - open < ARGUMENTS_MAX && close < text.length && text.charCodeAt(close) !== code) close++
       if (text.charCodeAt(close) !== code) break
       i = close
-    } else if (code === 40 || code === 91 || code === 123) {
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET || code === OPEN_BRACE) {
       // `HTTPBasicAuth(os.environ["USER"], …)`; deeper than that is no credential call.
       if (++depth > 2) break
-    } else if (code === 41 || code === 93 || code === 125) {
+    } else if (code === CLOSE_PAREN || code === CLOSE_BRACKET || code === CLOSE_BRACE) {
       if (depth === 0) return { starts: i === open + 1 ? [] : starts, closed: true }
       depth--
-    } else if (code === 44 && depth === 0) starts.push(i + 1)
+    } else if (code === COMMA && depth === 0) starts.push(i + 1)
   }
   return { starts, closed: false }
 }
@@ -2580,8 +2699,8 @@ function setterName(method) {
   const verb = lower.startsWith("set") ? 3 : lower === "with" ? 4 : 0
   if (!verb) return ""
   const next = method.charCodeAt(verb)
-  if (next === 95) return method.slice(verb + 1) // set_password
-  return next >= 65 && next <= 90 ? method.slice(verb) : ""
+  if (next === UNDERSCORE) return method.slice(verb + 1) // set_password
+  return next >= UPPER_A && next <= UPPER_Z ? method.slice(verb) : ""
 }
 /** A builder's or constructor's method named for what it takes (`.password(`, `.apiKey(`), not a verb (`getPassword`). */
 function isBuilderName(method) {
@@ -2671,7 +2790,7 @@ function comparedBefore(text, start, from) {
   let at = start - 1
   while (at > from && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const code = text.charCodeAt(at)
-  if (code !== 40 && code !== 61) return -1 // ( =
+  if (code !== OPEN_PAREN && code !== EQUALS) return -1
   if (text[at] === "(") {
     let word = at
     while (word > from && at - word < 20 && isNameChar(text.charCodeAt(word - 1)) && text[word - 1] !== ".") word--
@@ -2725,7 +2844,7 @@ function blockHeaderEnd(text, at) {
   let i = at + 1
   for (let n = 0; n < 2; n++) {
     const code = text.charCodeAt(i)
-    if (code === 45 || code === 43 || (code >= 49 && code <= 57)) i++ // - + 1-9
+    if (code === HYPHEN || code === PLUS || (code >= DIGIT_1 && code <= DIGIT_9)) i++
   }
   const blanks = i
   while (isBlank(text.charCodeAt(i))) i++
@@ -2755,12 +2874,13 @@ function readBlock(text, from, indent) {
     while (isBlank(text.charCodeAt(content))) content++
     const first = text.charCodeAt(content)
     // Indented no further than the key: the block ends here, before this line is read.
-    if (content < text.length && first !== 10 && first !== 13 && content - at <= indent) return { spans, end: at }
+    if (content < text.length && first !== LINE_FEED && first !== CARRIAGE_RETURN && content - at <= indent)
+      return { spans, end: at }
     let end = content
     let last = -1
     for (; end < text.length && text[end] !== "\n"; end++) {
       const code = text.charCodeAt(end)
-      if (isBlank(code) || code === 13) continue
+      if (isBlank(code) || code === CARRIAGE_RETURN) continue
       if ((last >= 0 && end > last + 1) || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
       last = end
     }
@@ -2823,13 +2943,13 @@ function readOperator(text, from) {
  */
 function readCodeConnector(text, name, at, memo) {
   const next = text.charCodeAt(at)
-  if (next === 58 && text.charCodeAt(at + 1) === 58) {
+  if (next === COLON && text.charCodeAt(at + 1) === COLON) {
     // Rust's constructors: Credentials::new(…), String::from(…)
     const open = text.startsWith("new(", at + 2) ? at + 5 : text.startsWith("from(", at + 2) ? at + 6 : -1
     return open < 0 ? false : readCall(text, memo.shape(name.text), open)
   }
-  if (next === 40) return readCall(text, memo.shape(name.text), at)
-  if (next !== 44) return false
+  if (next === OPEN_PAREN) return readCall(text, memo.shape(name.text), at)
+  if (next !== COMMA) return false
   const literal = compareArgumentAt(text, name, at)
   return literal >= 0 ? { op: "==", at: literal } : undefined
 }
@@ -2880,31 +3000,31 @@ function readFlagGap(text, from) {
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const next = text.charCodeAt(at)
-  return at > from && next > 32 && next !== 45 ? { op: " ", at } : undefined // 45: `-`, the next flag
+  return at > from && next > SPACE && next !== HYPHEN ? { op: " ", at } : undefined // a hyphen: the next flag
 }
 /** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
 function mayPair(text, from) {
   let at = from
   while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
-  return (text.charCodeAt(at) | 32) === 118 // v
+  return (text.charCodeAt(at) | CASE_BIT) === LOWER_V
 }
 /** Whitespace, quotes: where every unquoted value ends. */
-const endsAnyValue = (code) => code <= 32 || isQuote(code)
+const endsAnyValue = (code) => code <= SPACE || isQuote(code)
 /** `,;&<>(){}[]\`: where a value amid other text ends too. */
 function endsInlineValue(code) {
   switch (code) {
-    case 44:
-    case 59:
-    case 38:
-    case 60:
-    case 62:
-    case 40:
-    case 41:
-    case 123:
-    case 125:
-    case 91:
-    case 93:
-    case 92:
+    case COMMA:
+    case SEMICOLON:
+    case AMPERSAND:
+    case LESS_THAN:
+    case GREATER_THAN:
+    case OPEN_PAREN:
+    case CLOSE_PAREN:
+    case OPEN_BRACE:
+    case CLOSE_BRACE:
+    case OPEN_BRACKET:
+    case CLOSE_BRACKET:
+    case BACKSLASH:
       return true
     default:
       return false
@@ -2921,7 +3041,7 @@ function unquotedEnd(text, from, ownLine, query) {
     const code = text.charCodeAt(end)
     if (endsAnyValue(code)) break
     if (ownLine) continue
-    if (endsInlineValue(code) || (query && code === 35)) break
+    if (endsInlineValue(code) || (query && code === HASH)) break
   }
   return end
 }
@@ -2931,12 +3051,12 @@ function closingQuote(text, from, quote, unclosed) {
   const first = quote.charCodeAt(0)
   for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if (code === 10 || code === 13) {
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) {
       unclosed.set(quote, i)
       return -1
     }
     if (code === first && (quote.length === 1 || text.startsWith(quote, i))) return i
-    if (code === 92) i++ // a backslash escapes what follows
+    if (code === BACKSLASH) i++ // a backslash escapes what follows
   }
   unclosed.set(quote, text.length)
   return -1
@@ -2952,7 +3072,7 @@ function readValue(text, at, ownLine, query, unclosed) {
   let end = unquotedEnd(text, start, ownLine, query)
   let stop = text[end] ?? ""
   const last = text.charCodeAt(end - 1)
-  if (ownLine && (last === 44 || last === 59)) stop = text[--end] ?? "" // a trailing , or ;
+  if (ownLine && (last === COMMA || last === SEMICOLON)) stop = text[--end] ?? "" // a trailing , or ;
   return end > start ? { start, end, quoted: false, stop } : undefined
 }
 /** `<password>` at a line's end, the value alone on the next line, `</password>` on the one after. */
@@ -2978,8 +3098,9 @@ const isCode = (value, stop) => stop === "(" || stop === "[" || CALL_RE.test(val
 function repeatsName(value, name) {
   let tail = ""
   for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
-    const lower = value.charCodeAt(i) | 32
-    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
+    const lower = value.charCodeAt(i) | CASE_BIT
+    if ((lower >= LOWER_A && lower <= LOWER_Z) || (lower >= DIGIT_0 && lower <= DIGIT_9))
+      tail = String.fromCharCode(lower) + tail
   }
   if (tail.length < 4) return false
   const bare = spelled(name)
@@ -3076,7 +3197,7 @@ function redactAssignments(text) {
     const named = strength === name.strength ? name : { ...name, strength }
     const indicator = text.charCodeAt(connector.at) // | or >
     const blockAt =
-      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+      connector.op === ":" && (indicator === PIPE || indicator === GREATER_THAN) && name.start >= blockEnd
         ? readBlockValue(text, name, connector.at)
         : undefined
     if (blockAt) {
@@ -3163,13 +3284,13 @@ function keywordTest(text) {
   }
 }
 /** `#`, `*`, `•`: what masks the rest of a token shown in a dashboard or a log. */
-const isMaskChar = (code) => code === 35 || code === 42 || code === 0x2022
+const isMaskChar = (code) => code === HASH || code === ASTERISK || code === BULLET
 /**
  * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
  * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
  */
 function isMaskedAt(text, at) {
-  if (text.charCodeAt(at) === 0x2026) return true
+  if (text.charCodeAt(at) === ELLIPSIS) return true
   return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
 }
 /** A token rule's replacer that keeps a masked token: String.replace passes the offset and the text last. */
@@ -3282,8 +3403,11 @@ const LOOK_ONLY_PROGRAMS = new Set([
   ...["printenv", "uname", "hostname", "id", "du", "df", "md5sum", "sha256sum", "xxd", "od", "hexdump", "jq", "clear"],
 ])
 /** git subcommands that change no file of the work tree. */
-const GIT_LOOK_ONLY_RE =
-  /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
+const GIT_LOOK_ONLY_COMMANDS = [
+  ...["status", "diff", "log", "show", "blame", "branch", "rev-parse"],
+  ...["ls-files", "grep", "remote", "config", "describe", "shortlog", "add"],
+]
+const GIT_LOOK_ONLY_RE = new RegExp(`^${wordPattern(GIT_LOOK_ONLY_COMMANDS)}$`)
 /** Test runners, read from a simple command's program and its first arguments. */
 const TEST_RUNNER_RE =
   /^(?:(?:npm|pnpm|yarn|bun)(?: run)? test(?:[:\w-]*)|bun test|(?:npx|bunx|pnpm exec|yarn) (?:jest|vitest|mocha|ava|tap|playwright test|cypress run)|(?:jest|vitest|mocha|ava|pytest|py\.test|tox|nox|rspec|phpunit|ctest|nextest)|python[\d.]* -m (?:pytest|unittest|tox|nox)|go test|cargo (?:test|nextest)|make (?:test|check)\S*|mvn\S* (?:\S+ )*?(?:test|verify)|\S*gradlew? (?:\S+ )*?(?:test|check)|dotnet test|deno test|swift test|mix test|bundle exec (?:rspec|rake test)|rake test|(?:\S*\/)?runtests(?:\.py)?|(?:\S*\/)?run_tests(?:\.py|\.sh)?)\b/
@@ -4045,7 +4169,340 @@ function createCapture({ config, directory, store }) {
     },
   }
 }
-// ── End src/capture/capture.ts ─────────────────────────────────────────────────────────────────────────────
+/** A character class (`[a-z]`, `[!0-9]`), read from its `[`; undefined when it never closes (then `[` is literal). */
+function classAt(pattern, at) {
+  let i = at + 1
+  let negate = false
+  if (pattern[i] === "!" || pattern[i] === "^") {
+    negate = true
+    i++
+  }
+  let body = ""
+  // A `]` right after the opening bracket is a member, as in fnmatch.
+  if (pattern[i] === "]") {
+    body += "\\]"
+    i++
+  }
+  for (; i < pattern.length; i++) {
+    const char = pattern[i]
+    if (char === "]") return { source: `[${negate ? "^/" : ""}${body}]`, end: i }
+    if (char === "\\" && i + 1 < pattern.length) {
+      body += `\\${pattern[++i]}`
+    } else body += char === "-" ? "-" : char.replace(/[\\^\]]/g, "\\$&")
+  }
+  return undefined
+}
+/**
+ * A glob of .gitignore syntax as a regular expression over a slash-separated path: `*` and `?` stay within
+ * one segment, `**` between slashes spans any number of them, a backslash makes the next character literal.
+ */
+function globSource(pattern) {
+  let out = ""
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]
+    if (char === "*" && pattern[i + 1] === "*") {
+      const atStart = i === 0 || pattern[i - 1] === "/"
+      const atEnd = i + 2 === pattern.length || pattern[i + 2] === "/"
+      if (atStart && atEnd) {
+        // `**/` matches zero or more folders; a trailing `/**` everything inside.
+        if (i + 2 === pattern.length) out += ".*"
+        else {
+          out += "(?:.*/)?"
+          i++
+        }
+        i++
+        continue
+      }
+      // Any other run of asterisks is an ordinary one.
+      while (pattern[i + 1] === "*") i++
+      out += "[^/]*"
+    } else if (char === "*") out += "[^/]*"
+    else if (char === "?") out += "[^/]"
+    else if (char === "[") {
+      const range = classAt(pattern, i)
+      if (range) {
+        out += range.source
+        i = range.end
+      } else out += "\\["
+    } else if (char === "\\" && i + 1 < pattern.length) {
+      out += pattern[++i].replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+    } else out += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+  }
+  return out
+}
+/** Trailing spaces are cut unless a backslash escapes the last one. */
+function trimTrailing(line) {
+  let end = line.length
+  while (end > 0 && line[end - 1] === " ") end--
+  if (end < line.length && line[end - 1] === "\\") end++
+  return line.slice(0, end)
+}
+/** The rules of one .gitignore file, in its order; `base` is its folder relative to the repository's root. */
+function parseIgnore(text, base = "") {
+  const rules = []
+  for (const raw of text.split("\n")) {
+    let line = trimTrailing(raw.replace(/\r$/, ""))
+    if (!line || line.startsWith("#")) continue
+    const negate = line.startsWith("!")
+    if (negate) line = line.slice(1)
+    const dirOnly = line.endsWith("/") && !line.endsWith("\\/")
+    if (dirOnly) line = line.replace(/\/+$/, "")
+    if (!line) continue
+    // A slash at the start or in the middle ties the pattern to the .gitignore's folder; otherwise it
+    // matches a name at any depth below it.
+    const anchored = line.includes("/")
+    const body = globSource(line.replace(/^\//, ""))
+    rules.push({ base, negate, dirOnly, re: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) })
+  }
+  return rules
+}
+/** The last rule that speaks about one path decides it; undefined when no rule does. */
+function decide(path, isDir, rules) {
+  let ignored
+  for (const rule of rules) {
+    if (rule.dirOnly && !isDir) continue
+    if (rule.base && !path.startsWith(`${rule.base}/`)) continue
+    const rel = rule.base ? path.slice(rule.base.length + 1) : path
+    if (rule.re.test(rel)) ignored = !rule.negate
+  }
+  return ignored
+}
+/**
+ * Whether git ignores a file, given as a path relative to the repository's root with `/` between folders, under
+ * `rules` (shallower .gitignore files first, each in its own order: later rules win). A file inside an ignored
+ * folder stays ignored whatever a later rule says, as in git, which never looks inside such a folder.
+ */
+function isIgnored(path, rules) {
+  const segments = path.split("/").filter(Boolean)
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const isDir = depth < segments.length
+    if (decide(segments.slice(0, depth).join("/"), isDir, rules)) return true
+  }
+  return false
+}
+/** The folders whose .gitignore files can speak about a path: the root, then each folder on the way down. */
+function ignoreFolders(path) {
+  const segments = path.split("/").filter(Boolean).slice(0, -1)
+  return ["", ...segments.map((_, at) => segments.slice(0, at + 1).join("/"))]
+}
+// ── End src/capture/ignore.ts ──────────────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/named.ts ─────────────────────────────────────────────────────────────────────────────
+/** At most this much of one file goes to the judge, line numbers included. */
+const NAMED_FILE_CHARS = 4_000
+/** At most this many files are read for one reply. */
+const NAMED_FILES_PER_REPLY = 3
+/** How much of a file is read to find the lines a claim speaks of; a symbol further down is not found. */
+const NAMED_READ_BYTES = 256 * 1024
+/** Lines shown above a symbol's line or a cited line: the comment and signature that say what it is. */
+const LINES_ABOVE = 6
+/** Lines read around the window before its cut, so a secret spanning lines is still recognised there. */
+const REDACTION_LINES = 40
+/** How many folders up from the project the repository's root (the folder holding `.git`) is looked for. */
+const ROOT_SEARCH_DEPTH = 8
+/** The label a source read by the check carries, for the judge, the note and the report. */
+const READ_BY_CHECK = "read by the check"
+/** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
+const SOURCE_FILE_ENDINGS = [
+  ...["ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "go", "rs", "java", "kt", "rb", "php", "cs", "cpp", "hpp"],
+  ...["c", "h", "md", "json", "yaml", "yml", "toml", "ini", "cfg", "sh", "html", "css", "scss", "sql", "txt"],
+]
+/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
+const PATH_TOKEN_RE = new RegExp(
+  String.raw`\`([^\`\s]*(?:\/|\.[A-Za-z]{1,8})[^\`\s]*)\`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.${wordPattern(SOURCE_FILE_ENDINGS)})(?![\w/-])`,
+  "g",
+)
+/** A line cited after a path: `:40`, `:10-20`, `#L10`, `#L10-L20`. */
+const CITATION_RE = /(?::(\d+)(?:[-–](\d+))?|#L(\d+)(?:-L?(\d+))?)$/
+/** The same right after a bare path in prose (`src/net.ts:40`), where the path token stops before it. */
+const CITATION_AFTER_RE = /^(?::(\d+)(?:[-–]\d+)?|#L(\d+)(?:-L?\d+)?)(?![\w/])/
+/** A name in backticks (`retry`, `Client.send`, `retry()`) or a call in prose (`retry()`): a symbol the claim speaks of. */
+const SYMBOL_RE = /`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\([^`)]*\))?`|(?<![\w$.`])([A-Za-z_$][\w$]*)\(\)/g
+/** Words in backticks that are no symbol of a file: literals and keywords. */
+const NOT_SYMBOLS = new Set(["true", "false", "null", "undefined", "this", "self", "None", "nil", "return", "async"])
+/**
+ * A name that ends like a file (`net.ts`, `pool.yaml`) is the file, not a symbol in it; one without a folder
+ * that ends otherwise (`Client.send`, `cache.get`) is a symbol, not a file.
+ */
+const FILE_ENDING_RE =
+  /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte|py|pyi|go|rs|java|kt|kts|scala|swift|dart|rb|php|cs|fs|cpp|cc|hpp|c|h|m|lua|ex|exs|erl|hs|ml|r|jl|pl|pm|zig|md|mdx|rst|json|jsonc|ya?ml|toml|ini|cfg|conf|xml|proto|graphql|gradle|tf|sh|bash|zsh|ps1|html|css|scss|less|sql|csv|txt|lock)$/i
+/** The files a claim names, each once, with the line it cites or the symbol it names. */
+function filesNamedIn(claim) {
+  const symbols = [...claim.matchAll(SYMBOL_RE)]
+    .map((match) => match[1] ?? match[2] ?? "")
+    .filter((name) => !FILE_ENDING_RE.test(name))
+    .map((name) => name.split(".").at(-1) ?? "")
+    .filter((name) => name.length > 1 && !NOT_SYMBOLS.has(name))
+  const found = new Map()
+  for (const match of claim.matchAll(PATH_TOKEN_RE)) {
+    let token = (match[1] ?? match[2] ?? "").replace(/[.,;)]+$/, "")
+    if (/^[a-z][\w+.-]*:\/\//i.test(token) || token.startsWith("~")) continue
+    const cited = CITATION_RE.exec(token)
+    let line = cited ? Number(cited[1] ?? cited[3]) : undefined
+    if (cited) token = token.slice(0, cited.index)
+    if (match[2] !== undefined && line === undefined) {
+      const after = CITATION_AFTER_RE.exec(claim.slice((match.index ?? 0) + match[0].length))
+      if (after) line = Number(after[1] ?? after[2])
+    }
+    token = token.replace(/:$/, "")
+    if (!token || found.has(token) || (!token.includes("/") && !FILE_ENDING_RE.test(token))) continue
+    found.set(token, { path: token, line, symbol: symbols[0] })
+  }
+  return [...found.values()]
+}
+/** A path written in a claim as an absolute path in the project, `.` and `..` settled; undefined outside it. */
+function projectPath(written, directory) {
+  const dir = directory.replace(/[\\/]+$/, "")
+  const raw = written.replace(/\\/g, "/")
+  const joined = raw.startsWith("/") ? raw : `${dir}/${raw}`
+  const segments = []
+  for (const segment of joined.split("/")) {
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") {
+      if (segments.pop() === undefined) return undefined
+    } else segments.push(segment)
+  }
+  const absolute = `/${segments.join("/")}`
+  if (!absolute.startsWith(`${dir}/`)) return undefined
+  return { absolute, relative: absolute.slice(dir.length + 1) }
+}
+/** The line (0-based) where a symbol is defined, else the first that names it; undefined when none does. */
+function symbolLine(lines, symbol) {
+  const name = symbol.replace(/[$]/g, "\\$&")
+  const definition = new RegExp(
+    `(?:\\b(?:function\\*?|def|class|interface|type|enum|struct|trait|fn|func|const|let|var|val)\\s+${name}(?![\\w$])|^\\s*(?:(?:export|public|private|protected|static|async|readonly|override)\\s+)*${name}\\s*(?:[(:=]|<))`,
+  )
+  const mention = new RegExp(`(?<![\\w$])${name}(?![\\w$])`)
+  const defined = lines.findIndex((line) => definition.test(line))
+  if (defined >= 0) return defined
+  const named = lines.findIndex((line) => mention.test(line))
+  return named >= 0 ? named : undefined
+}
+/**
+ * The part of a file the judge gets: all of it when it fits; else from a little above the cited line or the
+ * symbol (from the start when neither is found),
+ * numbered as opencode's read numbers them, redacted, at most `cap` characters. The lines around the window
+ * are redacted with it, so a secret that begins above the window is still recognised.
+ */
+function fileWindow(text, focus, cap = NAMED_FILE_CHARS) {
+  const lines = text.split("\n")
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop()
+  // Numbered, the whole file fits: a claim about one function often rests on a constant at the top.
+  const whole = lines.reduce((size, line, at) => size + line.length + String(at + 1).length + 3, 0) <= cap
+  const start = whole ? 0 : Math.max(0, Math.min(lines.length - 1, (focus ?? 0) - LINES_ABOVE))
+  const from = Math.max(0, start - REDACTION_LINES)
+  // Every line costs at least its number: the lines that can fit, and a margin below them for redaction.
+  let upTo = start
+  for (let size = 0; upTo < lines.length && size <= cap; upTo++) size += (lines[upTo]?.length ?? 0) + 1
+  const redacted = redactLines(lines.slice(from, Math.min(lines.length, upTo + REDACTION_LINES)))
+  const out = []
+  let size = 0
+  let last = start + 1
+  for (let at = start; at < upTo; at++) {
+    const line = redacted[at - from]
+    if (line === undefined) continue
+    const numbered = escapeDelimiters(`${at + 1}: ${line}`)
+    if (size + numbered.length > cap) {
+      // A first line longer than the cap is cut to it; any later one ends the window.
+      if (out.length === 0) out.push(numbered.slice(0, cap))
+      break
+    }
+    out.push(numbered)
+    size += numbered.length + 1
+    last = at + 1
+  }
+  return { text: out.join("\n"), first: start + 1, last }
+}
+/** A NUL byte in the head, or bytes that are no UTF-8: a binary file, never sent. */
+function decodeText(bytes, complete) {
+  if (bytes.subarray(0, 8_000).includes(0)) return undefined
+  try {
+    // `stream` leaves a character cut at the end of a partial read alone instead of calling it invalid.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: !complete })
+  } catch {
+    return undefined
+  }
+}
+/** The repository's root: the project or the nearest folder above it holding `.git`; the project when none does. */
+function repositoryRoot(directory, deps) {
+  let dir = directory.replace(/[\\/]+$/, "")
+  for (let up = 0; up <= ROOT_SEARCH_DEPTH && dir; up++) {
+    if (deps.fileExists(`${dir}/.git`)) return dir
+    dir = dir.slice(0, dir.lastIndexOf("/"))
+  }
+  return directory.replace(/[\\/]+$/, "")
+}
+/** Whether git would ignore a file of the project: the .gitignore files on its way down, and info/exclude. */
+async function isGitIgnored(absolute, directory, deps) {
+  const root = repositoryRoot(directory, deps)
+  const relative = absolute.slice(root.length + 1)
+  if (relative.split("/").includes(".git")) return true
+  const sources = [
+    { base: "", file: `${root}/.git/info/exclude` },
+    ...ignoreFolders(relative).map((base) => ({ base, file: `${root}/${base ? `${base}/` : ""}.gitignore` })),
+  ]
+  const texts = await Promise.all(sources.map((source) => deps.readText(source.file).catch(() => undefined)))
+  const rules = sources.flatMap((source, at) => parseIgnore(texts[at] ?? "", source.base))
+  return rules.length > 0 && isIgnored(relative, rules)
+}
+/**
+ * Reads one named file, or says nothing: only a regular text file inside the project, reached through links
+ * that stay inside it, neither sensitive nor ignored by git.
+ */
+async function readNamedFile(named, directory, deps) {
+  const place = projectPath(named.path, directory)
+  if (!place || isSensitivePath(place.relative)) return undefined
+  const [real, realDir] = await Promise.all([deps.realPath(place.absolute), deps.realPath(directory)])
+  if (!real || !realDir || !real.startsWith(`${realDir.replace(/\/+$/, "")}/`)) return undefined
+  const realRelative = real.slice(realDir.replace(/\/+$/, "").length + 1)
+  if (isSensitivePath(realRelative)) return undefined
+  if (await isGitIgnored(place.absolute, directory, deps)) return undefined
+  if (
+    real !== place.absolute &&
+    (await isGitIgnored(`${directory.replace(/\/+$/, "")}/${realRelative}`, directory, deps))
+  ) {
+    return undefined
+  }
+  const bytes = await deps.readHead(real, NAMED_READ_BYTES)
+  if (!bytes) return undefined
+  const text = decodeText(bytes, bytes.length < NAMED_READ_BYTES)
+  if (text === undefined || !text.trim()) return undefined
+  const focus =
+    named.line !== undefined ? named.line - 1 : named.symbol ? symbolLine(text.split("\n"), named.symbol) : undefined
+  return { place, window: fileWindow(text, focus) }
+}
+/** A file's evidence, as the judge and the note cite it. */
+function namedRead(id, relative, directory, window) {
+  const premise = {
+    id,
+    tool: "read",
+    origin: "machine",
+    ref: `${relative}:${window.first}-${window.last}, ${READ_BY_CHECK}`,
+    path: resolvePath(relative, directory),
+    text: window.text,
+    readBy: "check",
+  }
+  return { premise, file: relative }
+}
+/**
+ * The files the claims of one reply name that no tool of the session read, read by the check itself: at
+ * most NAMED_FILES_PER_REPLY of them, each at most NAMED_FILE_CHARS, in the order the claims name them.
+ * `read` holds the resolved paths the session already read (as `resolvePath` spells them).
+ */
+async function readNamedFiles(claims, read, directory, deps) {
+  const premises = []
+  const tried = new Set()
+  for (const named of claims.flatMap(filesNamedIn)) {
+    if (premises.length >= NAMED_FILES_PER_REPLY) break
+    const place = projectPath(named.path, directory)
+    if (!place || tried.has(place.absolute) || read.has(resolvePath(place.absolute, directory))) continue
+    tried.add(place.absolute)
+    const found = await readNamedFile(named, directory, deps).catch(() => undefined)
+    if (!found) continue
+    premises.push(namedRead(`C${premises.length + 1}`, found.place.relative, directory, found.window))
+  }
+  return premises
+}
+// ── End src/capture/named.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/prose.ts ──────────────────────────────────────────────────────────────────────────────
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
 const HEADING_RE = /^\s{0,3}#{1,6}(\s|$)/
@@ -4061,9 +4518,16 @@ const DOTTED_LETTER_ITEM_RE = /^\s{0,8}([a-z]|[ivx]{1,4})\.\s+/
 const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 /** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
 const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
+const VALUE_WORDS = [
+  ...["to", "from", "by", "of", "at", "than", "is", "are", "was"],
+  ...["were", "be", "version", "v", "step", "page", "size", "limit", "no"],
+]
+const GERMAN_VALUE_WORDS = ["bis", "von", "auf", "um", "zu", "als", "ist", "sind", "seite", "schritt", "nr"]
 /** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
-const VALUE_BEFORE_NUMBER_RE =
-  /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
+const VALUE_BEFORE_NUMBER_RE = new RegExp(
+  String.raw`(?:^|\s)${wordPattern([...VALUE_WORDS, ...GERMAN_VALUE_WORDS])}\s*$|[\d=<>+*/-]\s*$`,
+  "i",
+)
 const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
 const LINK_ONLY_RE = /^\s*(?:!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+>?|\[[^\]]+\]:\s*\S+)\s*$/
 const HTML_ONLY_RE = /^\s*<\/?[a-z][^>]*>\s*$/i
@@ -4097,9 +4561,14 @@ function stripInlineMarkdown(text, keepCode = false) {
  * Elements an agent's markdown may carry as HTML. `<void>` in `Promise<void>` or `<string, number>` is code:
  * only these names count as tags, and an opening tag only where its `<` does not stick to a word.
  */
-const HTML_TAG_NAMES =
-  "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
-const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+const HTML_TAG_NAMES = [
+  ...["a", "abbr", "b", "bdi", "big", "blockquote", "br", "center", "cite", "code", "dd", "del"],
+  ...["details", "div", "dl", "dt", "em", "font", "h1", "h2", "h3", "h4", "h5", "h6"],
+  ...["hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "picture", "pre", "q"],
+  ...["s", "samp", "small", "source", "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody"],
+  ...["td", "th", "thead", "tr", "tt", "u", "ul", "var", "wbr"],
+]
+const HTML_TAG_RE = new RegExp(String.raw`<(/?)${wordPattern(HTML_TAG_NAMES)}(?:\s[^<>]{0,200})?/?>`, "gi")
 /** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
 const WORD_CHAR_RE = /[\p{L}\p{N}_]/u
 /** A code span that holds a character some markup pattern reads: `*`, `_`, `<`, `[` or `]`. */
@@ -4295,49 +4764,129 @@ const SENTENCE_STARTERS = new Set([
   ...["bitte", "siehe", "außerdem", "zudem", "jetzt", "nun", "heute", "zuerst", "schließlich", "insgesamt", "ist"],
   ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
 ])
+const QUESTION_WORDS = [
+  ...["is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may"],
+  ...["might", "must", "has", "have", "had", "what", "why", "how", "where", "when", "who", "whom", "whose", "which"],
+]
+const GERMAN_QUESTION_WORDS = [
+  ...["ist", "sind", "war", "waren", "hat", "hast", "habt", "haben", "kann", "kannst"],
+  ...["können", "soll", "sollte", "sollen", "wird", "wirst", "werden", "würde", "darf", "muss"],
+  ...["gibt", "bist", "seid", "was", "warum", "wieso", "weshalb", "wie", "wo", "woher"],
+  ...["wohin", "wann", "wer", "wen", "wem", "welche", "welcher", "welches", "welchen", "welchem"],
+]
 /** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
-const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
+const QUESTION_START_RE = new RegExp(
+  String.raw`^\W*${wordPattern([...QUESTION_WORDS, ...GERMAN_QUESTION_WORDS])}\b`,
+  "i",
+)
+const MONTHS = [
+  ...["januar", "februar", "märz", "april", "mai", "juni"],
+  ...["juli", "august", "september", "oktober", "november", "dezember"],
+]
+const MONTH_ABBREVIATIONS = ["jan", "feb", "mär", "apr", "jun", "jul", "aug", "sep", "okt", "nov", "dez"]
+const MONTH_START_RE = new RegExp(String.raw`^${wordPattern([...MONTHS, ...MONTH_ABBREVIATIONS])}\b`, "i")
 /** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+const ORDINAL_NOUNS = [
+  ...["jahrhundert", "jahrtausend", "jh.", "klasse", "stock", "etage", "auflage", "ausgabe", "platz"],
+  ...["rang", "mal", "kapitel", "abschnitt", "absatz", "quartal", "halbjahr", "semester", "liga"],
+  ...["runde", "spieltag", "schritt", "stufe", "ebene", "generation", "ordnung", "version", "tag"],
+  ...["woche", "monat", "jahr", "lebensjahr", "geburtstag", "weltkrieg", "teil", "band", "reihe"],
+  ...["zeile", "spalte", "iteration", "durchlauf", "versuch", "hälfte", "fall", "advent", "sonntag"],
+]
+const ORDINAL_NOUN_START_RE = new RegExp(String.raw`^${wordPattern(ORDINAL_NOUNS)}(?:e|en|er|es|n|s)?(?![\p{L}])`, "iu")
 /** Articles and prepositions before a German ordinal: "auf der 35. Kommandeurstagung" names a counted thing. */
-const BEFORE_ORDINAL_RE =
-  /(?:^|\s)(?:der|die|das|dem|den|des|ein|eine|einer|einem|einen|am|im|zum|zur|vom|beim|ins|ans|seit|ab|bis|für|nach|vor|seine[mnrs]?|ihre[mnrs]?|unsere[mnrs]?|jede[mnrs]?|diese[mnrs]?)\s*$/i
+const BEFORE_ORDINAL_WORDS = [
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "einem", "einen", "am", "im"],
+  ...["zum", "zur", "vom", "beim", "ins", "ans", "seit", "ab", "bis", "für", "nach", "vor"],
+]
+/** Determiners before an ordinal, each with its endings (`[mnrs]?`): "seiner", "unserem". */
+const DECLINED_BEFORE_ORDINAL = ["seine", "ihre", "unsere", "jede", "diese"]
+const BEFORE_ORDINAL_RE = new RegExp(
+  String.raw`(?:^|\s)(?:${wordPattern(BEFORE_ORDINAL_WORDS)}|${wordPattern(DECLINED_BEFORE_ORDINAL)}[mnrs]?)\s*$`,
+  "i",
+)
 /** Words only German text has this often: a paragraph with several of them is read as German. */
-const GERMAN_WORD_RE =
-  /(?<!\p{L})(?:der|die|das|und|ist|nicht|mit|ein|eine|auf|sich|dem|den|wird|sind|auch|bei|zum|zur|für|oder|wenn)(?!\p{L})/giu
+const GERMAN_WORDS = [
+  ...["der", "die", "das", "und", "ist", "nicht", "mit", "ein", "eine", "auf", "sich"],
+  ...["dem", "den", "wird", "sind", "auch", "bei", "zum", "zur", "für", "oder", "wenn"],
+]
+const GERMAN_WORD_RE = new RegExp(String.raw`(?<!\p{L})${wordPattern(GERMAN_WORDS)}(?!\p{L})`, "giu")
 // ── End src/claims/words.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
 const MIN_CLAIM_CHARS = 10
 /** A word that opens a sentence without saying anything: what follows it decides. */
 const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright)[,!.]\s+/i
+const GREETINGS = [
+  ...["hi", "hello", "hey", "thanks", "thank you", "you're welcome", "you’re welcome"],
+  ...["got it", "sounds good", "all set", "happy coding", "happy hacking", "cheers", "good luck"],
+]
+const GERMAN_GREETINGS = [
+  ...["hallo", "moin", "servus", "danke", "vielen dank"],
+  ...["gern geschehen", "viel erfolg", "viel spaß", "beste grüße", "viele grüße"],
+]
 /** Greetings, thanks and sign-offs, English and German. */
-const GREETING_RE =
-  /^(?:hi|hello|hey|hallo|moin|servus|thanks|thank you|danke|vielen dank|you['’]re welcome|gern geschehen|got it|sounds good|all set|(?:i )?hope (?:this|that|it) helps|glad (?:i|to) (?:could )?help|happy (?:coding|hacking)|cheers|good luck|viel erfolg|viel spaß|ich hoffe,? (?:das|es) hilft|beste grüße|viele grüße)\b/i
+const GREETING_RE = new RegExp(
+  String.raw`^(?:${wordPattern([...GREETINGS, ...GERMAN_GREETINGS])}|(?:i )?hope (?:this|that|it) helps|glad (?:i|to) (?:could )?help|ich hoffe,? (?:das|es) hilft)\b`,
+  "i",
+)
+const OFFERS = [
+  ...["let me know", "feel free", "would you like", "do you want", "want me to", "shall i"],
+  ...["should i", "i can also", "i could also", "i can help", "happy to", "let me"],
+]
+const GERMAN_OFFERS = ["lass mich", "falls du", "möchtest du", "soll ich", "als nächstes werde ich"]
+/** What "I'll" or "I will" goes on with in a plan: "I'll check …", "I will now …". */
+const PLAN_WORDS = [
+  ...["now", "next", "then", "start", "begin", "go", "check"],
+  ...["look", "run", "try", "update", "fix", "add"],
+]
 /**
  * Offers and plans: what the agent could do or will do next, not what is. "I'll run the tests" is a plan;
  * "I ran the tests" is a claim, and stays one.
  */
-const OFFER_RE =
-  /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|want me to|shall i|should i|i can also|i could also|i can help|happy to|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern|dir)|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes))/i
+const OFFER_RE = new RegExp(
+  `^(?:${wordPattern([...OFFERS, ...GERMAN_OFFERS])}|if you(?:['’]d)? (?:want|like|need|prefer)|next,? i(?:['’]ll| will)|i(?:['’]ll| will) ${wordPattern(PLAN_WORDS)}|now i(?:['’]ll| will)|sag (?:mir )?bescheid|wenn du (?:möchtest|willst)|ich kann (?:auch|gern|dir)|ich werde (?:jetzt|nun|als nächstes))`,
+  "i",
+)
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
 const ADVICE_RE =
   /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
 /** A clause that gives a reason or a fact: advice that says why ("…, which the docs recommend") still claims. */
 const REASON_CLAUSE_RE =
   /\b(?:because|since|which|as (?:the|its) \w+ (?:says|states|recommends)|weil|denn|da (?:die|der|das))\b|\d/i
+/** Counts and quantities, English and German: a lead-in that holds one claims a count. */
+const COUNT_WORDS = [
+  ...["one", "two", "three", "four", "five", "six", "seven", "eight"],
+  ...["nine", "ten", "twelve", "all", "only", "every", "none", "both"],
+]
+const GERMAN_COUNT_WORDS = [
+  ...["ein", "eine", "zwei", "drei", "vier", "fünf", "sechs", "sieben"],
+  ...["acht", "neun", "zehn", "alle", "nur", "beide", "keine"],
+]
 /**
  * Words in a lead-in that make it say something checkable: a number, a count, code, a quote, a path or a
  * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
  */
-const LEAD_IN_CONTENT_RE =
-  /\d|`|["“„‘]|(?:^|\s)'|\/|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|all|only|every|none|both|ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|alle|nur|beide|keine)\b/i
-/** How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"). */
-const LEAD_IN_OPENER_RE =
-  /^(?:here(?:['’]s| is| are)|the following|following|below|for example|for instance|in short|in summary|to sum up|in detail|other|further|more on|some|a few|to \p{L}+|hier (?:ist|sind)|folgende|im folgenden|zum beispiel|kurz gesagt|zusammengefasst|zu den|zur|zum|weitere|andere|um )/iu
+const LEAD_IN_CONTENT_RE = new RegExp(
+  String.raw`\d|\`|["“„‘]|(?:^|\s)'|\/|\b${wordPattern([...COUNT_WORDS, ...GERMAN_COUNT_WORDS])}\b`,
+  "i",
+)
+const LEAD_IN_OPENERS = [
+  ...["here's", "here’s", "here is", "here are", "the following", "following"],
+  ...["below", "for example", "for instance", "in short", "in summary", "to sum up"],
+  ...["in detail", "other", "further", "more on", "some", "a few"],
+]
+const GERMAN_LEAD_IN_OPENERS = [
+  ...["hier ist", "hier sind", "folgende", "im folgenden", "zum beispiel", "kurz gesagt"],
+  ...["zusammengefasst", "zu den", "zur", "zum", "weitere", "andere"],
+]
+/**
+ * How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"), or says
+ * what for ("To upgrade:", "Um … zu …", "um" only as a word of its own).
+ */
+const LEAD_IN_OPENER_RE = new RegExp(
+  String.raw`^(?:${wordPattern([...LEAD_IN_OPENERS, ...GERMAN_LEAD_IN_OPENERS])}|to \p{L}+|um )`,
+  "iu",
+)
 /** A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with. */
 const LEAD_IN_MAX_WORDS = 3
 /**
@@ -4652,9 +5201,21 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
 const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
+/** Articles, prepositions and conjunctions, English and German: a sentence goes on after them. */
+const FUNCTION_WORDS = [
+  ...["the", "a", "an", "of", "to", "in", "on", "at", "for"],
+  ...["with", "and", "or", "but", "from", "by", "as", "that", "which"],
+]
+const GERMAN_FUNCTION_WORDS = [
+  ...["der", "die", "das", "des", "dem", "den", "ein", "eine", "einer", "eines", "einem", "einen"],
+  ...["und", "oder", "aber", "mit", "von", "zu", "zum", "zur", "im", "am", "an", "auf"],
+  ...["für", "bei", "aus", "nach", "über", "unter", "vor", "durch", "als", "wie", "dass"],
+]
 /** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
-const FUNCTION_WORD_END_RE =
-  /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
+const FUNCTION_WORD_END_RE = new RegExp(
+  String.raw`(?:^|\s)${wordPattern([...FUNCTION_WORDS, ...GERMAN_FUNCTION_WORDS])}\s*$`,
+  "i",
+)
 const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
 /**
  * Whether the next source line goes on with the sentence of the line before. A line that ends a sentence is
@@ -5602,24 +6163,55 @@ function normalizeSources(premises) {
 }
 // ── End src/judge/gate.ts ──────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/records.ts ─────────────────────────────────────────────────────────────────────────────
+const HEDGE_WORDS = [
+  ...["should", "would", "could", "might", "may", "will", "shall", "can", "cannot"],
+  ...["won't", "wouldn't", "if", "unless", "once", "until", "whether", "when", "make sure"],
+  ...["ensure", "please", "try", "expect", "expects", "expected", "hopefully", "probably", "likely"],
+  ...["let me", "let's", "i'll", "you'll", "you can", "need to", "needs to", "have to", "must"],
+]
+const GERMAN_HEDGE_WORDS = [
+  ...["kann", "kannst", "können", "wird", "werden", "wenn", "falls", "sobald"],
+  ...["bis", "ob", "damit", "bitte", "vermutlich", "wahrscheinlich", "muss"],
+]
+/** Stems that hedge in every form: "assumes", "assuming", "sollten", "würden". */
+const HEDGE_STEMS = ["assum", "sollte", "würde", "könnte", "müsste"]
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
  */
-const HEDGE_RE =
-  /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
+const HEDGE_RE = new RegExp(
+  String.raw`\b(?:${wordPattern([...HEDGE_WORDS, ...GERMAN_HEDGE_WORDS])}|${wordPattern(HEDGE_STEMS)}\w*)\b|\bto (?:verify|check|confirm|see|make sure)\b`,
+  "i",
+)
+const NEGATIONS = [
+  ...["not", "no longer", "never", "nothing", "none", "except"],
+  ...["excepting", "apart from", "aside from", "other than", "save for"],
+]
+const GERMAN_NEGATIONS = ["nicht", "nie", "außer", "bis auf", "abgesehen"]
 /**
  * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
  * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
  */
-const NEGATION_RE =
-  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
+const NEGATION_RE = new RegExp(
+  String.raw`\b(?:${wordPattern([...NEGATIONS, ...GERMAN_NEGATIONS])}|kein\w*)\b|n't\b`,
+  "i",
+)
+const RUN_PARTS = [
+  ...["other", "remaining", "rest of the", "new", "existing", "old", "relevant", "related", "affected", "updated"],
+  ...["added", "core", "unit", "integration", "these", "those", "both", "my", "this", "that"],
+]
+const GERMAN_RUN_PARTS = [
+  ...["übrigen", "anderen", "restlichen", "neuen", "bestehenden", "betroffenen"],
+  ...["beiden", "diese", "diesen", "dieser", "dieses"],
+]
 /**
  * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
  * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
  */
-const PART_OF_RUN_RE =
-  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
+const PART_OF_RUN_RE = new RegExp(
+  String.raw`(?<!\p{L})(?:${wordPattern([...RUN_PARTS, ...GERMAN_RUN_PARTS], { blank: String.raw`\s+` })}|\d+\s+of\s+the)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)`,
+  "iu",
+)
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
@@ -5642,9 +6234,15 @@ const SUITE_OUTCOME_PATTERNS = [
     /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
   ],
 ]
+/** Programs an agent runs, as a command starts; `./` for a script of the project. */
+const AGENT_PROGRAMS = [
+  ...["npm", "npx", "pnpm", "yarn", "bun", "bunx", "node", "deno", "python3", "python", "pip3"],
+  ...["pip", "uv", "poetry", "pytest", "go", "cargo", "make", "tsc", "eslint", "prettier", "biome"],
+  ...["ruff", "mypy", "black", "jest", "vitest", "mocha", "git", "docker", "mvn", "gradle", "./gradlew"],
+  ...["dotnet", "bundle", "rake", "rspec", "composer", "php", "sh", "bash", "./"],
+]
 /** A command in backticks that starts with a program an agent runs. */
-const BACKTICK_COMMAND_RE =
-  /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
+const BACKTICK_COMMAND_RE = new RegExp(String.raw`\`(${wordPattern(AGENT_PROGRAMS)}[^\`]{0,160})\``, "i")
 const COMMAND_PASSED_RE =
   /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
 const COMMAND_FAILED_RE =
@@ -5691,22 +6289,24 @@ const OUTCOME_PATTERNS = [
     ],
   ],
 ]
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE =
-  /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
-const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
-const GERMAN_CHANGE_VERBS =
-  "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
+const CHANGE_VERBS = [
+  ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
+  ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
+]
+const GERMAN_CHANGE_VERBS = [
+  ...["geändert", "angepasst", "aktualisiert", "bearbeitet", "überarbeitet", "erstellt"],
+  ...["angelegt", "hinzugefügt", "geschrieben", "korrigiert", "repariert"],
+]
 /** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
 const CHANGE_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?${wordPattern(CHANGE_VERBS)}\\b|^${wordPattern(CHANGE_VERBS)}\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+${wordPattern(CHANGE_VERBS)}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})`,
   // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
   "iu",
 )
-const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
+const READ_VERBS = ["read", "looked at", "inspected", "reviewed", "examined", "opened", "went through"]
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?${wordPattern(READ_VERBS, { blank: "\\s+" })}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 /** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
@@ -5924,8 +6524,9 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
-function gatherEvidence(state, config, judge, exists) {
-  const premises = [...state.premises]
+function gatherEvidence(state, config, judge, exists, named = []) {
+  // The files the check read go last: the sources the agent pulled keep their place in the shared prefix.
+  const premises = [...state.premises, ...named.map((read) => read.premise)]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
   const active = config.activeModel ?? state.activeModel
@@ -6180,11 +6781,32 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     notifier.reportFailure("no-judge-model", judge.problem)
     return undefined
   }
-  /** The judged claims of a reply, their sources named as the note cites them. */
+  /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
+  const readNamed = async (state, claims) => {
+    if (!config.readNamed) return []
+    const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
+    for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
+    const texts = claims.map((claim) => claim.raw ?? claim.text)
+    const found = await readNamedFiles(texts, read, directory, deps)
+    if (found.length) {
+      notifier.log("debug", "ragfaith: the check read files the agent had not", {
+        sessionID: state.id,
+        files: found.map((named) => named.premise.ref),
+      })
+    }
+    return found
+  }
+  /** The judged claims of a reply, their sources named as the note cites them, and the files the check read. */
   return async (state, claims) => {
+    const none = { results: [], model: undefined, readByCheck: [], second: undefined }
     const judge = await settle(state)
-    if (!judge) return { results: [], model: undefined, second: undefined }
-    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
+    if (!judge) return none
+    const named = await readNamed(state, claims)
+    // A session with no evidence of its own is judged only against files the check read.
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    const exists = (path) => deps.fileExists(resolvePath(path, directory))
+    const evidence = gatherEvidence(state, config, judge, exists, named)
+    const files = new Map(named.map((read) => [read.premise.id, read.file]))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run = newJudgeRun()
@@ -6198,12 +6820,21 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
     const judged = results
       .filter((result) => result !== undefined)
-      .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
+      .map((result) => {
+        const file = result.source ? files.get(result.source) : undefined
+        const source = result.source && (evidence.refs.get(result.source) ?? result.source)
+        return { ...result, source, ...(file ? { readByCheck: file } : {}) }
+      })
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, second: secondModel }
+    return {
+      results: judged,
+      model: evidence.model,
+      readByCheck: named.map((read) => read.premise.ref),
+      second: secondModel,
+    }
   }
 }
 // ── End src/judge/settle.ts ────────────────────────────────────────────────────────────────────────────────
@@ -6460,6 +7091,18 @@ function flaggedToast(items, tail) {
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
 /**
+ * Where a source is a file the agent never read (the check read it): the agent is told so, and to read it
+ * before it answers again, so the correction rests on the file rather than on the note's quote.
+ */
+function unreadLine(files) {
+  const named = files.map((file) => `\`${file}\``).join(", ")
+  const it = files.length === 1 ? "it" : "them"
+  return (
+    `You did not read ${named} in this session; the check read ${files.length === 1 ? "that file" : "those files"} ` +
+    `itself, and the quotes above come from ${it}. Read ${it} with your read tool before you answer again.`
+  )
+}
+/**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
  * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
@@ -6474,10 +7117,12 @@ function buildNote(flagged, askProvenance) {
     return `${index + 1}. "${item.claim}"${where}${says}${why}`
   })
   const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
+  const unread = [...new Set(flagged.flatMap((item) => (item.readByCheck ? [item.readByCheck] : [])))]
   return [
     `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
     "These statements in your last reply are not supported by the sources you pulled in this session:",
     ...lines,
+    ...(unread.length ? [unreadLine(unread)] : []),
     "",
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
@@ -6591,6 +7236,7 @@ function toFlaggedItems(results, apiKey) {
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.readByCheck ? { readByCheck: result.readByCheck } : {}),
   }))
 }
 // ── End src/feedback/note.ts ───────────────────────────────────────────────────────────────────────────────
@@ -6629,6 +7275,14 @@ function reportItem(item) {
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
     ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
+}
+/** The files the check read itself for a reply, because the reply named them and the agent had not read them. */
+function readByCheckLines(report) {
+  const files = report.readByCheck ?? []
+  if (files.length === 0) return []
+  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const what = files.length === 1 ? "a file" : `${files.length} files`
+  return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
 }
 /** What became of a judged reply, in words that fit what was judged in it. */
 function replyOutcome(report, marks) {
@@ -6678,6 +7332,7 @@ function reportReply(report, title, options) {
   const lines = [
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+    ...readByCheckLines(report),
   ]
   const flagged = report.items.filter((item) => item.verdict !== "faithful")
   flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
@@ -7113,7 +7768,15 @@ async function mayJudge(state, { config, deps, notifier }) {
     })
     return false
   }
-  return state.premises.length > 0 || state.records.length > 0
+  return state.premises.length > 0 || state.records.length > 0 || config.readNamed
+}
+/**
+ * The claims worth judging. A session with no evidence of its own (no tool ran) has only the files the check
+ * may read: a reply that names no file is not judged there; one that does is judged against those files.
+ */
+function claimsToJudge(state, claims) {
+  if (state.premises.length > 0 || state.records.length > 0) return claims
+  return claims.some((claim) => filesNamedIn(claim.raw ?? claim.text).length > 0) ? claims : []
 }
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
 function logVerdicts(notifier, sessionID, messageID, claims, results) {
@@ -7187,14 +7850,19 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts) {
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
     const text = [...reply.texts.values()].join("\n\n")
-    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
+    const split = splitClaims(text, config.maxClaims, segmenter)
+    const { skipped, notClaims } = split
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
+    const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
-    const { results, model, second } = await judgeClaims(state, claims)
+    const { results, model, readByCheck, second } = await judgeClaims(state, claims)
+    // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
+    if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
     let sent = { flagged: new Set(), note: undefined }
@@ -7643,6 +8311,24 @@ function detectMode(argv) {
   const subcommand = argv.slice(2).find((arg) => OPENCODE_SUBCOMMANDS.has(arg))
   return subcommand === "run" ? "run" : "serve"
 }
+/**
+ * The head of a regular file. Checked before it is opened, and opened without waiting, so a named pipe or a
+ * device never holds the judging of a reply.
+ */
+async function readHead(path, max) {
+  const info = await stat(path).catch(() => undefined)
+  if (!info?.isFile()) return undefined
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    if (!(await handle.stat()).isFile()) return undefined
+    const buffer = new Uint8Array(Math.min(max, info.size))
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
 /** The plugin's disk access: a missing file reads as undefined, never as an error. */
 const fileDeps = {
   readText: (path) =>
@@ -7654,6 +8340,8 @@ const fileDeps = {
     appendFile(path, text, { encoding: "utf8", ...(mode === undefined ? {} : { mode }) }),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
+  realPath: (path) => realpath(path).catch(() => undefined),
+  readHead: (path, max) => readHead(path, max).catch(() => undefined),
 }
 /** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */
 function opencodeLogDir(env) {

@@ -9,7 +9,7 @@ export function normalizePath(path: string): string {
   return path.trim().replace(/\\/g, "/").toLowerCase()
 }
 
-function isSensitivePath(path: string): boolean {
+export function isSensitivePath(path: string): boolean {
   const segments = normalizePath(path).split("/").filter(Boolean)
   const base = segments.at(-1)
   if (base === undefined) return false

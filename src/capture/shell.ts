@@ -1,4 +1,5 @@
 // Shell commands as the records read them: their simple commands, which run tests or builds, whose exit code the record holds, and test summaries.
+import { wordPattern } from "../base/words.ts"
 
 /** One simple command of a command line: its words, where its output goes, and the operator after it. */
 export interface SimpleCommand {
@@ -22,8 +23,12 @@ const LOOK_ONLY_PROGRAMS = new Set([
 ])
 
 /** git subcommands that change no file of the work tree. */
-const GIT_LOOK_ONLY_RE =
-  /^(?:status|diff|log|show|blame|branch|rev-parse|ls-files|grep|remote|config|describe|shortlog|add)$/
+const GIT_LOOK_ONLY_COMMANDS = [
+  ...["status", "diff", "log", "show", "blame", "branch", "rev-parse"],
+  ...["ls-files", "grep", "remote", "config", "describe", "shortlog", "add"],
+] as const
+
+const GIT_LOOK_ONLY_RE = new RegExp(`^${wordPattern(GIT_LOOK_ONLY_COMMANDS)}$`)
 
 /** Test runners, read from a simple command's program and its first arguments. */
 const TEST_RUNNER_RE =

@@ -1,4 +1,5 @@
 // Markdown to prose: the blocks of a reply that can hold claims, with code, tables and markup set aside.
+import { wordPattern } from "../base/words.ts"
 
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/
 
@@ -24,9 +25,18 @@ const ROMAN_NUMERALS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", 
 /** Markers of a later item on the same line: bullets (numbered too), "2.", "3)", "4.)", "b.", "(c)". */
 const INLINE_ITEM_RE = /\s([•‣⁃◦▪](?:\s*\d{1,3}[.)])?|\d{1,3}(?:\.\)|[.)])|\(?[a-z][.)])(?=\s)/gu
 
+const VALUE_WORDS = [
+  ...["to", "from", "by", "of", "at", "than", "is", "are", "was"],
+  ...["were", "be", "version", "v", "step", "page", "size", "limit", "no"],
+] as const
+
+const GERMAN_VALUE_WORDS = ["bis", "von", "auf", "um", "zu", "als", "ist", "sind", "seite", "schritt", "nr"] as const
+
 /** A number just after these is a value, not the next item of an inline list: "set retries to 2. Then ...". */
-const VALUE_BEFORE_NUMBER_RE =
-  /(?:^|\s)(?:to|from|by|of|at|than|is|are|was|were|be|version|v|step|page|size|limit|bis|von|auf|um|zu|als|ist|sind|seite|schritt|nr|no)\s*$|[\d=<>+*/-]\s*$/i
+const VALUE_BEFORE_NUMBER_RE = new RegExp(
+  String.raw`(?:^|\s)${wordPattern([...VALUE_WORDS, ...GERMAN_VALUE_WORDS])}\s*$|[\d=<>+*/-]\s*$`,
+  "i",
+)
 
 const QUOTE_RE = /^\s{0,3}(?:>\s?)+/
 
@@ -65,10 +75,15 @@ export function stripInlineMarkdown(text: string, keepCode = false): string {
  * Elements an agent's markdown may carry as HTML. `<void>` in `Promise<void>` or `<string, number>` is code:
  * only these names count as tags, and an opening tag only where its `<` does not stick to a word.
  */
-const HTML_TAG_NAMES =
-  "a|abbr|b|bdi|big|blockquote|br|center|cite|code|dd|del|details|div|dl|dt|em|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|tt|u|ul|var|wbr"
+const HTML_TAG_NAMES = [
+  ...["a", "abbr", "b", "bdi", "big", "blockquote", "br", "center", "cite", "code", "dd", "del"],
+  ...["details", "div", "dl", "dt", "em", "font", "h1", "h2", "h3", "h4", "h5", "h6"],
+  ...["hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "picture", "pre", "q"],
+  ...["s", "samp", "small", "source", "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody"],
+  ...["td", "th", "thead", "tr", "tt", "u", "ul", "var", "wbr"],
+] as const
 
-const HTML_TAG_RE = new RegExp(`<(/?)(?:${HTML_TAG_NAMES})(?:\\s[^<>]{0,200})?/?>`, "gi")
+export const HTML_TAG_RE = new RegExp(String.raw`<(/?)${wordPattern(HTML_TAG_NAMES)}(?:\s[^<>]{0,200})?/?>`, "gi")
 
 /** A letter, digit or underscore: an opening tag stuck to one is code (`Promise<void>`). */
 const WORD_CHAR_RE = /[\p{L}\p{N}_]/u

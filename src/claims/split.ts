@@ -1,6 +1,7 @@
 // Claims: a reply's prose split into sentences a judge can check, each with the sentences before it.
 
 import { clipStart } from "../base/text.ts"
+import { wordPattern } from "../base/words.ts"
 import type { Claim, NotJudged } from "../state/shapes.ts"
 import { MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
 import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
@@ -361,9 +362,23 @@ const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
 
 const OPEN_LINE_END_RE = /[,;([{/&+=–—-]\s*$/
 
+/** Articles, prepositions and conjunctions, English and German: a sentence goes on after them. */
+const FUNCTION_WORDS = [
+  ...["the", "a", "an", "of", "to", "in", "on", "at", "for"],
+  ...["with", "and", "or", "but", "from", "by", "as", "that", "which"],
+] as const
+
+const GERMAN_FUNCTION_WORDS = [
+  ...["der", "die", "das", "des", "dem", "den", "ein", "eine", "einer", "eines", "einem", "einen"],
+  ...["und", "oder", "aber", "mit", "von", "zu", "zum", "zur", "im", "am", "an", "auf"],
+  ...["für", "bei", "aus", "nach", "über", "unter", "vor", "durch", "als", "wie", "dass"],
+] as const
+
 /** A line ending in an article, preposition or conjunction is hard-wrapped mid-sentence, whatever comes next. */
-const FUNCTION_WORD_END_RE =
-  /(?:^|\s)(?:the|a|an|of|to|in|on|at|for|with|and|or|but|from|by|as|that|which|der|die|das|des|dem|den|ein|eine|einer|eines|einem|einen|und|oder|aber|mit|von|zu|zum|zur|im|am|an|auf|für|bei|aus|nach|über|unter|vor|durch|als|wie|dass)\s*$/i
+const FUNCTION_WORD_END_RE = new RegExp(
+  String.raw`(?:^|\s)${wordPattern([...FUNCTION_WORDS, ...GERMAN_FUNCTION_WORDS])}\s*$`,
+  "i",
+)
 
 const LINE_START_MARKUP_RE = /^[*_[(„"“'‘]+/
 

@@ -1,4 +1,5 @@
 // Words that decide a sentence boundary: abbreviations by how they end sentences, and the words sentences open with.
+import { wordPattern } from "../base/words.ts"
 
 /** Titles and mid-sentence abbreviations, English and German: a period after them never ends a sentence. */
 export const FIXED_ABBREVIATIONS = new Set([
@@ -59,21 +60,65 @@ export const SENTENCE_STARTERS = new Set([
   ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
 ])
 
-/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
-export const QUESTION_START_RE =
-  /^\W*(?:is|are|was|were|do|does|did|can|could|would|should|will|shall|may|might|must|has|have|had|what|why|how|where|when|who|whom|whose|which|ist|sind|war|waren|hat|hast|habt|haben|kann|kannst|können|soll|sollte|sollen|wird|wirst|werden|würde|darf|muss|gibt|bist|seid|was|warum|wieso|weshalb|wie|wo|woher|wohin|wann|wer|wen|wem|welche[rsnm]?)\b/i
+const QUESTION_WORDS = [
+  ...["is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may"],
+  ...["might", "must", "has", "have", "had", "what", "why", "how", "where", "when", "who", "whom", "whose", "which"],
+] as const
 
-export const MONTH_START_RE =
-  /^(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember|jan|feb|mär|apr|jun|jul|aug|sep|okt|nov|dez)\b/i
+const GERMAN_QUESTION_WORDS = [
+  ...["ist", "sind", "war", "waren", "hat", "hast", "habt", "haben", "kann", "kannst"],
+  ...["können", "soll", "sollte", "sollen", "wird", "wirst", "werden", "würde", "darf", "muss"],
+  ...["gibt", "bist", "seid", "was", "warum", "wieso", "weshalb", "wie", "wo", "woher"],
+  ...["wohin", "wann", "wer", "wen", "wem", "welche", "welcher", "welches", "welchen", "welchem"],
+] as const
+
+/** How questions open, so that a question cut at an abbreviation is put back together instead of leaking. */
+export const QUESTION_START_RE = new RegExp(
+  String.raw`^\W*${wordPattern([...QUESTION_WORDS, ...GERMAN_QUESTION_WORDS])}\b`,
+  "i",
+)
+
+const MONTHS = [
+  ...["januar", "februar", "märz", "april", "mai", "juni"],
+  ...["juli", "august", "september", "oktober", "november", "dezember"],
+] as const
+
+const MONTH_ABBREVIATIONS = ["jan", "feb", "mär", "apr", "jun", "jul", "aug", "sep", "okt", "nov", "dez"] as const
+
+export const MONTH_START_RE = new RegExp(String.raw`^${wordPattern([...MONTHS, ...MONTH_ABBREVIATIONS])}\b`, "i")
 
 /** German nouns an ordinal stands before ("im 19. Jahrhundert", "die 2. Auflage"); other capitals start sentences. */
-export const ORDINAL_NOUN_START_RE =
-  /^(?:jahrhundert|jahrtausend|jh\.|klasse|stock|etage|auflage|ausgabe|platz|rang|mal|kapitel|abschnitt|absatz|quartal|halbjahr|semester|liga|runde|spieltag|schritt|stufe|ebene|generation|ordnung|version|tag|woche|monat|jahr|lebensjahr|geburtstag|weltkrieg|teil|band|reihe|zeile|spalte|iteration|durchlauf|versuch|hälfte|fall|advent|sonntag)(?:e|en|er|es|n|s)?(?![\p{L}])/iu
+const ORDINAL_NOUNS = [
+  ...["jahrhundert", "jahrtausend", "jh.", "klasse", "stock", "etage", "auflage", "ausgabe", "platz"],
+  ...["rang", "mal", "kapitel", "abschnitt", "absatz", "quartal", "halbjahr", "semester", "liga"],
+  ...["runde", "spieltag", "schritt", "stufe", "ebene", "generation", "ordnung", "version", "tag"],
+  ...["woche", "monat", "jahr", "lebensjahr", "geburtstag", "weltkrieg", "teil", "band", "reihe"],
+  ...["zeile", "spalte", "iteration", "durchlauf", "versuch", "hälfte", "fall", "advent", "sonntag"],
+] as const
+
+export const ORDINAL_NOUN_START_RE = new RegExp(
+  String.raw`^${wordPattern(ORDINAL_NOUNS)}(?:e|en|er|es|n|s)?(?![\p{L}])`,
+  "iu",
+)
 
 /** Articles and prepositions before a German ordinal: "auf der 35. Kommandeurstagung" names a counted thing. */
-export const BEFORE_ORDINAL_RE =
-  /(?:^|\s)(?:der|die|das|dem|den|des|ein|eine|einer|einem|einen|am|im|zum|zur|vom|beim|ins|ans|seit|ab|bis|für|nach|vor|seine[mnrs]?|ihre[mnrs]?|unsere[mnrs]?|jede[mnrs]?|diese[mnrs]?)\s*$/i
+const BEFORE_ORDINAL_WORDS = [
+  ...["der", "die", "das", "dem", "den", "des", "ein", "eine", "einer", "einem", "einen", "am", "im"],
+  ...["zum", "zur", "vom", "beim", "ins", "ans", "seit", "ab", "bis", "für", "nach", "vor"],
+] as const
+
+/** Determiners before an ordinal, each with its endings (`[mnrs]?`): "seiner", "unserem". */
+const DECLINED_BEFORE_ORDINAL = ["seine", "ihre", "unsere", "jede", "diese"] as const
+
+export const BEFORE_ORDINAL_RE = new RegExp(
+  String.raw`(?:^|\s)(?:${wordPattern(BEFORE_ORDINAL_WORDS)}|${wordPattern(DECLINED_BEFORE_ORDINAL)}[mnrs]?)\s*$`,
+  "i",
+)
 
 /** Words only German text has this often: a paragraph with several of them is read as German. */
-export const GERMAN_WORD_RE =
-  /(?<!\p{L})(?:der|die|das|und|ist|nicht|mit|ein|eine|auf|sich|dem|den|wird|sind|auch|bei|zum|zur|für|oder|wenn)(?!\p{L})/giu
+const GERMAN_WORDS = [
+  ...["der", "die", "das", "und", "ist", "nicht", "mit", "ein", "eine", "auf", "sich"],
+  ...["dem", "den", "wird", "sind", "auch", "bei", "zum", "zur", "für", "oder", "wenn"],
+] as const
+
+export const GERMAN_WORD_RE = new RegExp(String.raw`(?<!\p{L})${wordPattern(GERMAN_WORDS)}(?!\p{L})`, "giu")

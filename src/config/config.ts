@@ -88,6 +88,11 @@ export interface Config {
   flagVerdicts: ReadonlySet<Verdict>
   premiseTools: RegExp
   premiseCap: number
+  /**
+   * Files a claim names that no tool of the session read are read by the plugin itself, within bounds, and
+   * judged against (RFE_READ_NAMED, option `evidence.readNamed`); off by default.
+   */
+  readNamed: boolean
   maxClaims: number
   nudgeDepth: number
   cacheDir: string | undefined
@@ -303,6 +308,9 @@ export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
   if (rawOptions !== undefined && rawOptions !== null && !isRecord(rawOptions)) {
     warnings.push("ragfaith: plugin options must be an object; ignoring them")
   }
+  if (options.evidence !== undefined && !isRecord(options.evidence)) {
+    warnings.push('ragfaith: option evidence must be an object such as { "readNamed": true }; ignoring it')
+  }
   if (options.judge !== undefined && !isRecord(options.judge)) {
     warnings.push('ragfaith: option judge must be an object such as { "provider": "openrouter" }; ignoring it')
   }
@@ -324,6 +332,7 @@ export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
       flagged ?? new Set<Verdict>(strictness === "strict" ? ["unfaithful", "unverifiable"] : ["unfaithful"]),
     premiseTools: parsePremiseTools(read.text("RFE_PREMISE_TOOLS", "premiseTools"), evidenceScope, warnings),
     premiseCap: read.integer("RFE_PREMISE_CAP", "premiseCap", DEFAULTS.premiseCap, 1),
+    readNamed: read.flag("RFE_READ_NAMED", "readNamed", false, asRecord(options.evidence)),
     maxClaims: read.integer("RFE_MAX_CLAIMS", "maxClaims", DEFAULTS.maxClaims, 1),
     nudgeDepth: read.integer("RFE_NUDGE_DEPTH", "nudgeDepth", DEFAULTS.nudgeDepth, 0),
     cacheDir: read.text("RFE_CACHE_DIR", "cacheDir"),

@@ -79,6 +79,10 @@ export interface Deps {
   ensureDir: (path: string) => Promise<void>
   /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
   fileExists: (path: string) => boolean
+  /** A path with every link resolved (realpath); undefined when it does not exist. */
+  realPath: (path: string) => Promise<string | undefined>
+  /** The first `max` bytes of a regular file; undefined for a folder, a device, a pipe or a missing file. */
+  readHead: (path: string, max: number) => Promise<Uint8Array | undefined>
   writeStderr: (text: string) => void
   /** `run` when opencode runs one prompt and exits at the first idle; `serve` for the TUI and `opencode serve`. */
   mode: "run" | "serve"

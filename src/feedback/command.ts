@@ -2,6 +2,7 @@
 
 import { clip, clockTime, describeError, plural, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
+import { READ_BY_CHECK } from "../capture/named.ts"
 import {
   type JudgeHealth,
   markReport,
@@ -60,6 +61,15 @@ function reportItem(item: FlaggedClaim): string[] {
   ]
 }
 
+/** The files the check read itself for a reply, because the reply named them and the agent had not read them. */
+function readByCheckLines(report: ReplyReport): string[] {
+  const files = report.readByCheck ?? []
+  if (files.length === 0) return []
+  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const what = files.length === 1 ? "a file" : `${files.length} files`
+  return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
+}
+
 /** What became of a judged reply, in words that fit what was judged in it. */
 function replyOutcome(report: ReplyReport, marks: string): string {
   const count = (verdict: FlaggedClaim["verdict"]) => report.items.filter((item) => item.verdict === verdict).length
@@ -111,6 +121,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
   const lines = [
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
+    ...readByCheckLines(report),
   ]
   const flagged = report.items.filter((item) => item.verdict !== "faithful")
   flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))

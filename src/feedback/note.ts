@@ -107,6 +107,19 @@ function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
 }
 
 /**
+ * Where a source is a file the agent never read (the check read it): the agent is told so, and to read it
+ * before it answers again, so the correction rests on the file rather than on the note's quote.
+ */
+function unreadLine(files: readonly string[]): string {
+  const named = files.map((file) => `\`${file}\``).join(", ")
+  const it = files.length === 1 ? "it" : "them"
+  return (
+    `You did not read ${named} in this session; the check read ${files.length === 1 ? "that file" : "those files"} ` +
+    `itself, and the quotes above come from ${it}. Read ${it} with your read tool before you answer again.`
+  )
+}
+
+/**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
  * `askProvenance` adds strict mode's request: claims no source supports need a citation or a disclosure.
@@ -121,10 +134,12 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
     return `${index + 1}. "${item.claim}"${where}${says}${why}`
   })
   const unverifiable = flagged.some((item) => item.verdict === "unverifiable")
+  const unread = [...new Set(flagged.flatMap((item) => (item.readByCheck ? [item.readByCheck] : [])))]
   return [
     `${NOTE_TAG} Automated source check. This note comes from a tool, not from the user.`,
     "These statements in your last reply are not supported by the sources you pulled in this session:",
     ...lines,
+    ...(unread.length ? [unreadLine(unread)] : []),
     "",
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
@@ -260,5 +275,6 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.readByCheck ? { readByCheck: result.readByCheck } : {}),
   }))
 }

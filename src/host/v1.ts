@@ -1,7 +1,7 @@
 // opencode 1's entry: real effects and the config read, then the hooks.
 
-import { existsSync } from "node:fs"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
+import { constants, existsSync } from "node:fs"
+import { appendFile, mkdir, open, readFile, realpath, stat } from "node:fs/promises"
 import type { Hooks, PluginInput, PluginOptions } from "@opencode-ai/plugin"
 import { describeError } from "../base/text.ts"
 import { type ConfigResult, type Env, parseConfig } from "../config/config.ts"
@@ -21,8 +21,27 @@ export function detectMode(argv: readonly string[]): "run" | "serve" {
   return subcommand === "run" ? "run" : "serve"
 }
 
+/**
+ * The head of a regular file. Checked before it is opened, and opened without waiting, so a named pipe or a
+ * device never holds the judging of a reply.
+ */
+async function readHead(path: string, max: number): Promise<Uint8Array | undefined> {
+  const info = await stat(path).catch(() => undefined)
+  if (!info?.isFile()) return undefined
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    if (!(await handle.stat()).isFile()) return undefined
+    const buffer = new Uint8Array(Math.min(max, info.size))
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
 /** The plugin's disk access: a missing file reads as undefined, never as an error. */
-export const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists"> = {
+export const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists" | "realPath" | "readHead"> = {
   readText: (path) =>
     readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined
@@ -32,6 +51,8 @@ export const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fil
     appendFile(path, text, { encoding: "utf8", ...(mode === undefined ? {} : { mode }) }),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
+  realPath: (path) => realpath(path).catch(() => undefined),
+  readHead: (path, max) => readHead(path, max).catch(() => undefined),
 }
 
 /** opencode keeps its logs under the XDG data folder: ~/.local/share/opencode/log by default. */

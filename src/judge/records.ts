@@ -1,6 +1,8 @@
 // The records check: claims about the agent's own work (ran, changed, read), decided from its tool calls without a judge.
 
 import { clip } from "../base/text.ts"
+import { wordPattern } from "../base/words.ts"
+import { PATH_TOKEN_RE } from "../capture/named.ts"
 import { normalizePath } from "../capture/sensitive.ts"
 import {
   looksOnly,
@@ -13,26 +15,64 @@ import {
 } from "../capture/shell.ts"
 import type { ToolRecord } from "../state/shapes.ts"
 
+const HEDGE_WORDS = [
+  ...["should", "would", "could", "might", "may", "will", "shall", "can", "cannot"],
+  ...["won't", "wouldn't", "if", "unless", "once", "until", "whether", "when", "make sure"],
+  ...["ensure", "please", "try", "expect", "expects", "expected", "hopefully", "probably", "likely"],
+  ...["let me", "let's", "i'll", "you'll", "you can", "need to", "needs to", "have to", "must"],
+] as const
+
+const GERMAN_HEDGE_WORDS = [
+  ...["kann", "kannst", "können", "wird", "werden", "wenn", "falls", "sobald"],
+  ...["bis", "ob", "damit", "bitte", "vermutlich", "wahrscheinlich", "muss"],
+] as const
+
+/** Stems that hedge in every form: "assumes", "assuming", "sollten", "würden". */
+const HEDGE_STEMS = ["assum", "sollte", "würde", "könnte", "müsste"] as const
+
 /**
  * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
  * Tests durchlaufen"): none of them claims what happened.
  */
-const HEDGE_RE =
-  /\b(?:should|would|could|might|may|will|shall|can|cannot|won't|wouldn't|if|unless|once|until|whether|when|make sure|ensure|please|try|expect(?:s|ed)?|hopefully|probably|likely|assum\w*|let me|let's|i'll|you'll|you can|needs? to|have to|must|sollte\w*|würde\w*|könnte\w*|kann|kannst|können|wird|werden|wenn|falls|sobald|bis|ob|damit|bitte|vermutlich|wahrscheinlich|müsste\w*|muss)\b|\bto (?:verify|check|confirm|see|make sure)\b/i
+const HEDGE_RE = new RegExp(
+  String.raw`\b(?:${wordPattern([...HEDGE_WORDS, ...GERMAN_HEDGE_WORDS])}|${wordPattern(HEDGE_STEMS)}\w*)\b|\bto (?:verify|check|confirm|see|make sure)\b`,
+  "i",
+)
+
+const NEGATIONS = [
+  ...["not", "no longer", "never", "nothing", "none", "except"],
+  ...["excepting", "apart from", "aside from", "other than", "save for"],
+] as const
+
+const GERMAN_NEGATIONS = ["nicht", "nie", "außer", "bis auf", "abgesehen"] as const
 
 /**
  * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
  * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
  */
-const NEGATION_RE =
-  /\b(?:not|no longer|never|nothing|none|except|excepting|apart from|aside from|other than|save for|nicht|nie|kein\w*|außer|bis auf|abgesehen)\b|n't\b/i
+const NEGATION_RE = new RegExp(
+  String.raw`\b(?:${wordPattern([...NEGATIONS, ...GERMAN_NEGATIONS])}|kein\w*)\b|n't\b`,
+  "i",
+)
+
+const RUN_PARTS = [
+  ...["other", "remaining", "rest of the", "new", "existing", "old", "relevant", "related", "affected", "updated"],
+  ...["added", "core", "unit", "integration", "these", "those", "both", "my", "this", "that"],
+] as const
+
+const GERMAN_RUN_PARTS = [
+  ...["übrigen", "anderen", "restlichen", "neuen", "bestehenden", "betroffenen"],
+  ...["beiden", "diese", "diesen", "dieser", "dieses"],
+] as const
 
 /**
  * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
  * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
  */
-const PART_OF_RUN_RE =
-  /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
+const PART_OF_RUN_RE = new RegExp(
+  String.raw`(?<!\p{L})(?:${wordPattern([...RUN_PARTS, ...GERMAN_RUN_PARTS], { blank: String.raw`\s+` })}|\d+\s+of\s+the)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)`,
+  "iu",
+)
 
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
@@ -60,9 +100,16 @@ const SUITE_OUTCOME_PATTERNS: ReadonlyArray<readonly [boolean, RegExp]> = [
   ],
 ]
 
+/** Programs an agent runs, as a command starts; `./` for a script of the project. */
+const AGENT_PROGRAMS = [
+  ...["npm", "npx", "pnpm", "yarn", "bun", "bunx", "node", "deno", "python3", "python", "pip3"],
+  ...["pip", "uv", "poetry", "pytest", "go", "cargo", "make", "tsc", "eslint", "prettier", "biome"],
+  ...["ruff", "mypy", "black", "jest", "vitest", "mocha", "git", "docker", "mvn", "gradle", "./gradlew"],
+  ...["dotnet", "bundle", "rake", "rspec", "composer", "php", "sh", "bash", "./"],
+] as const
+
 /** A command in backticks that starts with a program an agent runs. */
-const BACKTICK_COMMAND_RE =
-  /`((?:npm|npx|pnpm|yarn|bun|bunx|node|deno|python3?|pip3?|uv|poetry|pytest|go|cargo|make|tsc|eslint|prettier|biome|ruff|mypy|black|jest|vitest|mocha|git|docker|mvn|gradle|\.\/gradlew|dotnet|bundle|rake|rspec|composer|php|sh|bash|\.\/)[^`]{0,160})`/i
+const BACKTICK_COMMAND_RE = new RegExp(String.raw`\`(${wordPattern(AGENT_PROGRAMS)}[^\`]{0,160})\``, "i")
 
 const COMMAND_PASSED_RE =
   /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
@@ -113,27 +160,28 @@ const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, read
   ],
 ]
 
-/** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
-const PATH_TOKEN_RE =
-  /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
+const CHANGE_VERBS = [
+  ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
+  ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
+] as const
 
-const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
-
-const GERMAN_CHANGE_VERBS =
-  "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
+const GERMAN_CHANGE_VERBS = [
+  ...["geändert", "angepasst", "aktualisiert", "bearbeitet", "überarbeitet", "erstellt"],
+  ...["angelegt", "hinzugefügt", "geschrieben", "korrigiert", "repariert"],
+] as const
 
 /** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
 const CHANGE_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?(?:${CHANGE_VERBS})\\b|^(?:${CHANGE_VERBS})\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+(?:${CHANGE_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?(?:${GERMAN_CHANGE_VERBS})(?!\\p{L})`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?${wordPattern(CHANGE_VERBS)}\\b|^${wordPattern(CHANGE_VERBS)}\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+${wordPattern(CHANGE_VERBS)}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})`,
   // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
   "iu",
 )
 
-const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s+through"
+const READ_VERBS = ["read", "looked at", "inspected", "reviewed", "examined", "opened", "went through"] as const
 
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?${wordPattern(READ_VERBS, { blank: "\\s+" })}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 

@@ -3,6 +3,7 @@
 import { LIMITS, mapConcurrent } from "../base/bounds.ts"
 import { type Tally, tallyInto } from "../base/counters.ts"
 import { clip, describeError } from "../base/text.ts"
+import { type NamedRead, readNamedFiles } from "../capture/named.ts"
 import { resolvePath } from "../capture/provenance.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
 import { scrubError } from "../capture/redact/scrub.ts"
@@ -53,8 +54,10 @@ function gatherEvidence(
   config: Config,
   judge: JudgeSettings,
   exists?: (path: string) => boolean,
+  named: readonly NamedRead[] = [],
 ): Evidence {
-  const premises = [...state.premises]
+  // The files the check read go last: the sources the agent pulled keep their place in the shared prefix.
+  const premises = [...state.premises, ...named.map((read) => read.premise)]
   const refs = new Map(premises.map((premise) => [premise.id, premise.ref]))
   refs.set(PROCESS_SOURCE.id, PROCESS_SOURCE.label)
   const active = config.activeModel ?? state.activeModel
@@ -361,11 +364,32 @@ export function createClaimJudge(
     notifier.reportFailure("no-judge-model", judge.problem)
     return undefined
   }
-  /** The judged claims of a reply, their sources named as the note cites them. */
+  /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
+  const readNamed = async (state: SessionState, claims: readonly Claim[]) => {
+    if (!config.readNamed) return []
+    const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
+    for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
+    const texts = claims.map((claim) => claim.raw ?? claim.text)
+    const found = await readNamedFiles(texts, read, directory, deps)
+    if (found.length) {
+      notifier.log("debug", "ragfaith: the check read files the agent had not", {
+        sessionID: state.id,
+        files: found.map((named) => named.premise.ref),
+      })
+    }
+    return found
+  }
+  /** The judged claims of a reply, their sources named as the note cites them, and the files the check read. */
   return async (state: SessionState, claims: readonly Claim[]) => {
+    const none = { results: [] as ClaimResult[], model: undefined, readByCheck: [] as string[], second: undefined }
     const judge = await settle(state)
-    if (!judge) return { results: [] as ClaimResult[], model: undefined, second: undefined }
-    const evidence = gatherEvidence(state, config, judge, (path) => deps.fileExists(resolvePath(path, directory)))
+    if (!judge) return none
+    const named = await readNamed(state, claims)
+    // A session with no evidence of its own is judged only against files the check read.
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
+    const evidence = gatherEvidence(state, config, judge, exists, named)
+    const files = new Map(named.map((read) => [read.premise.id, read.file]))
     health.model = evidence.model
     await cache.load(evidence.model)
     const run = newJudgeRun()
@@ -379,12 +403,21 @@ export function createClaimJudge(
     if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
-      .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
+      .map((result) => {
+        const file = result.source ? files.get(result.source) : undefined
+        const source = result.source && (evidence.refs.get(result.source) ?? result.source)
+        return { ...result, source, ...(file ? { readByCheck: file } : {}) }
+      })
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, second: secondModel }
+    return {
+      results: judged,
+      model: evidence.model,
+      readByCheck: named.map((read) => read.premise.ref),
+      second: secondModel,
+    }
   }
 }
 

@@ -82,6 +82,8 @@ export interface ReplyReport {
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
+  /** The files the check read itself for this reply, as their sources are labelled (RFE_READ_NAMED). */
+  readByCheck?: string[]
   outcome: "silent" | "noted" | "reported" | "dropped" | "deleted"
 }
 

@@ -12,6 +12,11 @@ export interface Premise {
   /** Absolute or project path of a file premise, so an edit can retire it. */
   path: string | undefined
   text: string
+  /**
+   * `check` when the plugin read the file itself because a claim named it and no tool of the session had read
+   * it: evidence the agent never saw, which the note and the report say so of.
+   */
+  readBy?: "check"
 }
 
 /** The evidence of one session: premises in arrival order, and their total size, held under the cap. */
@@ -84,6 +89,8 @@ export interface ClaimResult extends JudgeVerdict {
    * judge's verified quote decides. Absent when no second judge was asked.
    */
   second?: "agreed" | "silent"
+  /** The file the deciding source is, when the check read it because no tool of the session had. */
+  readByCheck?: string
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { tallyInto } from "../base/counters.ts"
 import { describeError } from "../base/text.ts"
+import { filesNamedIn } from "../capture/named.ts"
 import { scrubError } from "../capture/redact/scrub.ts"
 import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
@@ -64,7 +65,16 @@ async function mayJudge(state: SessionState, { config, deps, notifier }: PartCon
     })
     return false
   }
-  return state.premises.length > 0 || state.records.length > 0
+  return state.premises.length > 0 || state.records.length > 0 || config.readNamed
+}
+
+/**
+ * The claims worth judging. A session with no evidence of its own (no tool ran) has only the files the check
+ * may read: a reply that names no file is not judged there; one that does is judged against those files.
+ */
+function claimsToJudge(state: SessionState, claims: readonly Claim[]): readonly Claim[] {
+  if (state.premises.length > 0 || state.records.length > 0) return claims
+  return claims.some((claim) => filesNamedIn(claim.raw ?? claim.text).length > 0) ? claims : []
 }
 
 /** The debug line of a judged reply: how many claims of each verdict, and the contradictions not let through. */
@@ -176,14 +186,19 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
     const text = [...reply.texts.values()].join("\n\n")
-    const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
+    const split = splitClaims(text, config.maxClaims, segmenter)
+    const { skipped, notClaims } = split
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
+    const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
-    const { results, model, second } = await judgeClaims(state, claims)
+    const { results, model, readByCheck, second } = await judgeClaims(state, claims)
+    // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
+    if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
+    if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
     let sent: FollowUp = { flagged: new Set(), note: undefined }

@@ -13,10 +13,10 @@ import type { Deps } from "../../src/config/effects.ts"
 import { createNotifier } from "../../src/feedback/notifier.ts"
 import { createReceipts, escapeData, escapeProperty, type Receipt } from "../../src/feedback/receipt.ts"
 import { fileDeps } from "../../src/host/v1.ts"
+import { drawer } from "../support/corpora/secrets.ts"
 import { bridgesJudge, FACTS, fileLines, tempDirs, WRONG_REPLY } from "../support/fixtures.ts"
 import { createHost, type HostOptions } from "../support/host.ts"
 import { JUDGE_KEY, type JudgeRule, judgeEnv, withJudge } from "../support/judge.ts"
-import { drawer } from "../support/secrets.ts"
 
 const dirs = tempDirs("ragfaith-receipt-")
 afterAll(() => dirs.cleanup())

@@ -721,6 +721,77 @@ describe.skipIf(SKIP)("live: what the user asks and sees", () => {
       )
     },
   )
+
+  // RFE_READ_NAMED: the agent answers from memory about a file it never read, with no tool call at all.
+  const NET_TS = [
+    "/** How many times a request is tried in all. */",
+    "export const MAX_ATTEMPTS = 3",
+    "",
+    "/** Tries `fn` again after a fixed pause of 250 ms, up to MAX_ATTEMPTS times in all. */",
+    "export async function retry<T>(fn: () => Promise<T>): Promise<T> {",
+    "  for (let attempt = 1; ; attempt++) {",
+    "    try {",
+    "      return await fn()",
+    "    } catch (error) {",
+    "      if (attempt >= MAX_ATTEMPTS) throw error",
+    "      await new Promise((resolve) => setTimeout(resolve, 250))",
+    "    }",
+    "  }",
+    "}",
+  ].join("\n")
+  const FROM_MEMORY = "`retry()` in `src/net.ts` backs off exponentially, up to 5 attempts."
+  const CORRECTED = "`retry()` in `src/net.ts` tries at most 3 times, with a fixed pause of 250 ms between tries."
+  scenario(
+    "13. RFE_READ_NAMED: a false claim about a file the agent never read; the plugin reads it, the agent reads it and corrects itself",
+    "13 read named file",
+    {
+      prompt: "How does retry in src/net.ts behave? Answer from memory.",
+      files: { "src/net.ts": NET_TS, ".gitignore": "dist/\n" },
+      env: { RFE_READ_NAMED: "1" },
+      agent: (c) => {
+        if (!c.isNote) return { text: FROM_MEMORY }
+        if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "src/net.ts" } }] }
+        return { text: CORRECTED }
+      },
+      judge: (ctx) => {
+        const file = ctx.sources.find((s) => s.text.includes("MAX_ATTEMPTS = 3"))
+        if (file && /5 attempts/.test(ctx.claim)) {
+          return { verdict: "unfaithful", source: file.id, quote: "export const MAX_ATTEMPTS = 3", reason: "3 tries" }
+        }
+        return file
+          ? { verdict: "faithful", source: file.id, quote: "a fixed pause of 250 ms" }
+          : { verdict: "unverifiable", reason: "no source" }
+      },
+      quietMs: 3000,
+      // The first reply's idle, then the correction turn's.
+      until: (oc) => oc.events.filter((e) => e.type === "session.idle").length >= 2,
+    },
+    ({ ep, messages, notes }) => {
+      const judged = ep.byKind("judge").map((r) => readJudgeCall(r.body))
+      // The first reply: judged against the file the plugin read itself, labelled so.
+      const first = judged.find((call) => /5 attempts/.test(call.claim))
+      expect(first?.userContent).toContain('read by the check"')
+      expect(first?.userContent).toContain("2: export const MAX_ATTEMPTS = 3")
+      const texts = noteTexts(messages)
+      expect(texts.length).toBe(1)
+      const note = texts[0] ?? ""
+      expect(note).toContain("[source: src/net.ts:1-14, read by the check]")
+      expect(note).toContain("You did not read `src/net.ts` in this session")
+      // The answer from memory, then the correction turn: the agent reads the file, then answers.
+      const agents = agentRequests(ep)
+      expect(agents.length).toBe(3)
+      expect(agentContext(agents[1]?.body ?? {}).isNote).toBe(true)
+      const afterRead = agentContext(agents[2]?.body ?? {})
+      expect(afterRead.isNote).toBe(true)
+      expect(afterRead.toolOutputs.join("\n")).toContain("MAX_ATTEMPTS = 3")
+      expect(assistantTexts(messages).at(-1)).toBe(CORRECTED)
+      // The correction was judged against the agent's own read, which the check no longer reads for it.
+      const fixed = judged.find((call) => /at most 3 times/.test(call.claim))
+      expect(fixed?.userContent).toContain("export const MAX_ATTEMPTS = 3")
+      expect(fixed?.userContent).not.toContain("read by the check")
+      notes.push(`note text:\n${note}`, `judged claims: ${JSON.stringify(judged.map((call) => call.claim))}`)
+    },
+  )
 })
 
 // No RFE_JUDGE_* at all: the judge runs through opencode's own provider, on the small model (here the mock's

@@ -166,6 +166,10 @@ interface TuiScenario {
   /** Terminal columns and rows; 100x40 unless given. */
   size?: [number, number]
   agent?: AgentScript
+  /** The project's files; facts.txt unless given. */
+  files?: Record<string, string>
+  /** Settings beside the judge's. */
+  env?: Record<string, string>
 }
 
 /** One scenario: its own endpoint, project and TUI, recorded whether it passes or fails. */
@@ -175,7 +179,7 @@ async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promis
   const scratch = makeScratch("tui-")
   writeProject(scratch, {
     endpoint: ep,
-    files: { "facts.txt": SURVEY_NOTES },
+    files: opts.files ?? { "facts.txt": SURVEY_NOTES },
     plugin: { mode: "copy" },
     // no judge key: the small model judges through opencode
     ...(route === "opencode" ? { extraConfig: { small_model: `mock/${ROUTE_JUDGE_MODEL}` } } : {}),
@@ -183,7 +187,7 @@ async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promis
   const captureDir = process.env.RFE_TUI_CAPTURES
     ? join(process.env.RFE_TUI_CAPTURES, name.split(" ")[0] ?? name)
     : undefined
-  const env = route === "direct" ? judgeEnv(ep.judgeBaseURL) : {}
+  const env = { ...(route === "direct" ? judgeEnv(ep.judgeBaseURL) : {}), ...opts.env }
   const [cols, rows] = opts.size ?? [100, 40]
   const tui = await startTui({ scratch, env, captureDir, cols, rows })
   const notes: string[] = []
@@ -498,4 +502,70 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
       TIMEOUT,
     )
   }
+
+  // RFE_READ_NAMED: the agent answers from memory about a file it never read; what the person sees of it.
+  const NET_TS = [
+    "/** How many times a request is tried in all. */",
+    "export const MAX_ATTEMPTS = 3",
+    "",
+    "/** Tries `fn` again after a fixed pause of 250 ms, up to MAX_ATTEMPTS times in all. */",
+    "export async function retry<T>(fn: () => Promise<T>): Promise<T> {",
+    "  for (let attempt = 1; ; attempt++) {",
+    "    try {",
+    "      return await fn()",
+    "    } catch (error) {",
+    "      if (attempt >= MAX_ATTEMPTS) throw error",
+    "      await new Promise((resolve) => setTimeout(resolve, 250))",
+    "    }",
+    "  }",
+    "}",
+  ].join("\n")
+  const FROM_MEMORY = "`retry()` in `src/net.ts` backs off exponentially, up to 5 attempts."
+  const CORRECTED = "retry() in src/net.ts tries at most 3 times, with a fixed 250 ms pause."
+  test(
+    "T5. RFE_READ_NAMED: a claim about a file the agent never read; the notice cites the file the check read, the agent reads it and corrects itself, /ragfaith names the file",
+    () =>
+      withTui(
+        "T5 read named file",
+        (call) => {
+          const file = call.sources.find((s) => s.text.includes("MAX_ATTEMPTS = 3"))
+          if (file && /5 attempts/.test(call.claim)) {
+            return { verdict: "unfaithful", source: file.id, quote: "export const MAX_ATTEMPTS = 3", reason: "3 tries" }
+          }
+          return file ? { verdict: "faithful", source: file.id } : { verdict: "unverifiable" }
+        },
+        async ({ tui, ep, shot }) => {
+          await tui.submit("How does retry in src/net.ts behave?")
+          await tui.waitForText("fixed 250 ms pause.", 90_000)
+          await tui.waitIdle(ep.inflight, 2500)
+          const corrected = readable(shot("named-correction"))
+          const wrongAt = corrected.indexOf("backs off exponentially, up to 5 attempts.")
+          const noticeAt = corrected.indexOf("Automatic check:", wrongAt)
+          const fixedAt = corrected.indexOf(CORRECTED, noticeAt)
+          expect(wrongAt).toBeGreaterThanOrEqual(0)
+          expect(noticeAt).toBeGreaterThan(wrongAt)
+          expect(corrected.slice(noticeAt, fixedAt)).toContain("conflicts with src/net.ts:1-14, read by the check")
+          expect(fixedAt).toBeGreaterThan(noticeAt)
+          // the agent's own read of the file shows between the notice and the correction
+          expect(ep.byKind("agent").length).toBe(3)
+
+          await tui.submit("/ragfaith", 2)
+          await tui.waitForText("Judge: judge-main")
+          await tui.waitIdle(ep.inflight, 1500)
+          const report = readable(shot("named-report"))
+          expect(report).toContain("The check read a file the agent never read, to judge against: src/net.ts:1-14.")
+          expect(report).toContain("unfaithful: src/net.ts:1-14, read by the check")
+        },
+        {
+          files: { "src/net.ts": NET_TS },
+          env: { RFE_READ_NAMED: "1" },
+          agent: (c) => {
+            if (!c.isNote) return { text: FROM_MEMORY }
+            if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "src/net.ts" } }] }
+            return { text: CORRECTED }
+          },
+        },
+      ),
+    TIMEOUT,
+  )
 })

@@ -270,6 +270,8 @@ export async function createV2Host(opts: V2HostOptions = {}) {
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5))),
     random: () => 0.5,
     readText: async () => undefined,
+    realPath: async () => undefined,
+    readHead: async () => undefined,
     appendText: async () => {},
     ensureDir: async () => {},
     fileExists: () => false,

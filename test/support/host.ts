@@ -217,6 +217,8 @@ export function createHost(opts: HostOptions = {}) {
     },
     random: () => 0.5,
     readText: async () => undefined,
+    realPath: async () => undefined,
+    readHead: async () => undefined,
     appendText: async () => {},
     ensureDir: async () => {},
     writeStderr: (text) => {

@@ -1,4 +1,31 @@
 // Assignments in every syntax: a secret-named key, its operator and its value, found in one linear scan.
+import {
+  AMPERSAND,
+  BACKSLASH,
+  CARRIAGE_RETURN,
+  CASE_BIT,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  CLOSE_PAREN,
+  COLON,
+  COMMA,
+  DIGIT_0,
+  DIGIT_9,
+  GREATER_THAN,
+  HASH,
+  HYPHEN,
+  LESS_THAN,
+  LINE_FEED,
+  LOWER_A,
+  LOWER_V,
+  LOWER_Z,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PAREN,
+  PIPE,
+  SEMICOLON,
+  SPACE,
+} from "../../base/chars.ts"
 import { type Block, blockHeaderEnd, keyIndent, readBlock } from "./blocks.ts"
 import {
   type CodeMemo,
@@ -101,13 +128,13 @@ function readOperator(text: string, from: number): { op: string; at: number } | 
  */
 function readCodeConnector(text: string, name: Name, at: number, memo: CodeMemo): Connector | undefined | false {
   const next = text.charCodeAt(at)
-  if (next === 58 && text.charCodeAt(at + 1) === 58) {
+  if (next === COLON && text.charCodeAt(at + 1) === COLON) {
     // Rust's constructors: Credentials::new(…), String::from(…)
     const open = text.startsWith("new(", at + 2) ? at + 5 : text.startsWith("from(", at + 2) ? at + 6 : -1
     return open < 0 ? false : readCall(text, memo.shape(name.text), open)
   }
-  if (next === 40) return readCall(text, memo.shape(name.text), at)
-  if (next !== 44) return false
+  if (next === OPEN_PAREN) return readCall(text, memo.shape(name.text), at)
+  if (next !== COMMA) return false
   const literal = compareArgumentAt(text, name, at)
   return literal >= 0 ? { op: "==", at: literal } : undefined
 }
@@ -160,14 +187,14 @@ function readFlagGap(text: string, from: number): { op: string; at: number } | u
   let at = from
   while (at - from < 80 && isBlank(text.charCodeAt(at))) at++
   const next = text.charCodeAt(at)
-  return at > from && next > 32 && next !== 45 ? { op: " ", at } : undefined // 45: `-`, the next flag
+  return at > from && next > SPACE && next !== HYPHEN ? { op: " ", at } : undefined // a hyphen: the next flag
 }
 
 /** Whether a value field (`value=`, `"value":`, on this line or the next) may follow: checked before its regexes. */
 function mayPair(text: string, from: number): boolean {
   let at = from
   while (at - from < 84 && (isBlank(text.charCodeAt(at)) || ",;\"'-\n\r".includes(text[at] ?? "_"))) at++
-  return (text.charCodeAt(at) | 32) === 118 // v
+  return (text.charCodeAt(at) | CASE_BIT) === LOWER_V
 }
 
 interface Value {
@@ -179,23 +206,23 @@ interface Value {
 }
 
 /** Whitespace, quotes: where every unquoted value ends. */
-const endsAnyValue = (code: number) => code <= 32 || isQuote(code)
+const endsAnyValue = (code: number) => code <= SPACE || isQuote(code)
 
 /** `,;&<>(){}[]\`: where a value amid other text ends too. */
 function endsInlineValue(code: number): boolean {
   switch (code) {
-    case 44:
-    case 59:
-    case 38:
-    case 60:
-    case 62:
-    case 40:
-    case 41:
-    case 123:
-    case 125:
-    case 91:
-    case 93:
-    case 92:
+    case COMMA:
+    case SEMICOLON:
+    case AMPERSAND:
+    case LESS_THAN:
+    case GREATER_THAN:
+    case OPEN_PAREN:
+    case CLOSE_PAREN:
+    case OPEN_BRACE:
+    case CLOSE_BRACE:
+    case OPEN_BRACKET:
+    case CLOSE_BRACKET:
+    case BACKSLASH:
       return true
     default:
       return false
@@ -213,7 +240,7 @@ function unquotedEnd(text: string, from: number, ownLine: boolean, query: boolea
     const code = text.charCodeAt(end)
     if (endsAnyValue(code)) break
     if (ownLine) continue
-    if (endsInlineValue(code) || (query && code === 35)) break
+    if (endsInlineValue(code) || (query && code === HASH)) break
   }
   return end
 }
@@ -224,12 +251,12 @@ function closingQuote(text: string, from: number, quote: string, unclosed: Map<s
   const first = quote.charCodeAt(0)
   for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if (code === 10 || code === 13) {
+    if (code === LINE_FEED || code === CARRIAGE_RETURN) {
       unclosed.set(quote, i)
       return -1
     }
     if (code === first && (quote.length === 1 || text.startsWith(quote, i))) return i
-    if (code === 92) i++ // a backslash escapes what follows
+    if (code === BACKSLASH) i++ // a backslash escapes what follows
   }
   unclosed.set(quote, text.length)
   return -1
@@ -246,7 +273,7 @@ function readValue(text: string, at: number, ownLine: boolean, query: boolean, u
   let end = unquotedEnd(text, start, ownLine, query)
   let stop = text[end] ?? ""
   const last = text.charCodeAt(end - 1)
-  if (ownLine && (last === 44 || last === 59)) stop = text[--end] ?? "" // a trailing , or ;
+  if (ownLine && (last === COMMA || last === SEMICOLON)) stop = text[--end] ?? "" // a trailing , or ;
   return end > start ? ({ start, end, quoted: false, stop } satisfies Value) : undefined
 }
 
@@ -280,8 +307,9 @@ const isCode = (value: string, stop: string) =>
 function repeatsName(value: string, name: string): boolean {
   let tail = ""
   for (let i = value.length - 1; i >= 0 && tail.length < 12; i--) {
-    const lower = value.charCodeAt(i) | 32
-    if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57)) tail = String.fromCharCode(lower) + tail
+    const lower = value.charCodeAt(i) | CASE_BIT
+    if ((lower >= LOWER_A && lower <= LOWER_Z) || (lower >= DIGIT_0 && lower <= DIGIT_9))
+      tail = String.fromCharCode(lower) + tail
   }
   if (tail.length < 4) return false
   const bare = spelled(name)
@@ -389,7 +417,7 @@ export function redactAssignments(text: string): string {
     const named = strength === name.strength ? name : { ...name, strength }
     const indicator = text.charCodeAt(connector.at) // | or >
     const blockAt =
-      connector.op === ":" && (indicator === 124 || indicator === 62) && name.start >= blockEnd
+      connector.op === ":" && (indicator === PIPE || indicator === GREATER_THAN) && name.start >= blockEnd
         ? readBlockValue(text, name, connector.at)
         : undefined
     if (blockAt) {

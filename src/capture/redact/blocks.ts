@@ -1,4 +1,5 @@
 // YAML block scalars after a secret's name: `password: |` or `>-`, and the more-indented lines below it.
+import { CARRIAGE_RETURN, DIGIT_1, DIGIT_9, HYPHEN, LINE_FEED, PLUS } from "../../base/chars.ts"
 import { isBlank, isQuote } from "./values.ts"
 
 /**
@@ -12,7 +13,7 @@ export function blockHeaderEnd(text: string, at: number): number {
   let i = at + 1
   for (let n = 0; n < 2; n++) {
     const code = text.charCodeAt(i)
-    if (code === 45 || code === 43 || (code >= 49 && code <= 57)) i++ // - + 1-9
+    if (code === HYPHEN || code === PLUS || (code >= DIGIT_1 && code <= DIGIT_9)) i++
   }
   const blanks = i
   while (isBlank(text.charCodeAt(i))) i++
@@ -51,12 +52,13 @@ export function readBlock(text: string, from: number, indent: number): Block {
     while (isBlank(text.charCodeAt(content))) content++
     const first = text.charCodeAt(content)
     // Indented no further than the key: the block ends here, before this line is read.
-    if (content < text.length && first !== 10 && first !== 13 && content - at <= indent) return { spans, end: at }
+    if (content < text.length && first !== LINE_FEED && first !== CARRIAGE_RETURN && content - at <= indent)
+      return { spans, end: at }
     let end = content
     let last = -1
     for (; end < text.length && text[end] !== "\n"; end++) {
       const code = text.charCodeAt(end)
-      if (isBlank(code) || code === 13) continue
+      if (isBlank(code) || code === CARRIAGE_RETURN) continue
       if ((last >= 0 && end > last + 1) || isQuote(code)) return { spans: [], end } // a blank inside, or a quote
       last = end
     }

@@ -1,4 +1,26 @@
 // Secrets handed to code, not assigned: comparisons, setters and builders, constructors, credentials by position.
+import {
+  AT_SIGN,
+  CASE_BIT,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  CLOSE_PAREN,
+  COMMA,
+  DOLLAR,
+  EQUALS,
+  LOWER_B,
+  LOWER_F,
+  LOWER_R,
+  LOWER_U,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PAREN,
+  SPACE,
+  UNDERSCORE,
+  UPPER_A,
+  UPPER_L,
+  UPPER_Z,
+} from "../../base/chars.ts"
 import { isNameChar, KEY_QUALIFIERS, type Name, nameParts, nameStrength, partStrength, STRONG, WEAK } from "./names.ts"
 import { isBlank, isQuote } from "./values.ts"
 
@@ -128,19 +150,19 @@ function codeStrength(name: string): number {
 
 /** One or two letters before a quote that make a string literal of it: r"…", b'…', f"…", rb"…", @"…", $"…", L"…". */
 function isStringPrefix(code: number): boolean {
-  switch (code | 32) {
-    case 114: // r
-    case 98: // b
-    case 102: // f
-    case 117: // u
+  switch (code | CASE_BIT) {
+    case LOWER_R:
+    case LOWER_B:
+    case LOWER_F:
+    case LOWER_U:
       return true
     default:
-      return code === 76 || code === 64 || code === 36 // L @ $
+      return code === UPPER_L || code === AT_SIGN || code === DOLLAR
   }
 }
 
 export function stringPrefixLength(text: string, at: number): number {
-  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= 32) return 0
+  if (!isStringPrefix(text.charCodeAt(at)) || text.charCodeAt(at + 1) <= SPACE) return 0
   if (isQuote(text.charCodeAt(at + 1))) return 1
   return isStringPrefix(text.charCodeAt(at + 1)) && isQuote(text.charCodeAt(at + 2)) ? 2 : 0
 }
@@ -183,13 +205,13 @@ function argumentStarts(text: string, open: number, want = Infinity): { starts: 
       while (close - open < ARGUMENTS_MAX && close < text.length && text.charCodeAt(close) !== code) close++
       if (text.charCodeAt(close) !== code) break
       i = close
-    } else if (code === 40 || code === 91 || code === 123) {
+    } else if (code === OPEN_PAREN || code === OPEN_BRACKET || code === OPEN_BRACE) {
       // `HTTPBasicAuth(os.environ["USER"], …)`; deeper than that is no credential call.
       if (++depth > 2) break
-    } else if (code === 41 || code === 93 || code === 125) {
+    } else if (code === CLOSE_PAREN || code === CLOSE_BRACKET || code === CLOSE_BRACE) {
       if (depth === 0) return { starts: i === open + 1 ? [] : starts, closed: true }
       depth--
-    } else if (code === 44 && depth === 0) starts.push(i + 1)
+    } else if (code === COMMA && depth === 0) starts.push(i + 1)
   }
   return { starts, closed: false }
 }
@@ -221,8 +243,8 @@ function setterName(method: string): string {
   const verb = lower.startsWith("set") ? 3 : lower === "with" ? 4 : 0
   if (!verb) return ""
   const next = method.charCodeAt(verb)
-  if (next === 95) return method.slice(verb + 1) // set_password
-  return next >= 65 && next <= 90 ? method.slice(verb) : ""
+  if (next === UNDERSCORE) return method.slice(verb + 1) // set_password
+  return next >= UPPER_A && next <= UPPER_Z ? method.slice(verb) : ""
 }
 
 /** A builder's or constructor's method named for what it takes (`.password(`, `.apiKey(`), not a verb (`getPassword`). */
@@ -339,7 +361,7 @@ export function comparedBefore(text: string, start: number, from: number): numbe
   let at = start - 1
   while (at > from && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const code = text.charCodeAt(at)
-  if (code !== 40 && code !== 61) return -1 // ( =
+  if (code !== OPEN_PAREN && code !== EQUALS) return -1
   if (text[at] === "(") {
     let word = at
     while (word > from && at - word < 20 && isNameChar(text.charCodeAt(word - 1)) && text[word - 1] !== ".") word--

@@ -1,4 +1,22 @@
 // Passwords on command lines: -p, --password and the login commands that take one.
+import {
+  AMPERSAND,
+  BACKSLASH,
+  BACKTICK,
+  CARET,
+  CARRIAGE_RETURN,
+  CASE_BIT,
+  DIGIT_0,
+  DIGIT_9,
+  HYPHEN,
+  LINE_FEED,
+  LOWER_A,
+  LOWER_Z,
+  OPEN_PAREN,
+  PIPE,
+  SEMICOLON,
+  UNDERSCORE,
+} from "../../base/chars.ts"
 import { isBlank, isNeverSecret, isQuote, isStandIn, looksRandom, REDACTED } from "./values.ts"
 
 /**
@@ -126,18 +144,24 @@ function lastCommandBreak(text: string, from: number, to: number): number {
     const code = text.charCodeAt(i)
     if (!isCommandBreak(code)) continue
     // A line continued (`\`, PowerShell's backtick, cmd's `^` before its end) goes on with the same command.
-    const mark = code === 10 && text.charCodeAt(i - 1) === 13 ? i - 2 : i - 1
-    if (code !== 10 || !isContinuation(text.charCodeAt(mark))) return i
+    const mark = code === LINE_FEED && text.charCodeAt(i - 1) === CARRIAGE_RETURN ? i - 2 : i - 1
+    if (code !== LINE_FEED || !isContinuation(text.charCodeAt(mark))) return i
     i = mark
   }
   return -1
 }
 
-const isContinuation = (code: number) => code === 92 || code === 96 || code === 94
+const isContinuation = (code: number) => code === BACKSLASH || code === BACKTICK || code === CARET
 
 /** `\n \r ; & | ( \``, read as codes: a one-character string per character read cost the flag scan a third. */
 const isCommandBreak = (code: number) =>
-  code === 10 || code === 13 || code === 59 || code === 38 || code === 124 || code === 40 || code === 96
+  code === LINE_FEED ||
+  code === CARRIAGE_RETURN ||
+  code === SEMICOLON ||
+  code === AMPERSAND ||
+  code === PIPE ||
+  code === OPEN_PAREN ||
+  code === BACKTICK
 
 /**
  * The command each of a series of positions (in increasing order) belongs to, its prompt and wrappers taken
@@ -207,7 +231,7 @@ function secretArgumentMemo(): (value: string) => boolean {
  * Where the command of a flag found at `at` is read from: a flag at a line's start (its match begins with the
  * line break) belongs to the command before only if that line was continued.
  */
-const flagStart = (text: string, at: number) => (text.charCodeAt(at) === 10 ? at + 1 : at)
+const flagStart = (text: string, at: number) => (text.charCodeAt(at) === LINE_FEED ? at + 1 : at)
 
 /** The arguments of the short and long flags above that take a password in their command. */
 function redactPasswordFlags(text: string, cuts: Array<[number, number]>, longFlags: boolean): void {
@@ -276,7 +300,10 @@ function shellWords(text: string, from: number, to: number, max: number): Array<
 
 /** Whether a character is part of a word (then `htpasswd` or `net` inside it is no command). */
 const isWordChar = (code: number) =>
-  (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) || code === 95 || code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  ((code | CASE_BIT) >= LOWER_A && (code | CASE_BIT) <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === HYPHEN
 
 function redactHtpasswd(text: string, cuts: Array<[number, number]>): void {
   const isSecret = secretArgumentMemo()

@@ -1,4 +1,5 @@
 // Session cookies: in Cookie and Set-Cookie headers, curl's -b, document.cookie, cookie objects and cookie jars.
+import { BACKSLASH, BACKTICK, COMMA, DOUBLE_QUOTE, EQUALS, SEMICOLON, SINGLE_QUOTE, SPACE } from "../../base/chars.ts"
 import { applyCuts } from "./commands.ts"
 import { isBlank, isNeverSecret, looksRandom } from "./values.ts"
 
@@ -47,11 +48,23 @@ const COOKIE_LIST_MAX = 8_192
 
 /** What ends a cookie's name: blanks, `=`, `;`, `,`, quotes, line ends. */
 const endsCookieName = (code: number) =>
-  code <= 32 || code === 61 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96
+  code <= SPACE ||
+  code === EQUALS ||
+  code === SEMICOLON ||
+  code === COMMA ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === BACKTICK
 
 /** What ends its value: the same, but `=` (base64 padding); also a backslash. */
 const endsCookieValue = (code: number) =>
-  code <= 32 || code === 59 || code === 44 || code === 34 || code === 39 || code === 96 || code === 92
+  code <= SPACE ||
+  code === SEMICOLON ||
+  code === COMMA ||
+  code === DOUBLE_QUOTE ||
+  code === SINGLE_QUOTE ||
+  code === BACKTICK ||
+  code === BACKSLASH
 
 /**
  * Reads `name=value` pairs from `from`, separated by `;` or `,` (a folded Set-Cookie), and cuts the values of

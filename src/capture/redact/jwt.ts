@@ -1,13 +1,29 @@
 // JSON Web Tokens, found by their header and payload.
+import {
+  DIGIT_0,
+  DIGIT_9,
+  HYPHEN,
+  LOWER_A,
+  LOWER_Z,
+  PLUS,
+  SLASH,
+  UNDERSCORE,
+  UPPER_A,
+  UPPER_Z,
+} from "../../base/chars.ts"
 import { applyCuts } from "./commands.ts"
 
 const JWT_PAYLOAD_RE = /\.ey[A-Za-z0-9_-]/g
 
 /** base64url, plus the standard alphabet's `+` and `/` that some issuers emit. */
 const isJwtChar = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === HYPHEN
 
-const isJwtBodyChar = (code: number) => isJwtChar(code) || code === 43 || code === 47
+const isJwtBodyChar = (code: number) => isJwtChar(code) || code === PLUS || code === SLASH
 
 function jwtRunEnd(text: string, from: number): number {
   let end = from

@@ -1,4 +1,16 @@
 // Private-key blocks, also when only their BEGIN or END line is in view.
+import {
+  BACKSLASH,
+  DIGIT_0,
+  DIGIT_9,
+  EQUALS,
+  LOWER_A,
+  LOWER_Z,
+  PLUS,
+  SLASH,
+  UPPER_A,
+  UPPER_Z,
+} from "../../base/chars.ts"
 import { applyCuts } from "./commands.ts"
 import { PLACEHOLDER_RE } from "./values.ts"
 
@@ -9,13 +21,13 @@ const KEY_BODY_LINE_RE = /^[ \t]*(?:[A-Za-z0-9+/=\\]+|[A-Za-z][\w-]*: [^\n]*)[ \
 const isKeyBodyChar = (char = "") => {
   const code = char.charCodeAt(0)
   return (
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    (code >= 48 && code <= 57) || // 0-9
-    code === 43 || // +
-    code === 47 || // /
-    code === 61 || // =
-    code === 92 // \
+    (code >= UPPER_A && code <= UPPER_Z) ||
+    (code >= LOWER_A && code <= LOWER_Z) ||
+    (code >= DIGIT_0 && code <= DIGIT_9) ||
+    code === PLUS ||
+    code === SLASH ||
+    code === EQUALS ||
+    code === BACKSLASH
   )
 }
 

@@ -1,4 +1,31 @@
 // Secret-named keys: how strongly a name says its value is a secret, in any spelling.
+import {
+  AMPERSAND,
+  AT_SIGN,
+  BACKSLASH,
+  BACKTICK,
+  BANG,
+  CARRIAGE_RETURN,
+  CASE_BIT,
+  CLOSE_BRACKET,
+  DIGIT_0,
+  DIGIT_9,
+  DOLLAR,
+  DOT,
+  DOUBLE_QUOTE,
+  EQUALS,
+  HYPHEN,
+  LINE_FEED,
+  LOWER_A,
+  LOWER_E,
+  LOWER_S,
+  LOWER_Z,
+  SINGLE_QUOTE,
+  UNDERSCORE,
+  UPPER_A,
+  UPPER_Z,
+} from "../../base/chars.ts"
+import { wordPattern } from "../../base/words.ts"
 import { isBlank, isQuote, SECRET_WORDS } from "./values.ts"
 
 export const WEAK = 1
@@ -18,7 +45,7 @@ const CALL_WORD = "getConnection"
  * Where a secret's name may be: at one of the secret words. A hit takes the rest of its identifier too, so a
  * long one (`SECRET_TOKEN_SECRET_…`) is one hit, not one every few bytes.
  */
-export const SECRET_NAME_RE = new RegExp(`(?:${SECRET_WORDS.join("|")}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
+export const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 
 const NAME_MAX = 80
 
@@ -122,18 +149,22 @@ export interface Name {
 
 /** `A-Z a-z _ &`: what may start a type or a word after a name (`&str`); read as a code, not a one-letter string. */
 export const isWordStart = (code: number) =>
-  (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 38
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === AMPERSAND
 
 export const isNameChar = (code: number) =>
-  (code >= 48 && code <= 57) ||
-  (code >= 65 && code <= 90) ||
-  (code >= 97 && code <= 122) ||
-  code === 95 ||
-  code === 46 ||
-  code === 45
+  (code >= DIGIT_0 && code <= DIGIT_9) ||
+  (code >= UPPER_A && code <= UPPER_Z) ||
+  (code >= LOWER_A && code <= LOWER_Z) ||
+  code === UNDERSCORE ||
+  code === DOT ||
+  code === HYPHEN
 
 /** A closing quote, an escaping backslash or `]` (`ENV["TOKEN"]`) between a name and its operator. */
-const isCloser = (code: number) => code === 34 || code === 39 || code === 96 || code === 92 || code === 93
+const isCloser = (code: number) =>
+  code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === BACKTICK || code === BACKSLASH || code === CLOSE_BRACKET
 
 /** Fields whose value names something: `name=`, `key="`, `"name": "`, `- name: `, `for="`, `autocomplete="`. */
 const NAME_FIELDS: readonly string[] =
@@ -147,7 +178,15 @@ export function isLineStart(text: string, start: number): boolean {
   let before = start - 1
   while (before >= 0 && isBlank(text.charCodeAt(before))) before--
   const code = text.charCodeAt(before)
-  if (before >= 0 && code !== 10 && code !== 13 && code !== 45 && code !== 36 && code !== 64 && !isNameChar(code))
+  if (
+    before >= 0 &&
+    code !== LINE_FEED &&
+    code !== CARRIAGE_RETURN &&
+    code !== HYPHEN &&
+    code !== DOLLAR &&
+    code !== AT_SIGN &&
+    !isNameChar(code)
+  )
     return false
   let from = start
   while (from > 0 && start - from < 40 && text[from - 1] !== "\n" && text[from - 1] !== "\r") from--
@@ -184,7 +223,7 @@ function isNameFieldValue(text: string, start: number): boolean {
   while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--
   if (text[end - 1] === '"' || text[end - 1] === "'") end--
   let from = end
-  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | 32) - 97) >>> 0 < 26) from--
+  while (from > 0 && end - from < 16 && ((text.charCodeAt(from - 1) | CASE_BIT) - LOWER_A) >>> 0 < 26) from--
   if (from > 0 && isNameChar(text.charCodeAt(from - 1)) && text[from - 1] !== "-") return false
   if (text[from - 1] === "$") return false // PowerShell's $env:API_KEY = … is an assignment, not a field
   // Compared in place: a substring, lower-cased and looked up, costs more than the rest of the name read.
@@ -195,7 +234,7 @@ function isNameFieldValue(text: string, start: number): boolean {
 
 /** Whether `word` (lower case) stands at `at`, in any case. */
 function isWordAt(text: string, at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false
+  for (let i = 0; i < word.length; i++) if ((text.charCodeAt(at + i) | CASE_BIT) !== word.charCodeAt(i)) return false
   return true
 }
 
@@ -237,8 +276,8 @@ function isComparedFromBefore(text: string, start: number): boolean {
   while (at > 0 && start - at < 6 && isBlank(text.charCodeAt(at))) at--
   const before = text.charCodeAt(at - 1)
   // `equals(`, `equalsIgnoreCase(`; `==`, `!=`
-  if (text[at] === "(") return before === 115 || before === 101
-  return text[at] === "=" && (before === 61 || before === 33)
+  if (text[at] === "(") return before === LOWER_S || before === LOWER_E
+  return text[at] === "=" && (before === EQUALS || before === BANG)
 }
 
 /** Whether the name (its quote at `start - 1`) is a Terraform variable's: `variable "db_password" {`. */
@@ -285,7 +324,7 @@ export function readName(
   // A credential call takes a password whatever its receiver says (`DriverManager.getConnection(`, `page.login(`).
   if (!strength && !(text[end] === "(" && isCall(text, start, end))) return end
   const before = text.charCodeAt(start - 1)
-  let quote = before === 34 || before === 39 || before === 96 ? (text[start - 1] ?? "") : ""
+  let quote = before === DOUBLE_QUOTE || before === SINGLE_QUOTE || before === BACKTICK ? (text[start - 1] ?? "") : ""
   if (quote === '"' && text[start - 2] === "\\") quote = '\\"'
   // Only a quote that closes after the name makes it a quoted name: `"API_KEY=…` inside a string is not one.
   if (quote && !text.startsWith(quote, end)) quote = ""

@@ -1,4 +1,5 @@
 // Redaction as one pass: every rule family in order, and the evidence cleaned for the judge.
+import { ASTERISK, BULLET, ELLIPSIS, HASH } from "../../base/chars.ts"
 import { redactAssignments } from "./assignments.ts"
 import { applyCuts, redactCommandFlags } from "./commands.ts"
 import { redactCookies } from "./cookies.ts"
@@ -60,14 +61,14 @@ export function keywordTest(text: string): (keyword: string) => boolean {
 }
 
 /** `#`, `*`, `•`: what masks the rest of a token shown in a dashboard or a log. */
-const isMaskChar = (code: number) => code === 35 || code === 42 || code === 0x2022
+const isMaskChar = (code: number) => code === HASH || code === ASTERISK || code === BULLET
 
 /**
  * A token followed by a mask (`xoxp-…-####…`, `ghp_1a2b***…`, `sk-……`) is a display of one, not the token:
  * its visible part is an id or a hint. Three mask characters, so markdown's `**ghp_…**` is no mask.
  */
 function isMaskedAt(text: string, at: number): boolean {
-  if (text.charCodeAt(at) === 0x2026) return true
+  if (text.charCodeAt(at) === ELLIPSIS) return true
   return isMaskChar(text.charCodeAt(at)) && isMaskChar(text.charCodeAt(at + 1)) && isMaskChar(text.charCodeAt(at + 2))
 }
 

@@ -1,4 +1,31 @@
 // Secret values: what looks random or key-like, and what is a placeholder, a reference or plain code.
+import {
+  ASTERISK,
+  BACKTICK,
+  CARRIAGE_RETURN,
+  CASE_BIT,
+  COLON,
+  DIGIT_0,
+  DIGIT_9,
+  DOT,
+  DOUBLE_QUOTE,
+  EQUALS,
+  HYPHEN,
+  LINE_FEED,
+  LOWER_A,
+  LOWER_B,
+  LOWER_X,
+  LOWER_Z,
+  PLUS,
+  SINGLE_QUOTE,
+  SLASH,
+  SPACE,
+  TAB,
+  TILDE,
+  UNDERSCORE,
+  UPPER_A,
+} from "../../base/chars.ts"
+import { wordPattern } from "../../base/words.ts"
 
 export const REDACTED = "[REDACTED]"
 
@@ -13,9 +40,9 @@ export interface SecretRule {
   replace: (match: string, ...groups: string[]) => string
 }
 
-export const isBlank = (code: number) => code === 32 || code === 9
+export const isBlank = (code: number) => code === SPACE || code === TAB
 
-export const isQuote = (code: number) => code === 34 || code === 39 || code === 96
+export const isQuote = (code: number) => code === DOUBLE_QUOTE || code === SINGLE_QUOTE || code === BACKTICK
 
 /**
  * Stand-ins from documentation and templates rather than credentials: runs of x or *, one character six
@@ -44,11 +71,11 @@ export function isPlaceholder(value: string): boolean {
   let xs = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    const lower = code | 32
-    if (lower === 120 || code === 42) xs++ // x, X, *
+    const lower = code | CASE_BIT
+    if (lower === LOWER_X || code === ASTERISK) xs++
     // Base64 of binary holds runs of `A` (zero bytes): only other characters six times mark a stand-in.
-    same = code === value.charCodeAt(i - 1) && code !== 65 ? same + 1 : 1
-    run = lower >= 98 && lower <= 122 && (value.charCodeAt(i - 1) | 32) === lower - 1 ? run + 1 : 1
+    same = code === value.charCodeAt(i - 1) && code !== UPPER_A ? same + 1 : 1
+    run = lower >= LOWER_B && lower <= LOWER_Z && (value.charCodeAt(i - 1) | CASE_BIT) === lower - 1 ? run + 1 : 1
     if (run >= 7 || same >= 6) return true
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
@@ -88,7 +115,7 @@ export function isTokenStandIn(value: string): boolean {
   let xs = 0
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i)
-    if ((code | 32) === 120 || code === 42) xs++
+    if ((code | CASE_BIT) === LOWER_X || code === ASTERISK) xs++
   }
   if (value.length >= 4 && xs * 2 >= value.length) return true
   // A cycle of two or three characters at the end (`GR1348941231231…`); one character is a fixture's run.
@@ -131,8 +158,8 @@ export function looksRandom(value: string): boolean {
   for (let i = 0; i <= value.length; i++) {
     const code = value.charCodeAt(i)
     if (i < value.length && !isSeparator(code)) {
-      if (code >= 48 && code <= 57) digit = true
-      else if ((code | 32) >= 97 && (code | 32) <= 122) letter = true
+      if (code >= DIGIT_0 && code <= DIGIT_9) digit = true
+      else if ((code | CASE_BIT) >= LOWER_A && (code | CASE_BIT) <= LOWER_Z) letter = true
       continue
     }
     const length = i - start
@@ -147,7 +174,13 @@ export function looksRandom(value: string): boolean {
 
 /** `-_.:/+=` */
 const isSeparator = (code: number) =>
-  code === 45 || code === 95 || code === 46 || code === 58 || code === 47 || code === 43 || code === 61
+  code === HYPHEN ||
+  code === UNDERSCORE ||
+  code === DOT ||
+  code === COLON ||
+  code === SLASH ||
+  code === PLUS ||
+  code === EQUALS
 
 /** The text a base64 value encodes, if it is printable text (a key or a random token decodes to binary). */
 export function base64Text(value: string): string | undefined {
@@ -161,7 +194,8 @@ export function base64Text(value: string): string | undefined {
   }
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
-    if ((code < 32 && code !== 9 && code !== 10 && code !== 13) || code > 126) return undefined
+    if ((code < SPACE && code !== TAB && code !== LINE_FEED && code !== CARRIAGE_RETURN) || code > TILDE)
+      return undefined
   }
   return text
 }
@@ -214,7 +248,7 @@ const REFERENCE_HINT_RE = /[{%#]|env|secrets\./i
 export const SECRET_WORDS = ["pass", "pwd", "pw", "secret", "token", "key", "cred", "auth", "login"] as const
 
 /** A letters-only value that holds one of them is a name (`PASSWORD`, `apiToken`), not a secret. */
-const SECRET_WORDS_RE = new RegExp(SECRET_WORDS.join("|"), "i")
+const SECRET_WORDS_RE = new RegExp(wordPattern(SECRET_WORDS), "i")
 
 const PATH_SEGMENT = "(?:[a-z0-9._@-]+|[A-Z][a-z0-9._-]*)"
 

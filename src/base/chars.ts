@@ -1,0 +1,59 @@
+// Character codes by name, for the scans that read a text one code at a time: `code === COLON`, not `code === 58`.
+
+export const TAB = 9
+export const LINE_FEED = 10
+export const CARRIAGE_RETURN = 13
+/** Also the bound of the control characters: `code <= SPACE` is a blank, a line end or a control character. */
+export const SPACE = 32
+export const BANG = 33
+export const DOUBLE_QUOTE = 34
+export const HASH = 35
+export const DOLLAR = 36
+export const AMPERSAND = 38
+export const SINGLE_QUOTE = 39
+export const OPEN_PAREN = 40
+export const CLOSE_PAREN = 41
+export const ASTERISK = 42
+export const PLUS = 43
+export const COMMA = 44
+export const HYPHEN = 45
+export const DOT = 46
+export const SLASH = 47
+export const DIGIT_0 = 48
+export const DIGIT_1 = 49
+export const DIGIT_9 = 57
+export const COLON = 58
+export const SEMICOLON = 59
+export const LESS_THAN = 60
+export const EQUALS = 61
+export const GREATER_THAN = 62
+export const AT_SIGN = 64
+export const UPPER_A = 65
+export const UPPER_L = 76
+export const UPPER_Z = 90
+export const OPEN_BRACKET = 91
+export const BACKSLASH = 92
+export const CLOSE_BRACKET = 93
+export const CARET = 94
+export const UNDERSCORE = 95
+export const BACKTICK = 96
+export const LOWER_A = 97
+export const LOWER_B = 98
+export const LOWER_E = 101
+export const LOWER_F = 102
+export const LOWER_R = 114
+export const LOWER_S = 115
+export const LOWER_U = 117
+export const LOWER_V = 118
+export const LOWER_X = 120
+export const LOWER_Z = 122
+export const OPEN_BRACE = 123
+export const PIPE = 124
+export const CLOSE_BRACE = 125
+/** The last printable ASCII character. */
+export const TILDE = 126
+export const BULLET = 0x2022
+export const ELLIPSIS = 0x2026
+
+/** ASCII puts a letter's two cases 32 apart: `code | CASE_BIT` is the letter in lower case. */
+export const CASE_BIT = 32

@@ -1,0 +1,227 @@
+// Toasts written for people: what happened, what to do, two lines at most, never over the notice.
+
+import { describe, expect, test } from "bun:test"
+import { NOTICE_READ_MS } from "../../src/feedback/note.ts"
+import { createToastHold, HOLD_LIMIT_MS, toastText } from "../../src/feedback/notifier.ts"
+import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
+import { createHost, type HostOptions } from "../support/host.ts"
+import { judgeEnv, withJudge } from "../support/judge.ts"
+import { turn } from "../support/turns.ts"
+
+const WRONG = WRONG_REPLY
+const bridges = bridgesJudge()
+
+describe("toasts for people", () => {
+  test("titled once, never 'ragfaith:' again in the text, two lines of opencode's toast box at most", async () => {
+    const { host } = await turn(() => ({ status: 401 }))
+    expect(host.toasts.length).toBeGreaterThan(0)
+    for (const toast of host.toasts) {
+      expect(toast.title).toBe("ragfaith")
+      expect(toast.message).not.toMatch(/^ragfaith/i)
+      expect(toastLines(toast.message)).toBeLessThanOrEqual(2)
+    }
+    expect(host.toasts[0]?.message).toBe(
+      "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
+    )
+  })
+
+  test("a judge that stays broken is told again after ten minutes, not only once", async () => {
+    let clock = Date.parse("2026-12-01T14:02:00")
+    await withJudge(
+      () => ({ status: 503 }),
+      async (judge) => {
+        const host = createHost({
+          env: judgeEnv(judge.url, { RFE_JUDGE_MAX_ATTEMPTS: "1" }),
+          deps: { now: () => clock },
+        })
+        const session = await host.createSession()
+        await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+        await host.settle()
+        clock += 5 * 60_000
+        await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 8 bridges.")
+        await host.settle()
+        expect(host.toasts).toHaveLength(1)
+        clock += 6 * 60_000
+        await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 9 bridges.")
+        await host.settle()
+        expect(host.toasts.map((toast) => toast.message)).toEqual([
+          "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
+          "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
+        ])
+      },
+    )
+  })
+
+  test("with notes off, the toast names the flagged statement and where the details are", async () => {
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
+    expect(host.prompts).toEqual([])
+    expect(host.toasts.map((toast) => toast.message)).toEqual([
+      '1 statement looks unsupported: "It has 7 bridges." Notes are off; see /ragfaith.',
+    ])
+  })
+
+  test("a long flagged statement is shortened so the toast keeps its two lines and its pointer to /ragfaith", async () => {
+    const long = `It has 7 bridges, ${"each of them built of grey stone by the river guild over many long years, ".repeat(3)}`
+    const { host } = await turn(
+      bridges,
+      { env: { RFE_NUDGE_DEPTH: "0" } },
+      `Fredville is the capital city of Freedonia. ${long}`,
+    )
+    const [toast] = host.toasts
+    expect(toast?.message).toStartWith('1 statement looks unsupported: "It has 7 bridges, each')
+    expect(toast?.message).toEndWith("Notes are off; see /ragfaith.")
+    expect(toastLines(toast?.message ?? "")).toBe(2)
+  })
+
+  test("in `opencode run`, stderr names the flagged statement and where the log is", async () => {
+    await withJudge(bridges, async (judge) => {
+      const host = createHost({ env: judgeEnv(judge.url), mode: "run" })
+      const session = await host.createSession()
+      const userID = await host.userMessage(session, "How many bridges?")
+      await host.toolCall(session, userID, "read", { filePath: FACTS.path }, { output: FACTS.text })
+      await host.reply(session, userID, WRONG, { idle: false })
+      await host.event("session.status", { sessionID: session, status: { type: "idle" } })
+      await host.hooks.dispose()
+      expect(host.stderr.join("")).toContain(
+        "  - It has 7 bridges. [unfaithful]\n  details: the opencode log (~/.local/share/opencode/log)",
+      )
+    })
+  })
+
+  /** A wrong reply judged by one of the user's models: the note is out, its correction turn as `opts` answers it. */
+  async function noteOut(providerURL: string, opts: Pick<HostOptions, "promptResult" | "deps">) {
+    const host = createHost({
+      providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {}, judge: {} } }],
+      providerURL,
+      opencodeConfig: { small_model: "mock/title" },
+      ...opts,
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+    for (let i = 0; i < 500 && host.prompts.length === 0; i++) await Bun.sleep(2)
+    await Bun.sleep(20)
+    return host
+  }
+
+  test("toasts wait while a reply is judged and its note is answered: nothing covers the notice as it appears", async () => {
+    let answer: () => void = () => {}
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    await withJudge(bridges, async (provider) => {
+      const host = await noteOut(provider.url, {
+        promptResult: async () => {
+          await answered
+          return {}
+        },
+      })
+      // the note is out and its correction not yet answered: the advice of which model judges waits
+      expect(host.prompts).toHaveLength(1)
+      expect(host.toasts).toEqual([])
+      answer()
+      await host.settle()
+      await Bun.sleep(10)
+      expect(host.sleeps).toContain(NOTICE_READ_MS)
+      expect(host.toasts.map((toast) => toast.message)).toEqual([
+        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
+      ])
+    })
+  })
+
+  test("held toasts come together once released, the warning last so it is the one that stays", () => {
+    const shown: string[] = []
+    const hold = createToastHold((message) => shown.push(message), { now: () => 0, sleep: async () => {} })
+    const release = hold.hold()
+    const second = hold.hold()
+    hold.toast("Warning", "warning")
+    hold.toast("Advice", "info")
+    hold.toast("Warning", "warning")
+    release()
+    release()
+    expect(shown).toEqual([])
+    second()
+    expect(shown).toEqual(["Advice", "Warning"])
+    hold.toast("Later", "info")
+    expect(shown.at(-1)).toBe("Later")
+  })
+
+  test("no hold keeps a toast back past its limit: a correction that never ends silences nothing for good", async () => {
+    let now = 1_000
+    const timers: Array<{ ms: number; fire: () => void }> = []
+    const clock = {
+      now: () => now,
+      sleep: (ms: number) => new Promise<void>((resolve) => timers.push({ ms, fire: resolve })),
+    }
+    const shown: string[] = []
+    const hold = createToastHold((message) => shown.push(message), clock)
+    hold.hold() // never released
+    hold.toast("Judge unreachable", "warning")
+    expect(shown).toEqual([])
+    expect(timers.map((timer) => timer.ms)).toEqual([HOLD_LIMIT_MS])
+    // the timer firing early (or a clock that has not moved) changes nothing
+    timers[0]?.fire()
+    await Bun.sleep(0)
+    expect(shown).toEqual([])
+    now += HOLD_LIMIT_MS
+    hold.toast("Second", "warning")
+    expect(shown).toEqual(["Judge unreachable", "Second"])
+    // a hold begun while toasts wait sets its own timer, so it cannot strand them either
+    const later = hold.hold()
+    hold.toast("Third", "warning")
+    hold.hold()
+    expect(timers.length).toBe(3)
+    later()
+    expect(shown).toEqual(["Judge unreachable", "Second"])
+    now += HOLD_LIMIT_MS
+    for (const timer of timers.splice(0)) timer.fire()
+    await Bun.sleep(0)
+    expect(shown).toEqual(["Judge unreachable", "Second", "Third"])
+  })
+
+  test("a correction turn that hangs holds the toasts it would cover only up to the limit", async () => {
+    let offset = 0
+    const limits: Array<() => void> = []
+    await withJudge(bridges, async (provider) => {
+      const host = await noteOut(provider.url, {
+        promptResult: () => new Promise(() => {}),
+        deps: {
+          now: () => Date.now() + offset,
+          sleep: (ms) =>
+            ms === HOLD_LIMIT_MS ? new Promise<void>((resolve) => limits.push(resolve)) : Promise.resolve(),
+        },
+      })
+      expect(host.prompts).toHaveLength(1)
+      expect(host.toasts).toEqual([])
+      expect(limits.length).toBeGreaterThan(0)
+      offset = HOLD_LIMIT_MS
+      for (const fire of limits.splice(0)) fire()
+      await Bun.sleep(10)
+      expect(host.toasts.map((toast) => toast.message)).toEqual([
+        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
+      ])
+    })
+  })
+
+  test("with notes off, the flagged toast waits until the reply has been read", async () => {
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
+    expect(host.sleeps).toContain(NOTICE_READ_MS)
+    expect(host.toasts).toHaveLength(1)
+  })
+
+  test("the route tells once which model judges, as advice, in two whole lines", async () => {
+    const host = createHost({
+      providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
+      opencodeConfig: { small_model: "mock/title" },
+    })
+    const session = await host.createSession()
+    await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
+    await host.settle()
+    const told = host.toasts.filter((toast) => toast.message.startsWith("The judge is mock/title"))
+    expect(told.map((toast) => toast.variant)).toEqual(["info"])
+    expect(told[0]?.message).toBe("The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another")
+    // whole at 80 columns too (opencode's toast box is 54 characters wide there as at 120), even for a long model id
+    expect(
+      toastText(told[0]?.message.replace("mock/title", "openrouter/anthropic/claude-haiku-4.5") ?? ""),
+    ).not.toContain("…")
+  })
+})
