@@ -7603,6 +7603,7 @@ function buildReceipt(input) {
       ...report.notClaims.map(({ text, why }) => undecided(text, "skipped", why)),
     ],
     over_cap: report.overCap,
+    read_by_check: [...(report.readByCheck ?? [])],
     note: input.note ?? null,
   }
 }

@@ -75,6 +75,8 @@ export interface Receipt {
   statements: ReceiptStatement[]
   /** Claims over RFE_MAX_CLAIMS, not judged; their text is not kept. */
   over_cap: number
+  /** Files the claims named that no tool of the session read, which the check read itself (RFE_READ_NAMED). */
+  read_by_check: string[]
   /** The note sent to the agent: its instruction and the notice the user sees; null when none went in. */
   note: SentNote | null
 }
@@ -141,6 +143,7 @@ export function buildReceipt(input: ReceiptInput): Receipt {
       ...report.notClaims.map(({ text, why }) => undecided(text, "skipped", why)),
     ],
     over_cap: report.overCap,
+    read_by_check: [...(report.readByCheck ?? [])],
     note: input.note ?? null,
   }
 }

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path"
 import { parseConfig } from "../../src/config/config.ts"
 import type { Deps } from "../../src/config/effects.ts"
 import { createNotifier } from "../../src/feedback/notifier.ts"
-import { createReceipts, escapeData, escapeProperty, type Receipt } from "../../src/feedback/receipt.ts"
+import { buildReceipt, createReceipts, escapeData, escapeProperty, type Receipt } from "../../src/feedback/receipt.ts"
 import { fileDeps } from "../../src/host/v1.ts"
 import { drawer } from "../support/corpora/secrets.ts"
 import { bridgesJudge, FACTS, fileLines, tempDirs, WRONG_REPLY } from "../support/fixtures.ts"
@@ -54,6 +54,7 @@ describe("one line per judged reply", () => {
       judge: { model: "judge-main", second: "judge-fallback" },
       outcome: "noted",
       over_cap: 0,
+      read_by_check: [],
     })
     expect(Date.parse(line?.time ?? "")).toBeGreaterThan(Date.now() - 60_000)
     expect(line?.statements).toEqual([
@@ -149,6 +150,19 @@ describe("one line per judged reply", () => {
     await turn(bridgesJudge(), { deps: { appendText: async (path) => void writes.push(path) } })
     expect(writes).toEqual([])
   })
+})
+
+test("the files the check read itself (RFE_READ_NAMED) are named, as /ragfaith names them", () => {
+  const report = { at: 0, model: "m", items: [], notClaims: [], overCap: 0, unjudged: 0, outcome: "silent" as const }
+  const base = { sessionID: "s", replyID: "r", mode: "serve" as const, second: undefined, flagged: new Set<never>() }
+  const line = buildReceipt({
+    ...base,
+    report: { ...report, readByCheck: ["docs/api.md"] },
+    unjudged: [],
+    note: undefined,
+  })
+  expect(line.read_by_check).toEqual(["docs/api.md"])
+  expect(buildReceipt({ ...base, report, unjudged: [], note: undefined }).read_by_check).toEqual([])
 })
 
 describe("serve mode: the report and /ragfaith all tell the same", () => {
@@ -287,6 +301,7 @@ function bigReceipt(writer: string, n: number, count = 40, chars = 1500): Receip
     outcome: "silent",
     statements: Array.from({ length: count }, (_, i) => statement(i)),
     over_cap: 0,
+    read_by_check: [],
     note: null,
   }
 }
@@ -307,7 +322,7 @@ const statement = (n, i) => ({ text: writer + "-" + n + "-" + i + " " + "x".repe
   dispute: null })
 await Promise.all(Array.from({ length: Number(count) }, (_, n) => receipts.record({ v: 1, time: new Date().toISOString(),
   mode: "serve", session: "ses_" + writer, reply: "msg_" + writer + "_" + n, judge: { model: "judge-main", second: null },
-  outcome: "silent", statements: Array.from({ length: 40 }, (_, i) => statement(n, i)), over_cap: 0, note: null })))
+  outcome: "silent", statements: Array.from({ length: 40 }, (_, i) => statement(n, i)), over_cap: 0, read_by_check: [], note: null })))
 `
 
 const runWriter = (script: string, path: string, writer: string, count: number, startAt: number) =>
