@@ -88,6 +88,7 @@ export const MODULES = [
   "src/feedback/note.ts",
   "src/feedback/command.ts",
   "src/feedback/undo.ts",
+  "src/feedback/receipt.ts",
   "src/turn/reply.ts",
   "src/host/events.ts",
   "src/host/hooks.ts",

@@ -459,8 +459,30 @@ function parseConfig(rawOptions, env) {
       relevance: read.flag("RFE_RELEVANCE", "relevance", true),
       reuse: true,
     },
+    report: read.text("RFE_REPORT", "report") || undefined,
+    failOn: parseFailOn(pickSetting(env, "RFE_FAIL_ON", options, "failOn"), warnings),
+    ci: {
+      summary: env.GITHUB_STEP_SUMMARY?.trim() || undefined,
+      annotations: env.GITHUB_ACTIONS?.trim() === "true",
+    },
   }
   return { config, warnings }
+}
+/** The verdicts a CI run may fail on; `faithful` is none of them, and `none` (or nothing) fails on none. */
+const FAIL_VERDICTS = ["unfaithful", "unverifiable"]
+function parseFailOn(setting, warnings) {
+  if (setting === undefined) return new Set()
+  const items = Array.isArray(setting.value) ? setting.value.map(String) : String(setting.value).split(",")
+  const names = items.map((item) => item.trim().toLowerCase()).filter((name) => name && name !== "none")
+  const unknown = names.filter((name) => !FAIL_VERDICTS.includes(name))
+  if (unknown.length > 0) {
+    warnings.push(
+      `ragfaith: ${setting.source}=${JSON.stringify(setting.value)} must list verdicts from ${FAIL_VERDICTS.join(", ")}; ` +
+        "failing on none",
+    )
+    return new Set()
+  }
+  return new Set(names)
 }
 function parseFlagVerdicts(setting, warnings) {
   if (setting === undefined) return undefined
@@ -6888,7 +6910,7 @@ async function earnFlag(ask, claim, first, evidence, second) {
     ask.count("disagreements")
     return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
-  return { claim, ...first, source: anchored }
+  return { claim, ...first, source: anchored, second: "agreed" }
 }
 /** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
 function freeResult(claim, evidence, config) {
@@ -7022,6 +7044,7 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
       readByCheck: [],
       unrelated: [],
       spend,
+      second: undefined,
     }
     const judge = await settle(state)
     if (!judge) return none
@@ -7057,7 +7080,11 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
         return { ...result, source, ...(file ? { readByCheck: file } : {}) }
       })
     const readByCheck = named.map((read) => read.premise.ref)
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend }
+    // The model asked for second opinions on this reply's contradictions, for the report.
+    const secondModel = config.checks.secondOpinion
+      ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
+      : undefined
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel }
   }
 }
 // ── End src/judge/settle.ts ────────────────────────────────────────────────────────────────────────────────
@@ -7387,9 +7414,7 @@ function createNoteSender({ config, deps, notifier, counters }) {
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
    * Toasts wait until the correction has come and the notice has been read.
    */
-  const inject = async (state, items) => {
-    const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items)
+  const inject = async (state, items, { text, notice }) => {
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
     const release = notifier.hold()
@@ -7426,16 +7451,17 @@ function createNoteSender({ config, deps, notifier, counters }) {
   return {
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
-     * Says which it was, for `/ragfaith`.
+     * Says which it was, for `/ragfaith`, and the note that went in, for the report file.
      */
     send(state, items, turn) {
       if (deps.mode === "run" || config.nudgeDepth === 0) {
         report(state, items)
-        return "reported"
+        return { outcome: "reported", note: undefined }
       }
       turn.depth++
-      void inject(state, items)
-      return "noted"
+      const note = { text: buildNote(items, config.flagVerdicts.has("unverifiable")), notice: buildNotice(items) }
+      void inject(state, items, note)
+      return { outcome: "noted", note }
     },
   }
 }
@@ -7785,6 +7811,193 @@ function createUndo({ deps, notifier }) {
   }
 }
 // ── End src/feedback/undo.ts ───────────────────────────────────────────────────────────────────────────────
+// ── Begin src/feedback/receipt.ts ──────────────────────────────────────────────────────────────────────────
+/** The schema's version: a reader checks it before it reads a line. A field removed or renamed raises it. */
+const RECEIPT_VERSION = 1
+/** The report file holds what the agent read and claimed, redacted but private: only its owner reads it. */
+const REPORT_MODE = 0o600
+/** Flagged statements a run's job summary lists before it counts the rest. */
+const SUMMARY_ROWS = 20
+/** GitHub shows at most ten annotations of a kind per step: more would only be dropped there. */
+const ANNOTATIONS = 10
+/** How much of a statement and a quote an annotation shows. */
+const ANNOTATION_CLAIM_CHARS = 200
+const ANNOTATION_QUOTE_CHARS = 160
+/** How each way of settling a claim reads in the report: one word a script can match. */
+const HOW_OF_VIA = {
+  judge: "judge",
+  cache: "cache",
+  gate: "verbatim",
+  records: "records",
+  "parse-fallback": "unreadable",
+}
+const decided = (item, flagged) => ({
+  text: item.claim,
+  how: HOW_OF_VIA[item.via],
+  why: null,
+  verdict: item.verdict,
+  flagged,
+  source: item.source ?? null,
+  quote: item.quote ?? null,
+  reason: item.reason ?? null,
+  second: item.demoted === "disagreed" ? "disagreed" : (item.second ?? null),
+  demoted: item.demoted ?? null,
+  dispute: null,
+})
+const undecided = (text, how, why) => ({
+  text,
+  how,
+  why,
+  verdict: null,
+  flagged: false,
+  source: null,
+  quote: null,
+  reason: null,
+  second: null,
+  demoted: null,
+  dispute: null,
+})
+/**
+ * The receipt of a judged reply: the statements `/ragfaith all` lists, in the reply's order, then the claims the
+ * judge left unanswered, then the sentences that state nothing to check. Only sanitised text goes in.
+ */
+function buildReceipt(input) {
+  const { report } = input
+  return {
+    v: RECEIPT_VERSION,
+    time: new Date(report.at).toISOString(),
+    mode: input.mode,
+    session: input.sessionID,
+    reply: input.replyID,
+    judge: { model: report.model ?? null, second: (report.model && input.second) || null },
+    outcome: report.outcome,
+    statements: [
+      ...report.items.map((item) => decided(item, input.flagged.has(item))),
+      ...input.unjudged.map((text) => undecided(text, "not-judged", "the judge did not answer")),
+      ...report.notClaims.map(({ text, why }) => undecided(text, "skipped", why)),
+    ],
+    over_cap: report.overCap,
+    read_by_check: [...(report.readByCheck ?? [])],
+    note: input.note ?? null,
+  }
+}
+/** Text as a workflow command carries it: `%`, CR and LF escaped, so one statement stays one annotation. */
+function escapeData(text) {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")
+}
+/** A workflow command's property value: `:` and `,` escaped too, as they end a property. */
+function escapeProperty(text) {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C")
+}
+/** One statement in words: what it is, where it conflicts, and what the source says. */
+function findingText(statement) {
+  const where = statement.source ? ` (${statement.source})` : ""
+  const says = statement.quote ? `; the source says "${clip(statement.quote, ANNOTATION_QUOTE_CHARS)}"` : ""
+  const why = statement.reason ? `; ${statement.reason.replace(/[.\s]+$/, "")}` : ""
+  return `"${clip(statement.text, ANNOTATION_CLAIM_CHARS)}" is ${statement.verdict}${where}${says}${why}`
+}
+/** A table cell of the job summary: one line, no column break, no HTML the summary would render. */
+function cell(text, max) {
+  return clip(text.replace(/\s+/g, " "), max)
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+}
+/** The job summary of a run: its flagged statements as a table, or one line saying every statement held up. */
+function summaryOf(tally, failOn, report) {
+  const judged = `${plural(tally.statements, "statement")} in ${plural(tally.replies, "reply", "replies")}`
+  const file = report ? ` Every verdict: \`${report}\`.` : ""
+  if (tally.flagged === 0)
+    return `### ragfaith: no statement flagged\n\n${judged} checked against the sources.${file}\n\n`
+  const rows = tally.shown.map(
+    (s) =>
+      `| ${failOn.has(s.verdict) ? "✗ " : ""}${s.verdict} | ${cell(s.text, 200)} | ${cell(s.source ?? "", 80)} | ` +
+      `${cell(s.quote ?? "", 160)} |`,
+  )
+  const more = tally.flagged - tally.shown.length
+  return [
+    `### ragfaith: ${plural(tally.flagged, "statement")} not supported by the sources`,
+    "",
+    "| Verdict | Statement | Source | The source says |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+    "",
+    `${more > 0 ? `And ${plural(more, "more statement")}. ` : ""}${judged} checked.${file}`,
+    "",
+    "",
+  ].join("\n")
+}
+/**
+ * Owns the receipts: each judged reply appended to RFE_REPORT as one line, in one write; a file that cannot be
+ * written is told once and judging goes on. In `opencode run` it also keeps the run's flagged statements for
+ * `finish`, which opencode's exit calls.
+ */
+function createReceipts({ config, deps, notifier }) {
+  const tally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: new Map() }
+  const told = new Set()
+  const warnOnce = (what, path, error) => {
+    if (told.has(what)) return
+    told.add(what)
+    const message = `ragfaith: cannot write ${what} (${path}: ${describeError(error)}); judging goes on`
+    notifier.log("warn", message)
+    if (deps.mode === "run") deps.writeStderr(`${message}\n`)
+    // A toast has two short lines: what failed and that judging goes on; the path and the error are in the log.
+    else notifier.toast(`ragfaith: cannot write ${what}; judging goes on. The opencode log says why.`)
+  }
+  const count = (receipt) => {
+    tally.replies++
+    for (const statement of receipt.statements) {
+      if (statement.verdict === null) continue
+      tally.statements++
+      if (!config.flagVerdicts.has(statement.verdict) && !config.failOn.has(statement.verdict)) continue
+      tally.flagged++
+      const { verdict } = statement
+      if (config.failOn.has(verdict)) tally.failing.set(verdict, (tally.failing.get(verdict) ?? 0) + 1)
+      if (tally.shown.length < SUMMARY_ROWS) tally.shown.push(statement)
+    }
+  }
+  const annotate = () => {
+    const levels = tally.shown.map((s) => (config.failOn.has(s.verdict) ? "error" : "warning"))
+    tally.shown.forEach((statement, at) => {
+      const level = levels[at]
+      if (levels.slice(0, at).filter((l) => l === level).length >= ANNOTATIONS) return
+      const title = escapeProperty(`ragfaith: ${statement.verdict} statement`)
+      deps.writeStderr(`::${level} title=${title}::${escapeData(findingText(statement))}\n`)
+    })
+  }
+  return {
+    /** Records one judged reply; resolves once its line is written, or could not be. */
+    async record(receipt) {
+      if (deps.mode === "run") count(receipt)
+      if (!config.report) return
+      try {
+        await deps.appendText(config.report, `${JSON.stringify(receipt)}\n`, REPORT_MODE)
+      } catch (error) {
+        warnOnce("RFE_REPORT", config.report, error)
+      }
+    },
+    /**
+     * At the exit of `opencode run`: each flagged statement as a GitHub annotation, the job summary, and exit
+     * code 1 when a verdict of RFE_FAIL_ON was given. Nothing when this copy of the plugin judged no reply.
+     */
+    async finish() {
+      if (deps.mode !== "run" || tally.replies === 0) return
+      if (config.ci.annotations) annotate()
+      const summary = config.ci.summary
+      if (summary) {
+        await deps
+          .appendText(summary, summaryOf(tally, config.failOn, config.report))
+          .catch((error) => warnOnce("GITHUB_STEP_SUMMARY", summary, error))
+      }
+      if (tally.failing.size === 0) return
+      const judged = [...tally.failing].map(([verdict, n]) => `${plural(n, "statement")} judged ${verdict}`)
+      deps.writeStderr(`ragfaith: ${judged.join(", ")} (RFE_FAIL_ON): exit code 1\n`)
+      deps.failExit()
+    },
+  }
+}
+// ── End src/feedback/receipt.ts ────────────────────────────────────────────────────────────────────────────
 // ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state, client) {
@@ -7889,11 +8102,29 @@ function isOutdated(state, generation, report, results, { config, notifier, coun
   })
   return true
 }
+/** The claims of a reply the judge gave no verdict for, sanitised like the rest. */
+function unansweredClaims(claims, results, apiKey) {
+  const judged = new Set(results.map((result) => result.claim.key))
+  return claims
+    .filter((claim) => !judged.has(claim.key))
+    .map((claim) => sanitized(claim.text, NOTE_CLAIM_CHARS, apiKey))
+}
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge(ctx, judgeClaims, notes) {
+function createReplyJudge(ctx, judgeClaims, notes, receipts) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set()
+  /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
+  const followUp = (state, reply, results, items, report) => {
+    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
+    const itemOf = new Map(results.map((result, i) => [result, items[i]]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result))
+    const sent = notes.send(state, flaggedItems, turn)
+    report.outcome = sent.outcome
+    state.flaggedReport = report
+    return { flagged: new Set(flaggedItems), note: sent.note }
+  }
   const judgeReply = async (state, reply) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
@@ -7908,7 +8139,7 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
     const judged = await judgeClaims(state, claims)
-    const { results, model, readByCheck } = judged
+    const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
@@ -7916,14 +8147,14 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    if (isOutdated(state, generation, report, results, ctx)) return
-    logVerdicts(notifier, state.id, reply.id, claims.length, results)
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return
-    const itemOf = new Map(results.map((result, i) => [result, items[i]]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result))
-    report.outcome = notes.send(state, flaggedItems, turn)
-    state.flaggedReport = report
+    let sent = { flagged: new Set(), note: undefined }
+    if (!isOutdated(state, generation, report, results, ctx)) {
+      logVerdicts(notifier, state.id, reply.id, claims.length, results)
+      sent = followUp(state, reply, results, items, report)
+    }
+    const unjudged = unansweredClaims(claims, results, config.judge.apiKey)
+    const base = { sessionID: state.id, replyID: reply.id, mode: deps.mode, second, report, unjudged }
+    await receipts.record(buildReceipt({ ...base, ...sent }))
   }
   return {
     /** Judges the session's finished reply, once per reply across every instance; runs on its own, never awaited. */
@@ -8295,7 +8526,8 @@ function createHooks(host, config, warnings, deps) {
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const receipts = createReceipts(ctx)
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
@@ -8324,13 +8556,15 @@ function createHooks(host, config, warnings, deps) {
     /**
      * `opencode run` disposes the instance right after the first idle. Judging that began at idle is given
      * a bounded time to finish so its findings reach the log; no note is injected, since nothing would
-     * answer it.
+     * answer it. Then the run's findings go where CI reads them, and its exit code is set; opencode exits
+     * with `process.exitCode` once the instance is disposed.
      */
     dispose: async () => {
       if (deps.mode !== "run") return
       try {
         facts.judgeAll()
         await judge.settle(config.flushTimeoutMs)
+        await receipts.finish()
       } catch {
         // Shutdown goes on regardless.
       }
@@ -8384,7 +8618,8 @@ const fileDeps = {
       if (error.code === "ENOENT") return undefined
       throw error
     }),
-  appendText: (path, text) => appendFile(path, text, "utf8"),
+  appendText: (path, text, mode) =>
+    appendFile(path, text, { encoding: "utf8", ...(mode === undefined ? {} : { mode }) }),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
   realPath: (path) => realpath(path).catch(() => undefined),
@@ -8410,6 +8645,9 @@ function defaultDeps(client) {
     mode: detectMode(process.argv),
     logDir: opencodeLogDir(process.env),
     ledger: processLedger(),
+    failExit: () => {
+      process.exitCode = 1
+    },
   }
 }
 /** The configuration from the plugin's options and the environment; options that cannot be read give defaults. */

@@ -388,6 +388,19 @@ interface Config {
   docPull: boolean
   flushTimeoutMs: number
   checks: Checks
+  /** Where each judged reply is recorded as one JSON line (RFE_REPORT); undefined records nothing. */
+  report: string | undefined
+  /** Verdicts that make `opencode run` exit 1 (RFE_FAIL_ON); empty leaves the exit code to opencode. */
+  failOn: ReadonlySet<Verdict>
+  ci: CiSettings
+}
+
+/** What GitHub Actions tells every step, read from its own variables: where `opencode run` reports at exit. */
+interface CiSettings {
+  /** The job summary file (GITHUB_STEP_SUMMARY): `opencode run` appends its flagged statements there. */
+  summary: string | undefined
+  /** Inside GitHub Actions (GITHUB_ACTIONS=true): flagged statements become annotations on stderr. */
+  annotations: boolean
 }
 
 /**
@@ -630,8 +643,32 @@ function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
       relevance: read.flag("RFE_RELEVANCE", "relevance", true),
       reuse: true,
     },
+    report: read.text("RFE_REPORT", "report") || undefined,
+    failOn: parseFailOn(pickSetting(env, "RFE_FAIL_ON", options, "failOn"), warnings),
+    ci: {
+      summary: env.GITHUB_STEP_SUMMARY?.trim() || undefined,
+      annotations: env.GITHUB_ACTIONS?.trim() === "true",
+    },
   }
   return { config, warnings }
+}
+
+/** The verdicts a CI run may fail on; `faithful` is none of them, and `none` (or nothing) fails on none. */
+const FAIL_VERDICTS: readonly Verdict[] = ["unfaithful", "unverifiable"]
+
+function parseFailOn(setting: ReturnType<typeof pickSetting>, warnings: string[]): ReadonlySet<Verdict> {
+  if (setting === undefined) return new Set()
+  const items = Array.isArray(setting.value) ? setting.value.map(String) : String(setting.value).split(",")
+  const names = items.map((item) => item.trim().toLowerCase()).filter((name) => name && name !== "none")
+  const unknown = names.filter((name) => !(FAIL_VERDICTS as readonly string[]).includes(name))
+  if (unknown.length > 0) {
+    warnings.push(
+      `ragfaith: ${setting.source}=${JSON.stringify(setting.value)} must list verdicts from ${FAIL_VERDICTS.join(", ")}; ` +
+        "failing on none",
+    )
+    return new Set()
+  }
+  return new Set(names as Verdict[])
 }
 
 function parseFlagVerdicts(setting: ReturnType<typeof pickSetting>, warnings: string[]) {
@@ -736,7 +773,11 @@ interface Deps {
   sleep: (ms: number) => Promise<void>
   random: () => number
   readText: (path: string) => Promise<string | undefined>
-  appendText: (path: string, text: string) => Promise<void>
+  /**
+   * Appends text in one write (O_APPEND), so lines from several processes never interleave; a new file gets
+   * `mode` (0o600 for a file only its owner may read).
+   */
+  appendText: (path: string, text: string, mode?: number) => Promise<void>
   ensureDir: (path: string) => Promise<void>
   /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
   fileExists: (path: string) => boolean
@@ -750,6 +791,8 @@ interface Deps {
   /** Where opencode writes its log files, for messages that point there. */
   logDir: string
   ledger: Ledger
+  /** Sets the exit code the process ends with, when opencode does not set one itself (`opencode run`). */
+  failExit: () => void
 }
 
 interface TurnLedger {
@@ -908,8 +951,11 @@ interface ClaimResult extends JudgeVerdict {
   via: Via
   /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
   demoted?: "unanchored" | "disagreed"
-  /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
-  second?: "silent"
+  /**
+   * What the second judge said of a contradiction that stands: it agreed, or it did not answer and the first
+   * judge's verified quote decides. Absent when no second judge was asked.
+   */
+  second?: "agreed" | "silent"
   /** The file the deciding source is, when the check read it because no tool of the session had. */
   readByCheck?: string
 }
@@ -8665,7 +8711,7 @@ async function earnFlag(
     ask.count("disagreements")
     return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
-  return { claim, ...first, source: anchored }
+  return { claim, ...first, source: anchored, second: "agreed" }
 }
 
 /** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
@@ -8814,6 +8860,7 @@ function createClaimJudge(
       readByCheck: [] as string[],
       unrelated: [] as Claim[],
       spend,
+      second: undefined,
     }
     const judge = await settle(state)
     if (!judge) return none
@@ -8849,7 +8896,11 @@ function createClaimJudge(
         return { ...result, source, ...(file ? { readByCheck: file } : {}) }
       })
     const readByCheck = named.map((read) => read.premise.ref)
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend }
+    // The model asked for second opinions on this reply's contradictions, for the report.
+    const secondModel = config.checks.secondOpinion
+      ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
+      : undefined
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel }
   }
 }
 
@@ -9191,6 +9242,18 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
   ].join("\n")
 }
 
+/** A note as it went in: the agent's instruction and the notice the user sees beside it. */
+interface SentNote {
+  text: string
+  notice: string
+}
+
+/** What became of flagged statements: a note went in, or they were only reported. */
+interface Sent {
+  outcome: "noted" | "reported"
+  note: SentNote | undefined
+}
+
 /**
  * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
  * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
@@ -9221,9 +9284,7 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
    * Toasts wait until the correction has come and the notice has been read.
    */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
-    const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items)
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[], { text, notice }: SentNote) => {
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
     const release = notifier.hold()
@@ -9261,16 +9322,17 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   return {
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
-     * Says which it was, for `/ragfaith`.
+     * Says which it was, for `/ragfaith`, and the note that went in, for the report file.
      */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger) {
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger): Sent {
       if (deps.mode === "run" || config.nudgeDepth === 0) {
         report(state, items)
-        return "reported" as const
+        return { outcome: "reported", note: undefined }
       }
       turn.depth++
-      void inject(state, items)
-      return "noted" as const
+      const note = { text: buildNote(items, config.flagVerdicts.has("unverifiable")), notice: buildNotice(items) }
+      void inject(state, items, note)
+      return { outcome: "noted", note }
     },
   }
 }
@@ -9667,6 +9729,286 @@ type Undo = ReturnType<typeof createUndo>
 
 // ── End src/feedback/undo.ts ───────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/feedback/receipt.ts ──────────────────────────────────────────────────────────────────────────
+
+/** The schema's version: a reader checks it before it reads a line. A field removed or renamed raises it. */
+const RECEIPT_VERSION = 1
+
+/** The report file holds what the agent read and claimed, redacted but private: only its owner reads it. */
+const REPORT_MODE = 0o600
+
+/** Flagged statements a run's job summary lists before it counts the rest. */
+const SUMMARY_ROWS = 20
+
+/** GitHub shows at most ten annotations of a kind per step: more would only be dropped there. */
+const ANNOTATIONS = 10
+
+/** How much of a statement and a quote an annotation shows. */
+const ANNOTATION_CLAIM_CHARS = 200
+const ANNOTATION_QUOTE_CHARS = 160
+
+/** How each way of settling a claim reads in the report: one word a script can match. */
+const HOW_OF_VIA = {
+  judge: "judge",
+  cache: "cache",
+  gate: "verbatim",
+  records: "records",
+  "parse-fallback": "unreadable",
+} as const
+
+/**
+ * How a statement was decided: by the judge, from the verdict cache, found word for word in a source, from the
+ * session's tool calls, by an unreadable judge answer (counted unverifiable); or not at all: `skipped` (it states
+ * nothing a source could confirm) and `not-judged` (the judge did not answer), each with `why`.
+ */
+type How = (typeof HOW_OF_VIA)[keyof typeof HOW_OF_VIA] | "skipped" | "not-judged"
+
+/** One statement of a judged reply, as the report file holds it. Every text is redacted and clipped. */
+interface ReceiptStatement {
+  text: string
+  how: How
+  /** Why a statement was skipped or not judged; null when it was decided. */
+  why: string | null
+  verdict: Verdict | null
+  /** It went into the note (or, where no note can go, into the report of flagged statements). */
+  flagged: boolean
+  /** Where the deciding words stand: `src/a.ts:1-40`, a URL, `tool calls of this session`. */
+  source: string | null
+  /** The deciding source's own words; for a contradiction, checked to stand in that source. */
+  quote: string | null
+  reason: string | null
+  /** What the second judge said of a contradiction: `agreed`, `disagreed` or `silent`; null when none was asked. */
+  second: "agreed" | "disagreed" | "silent" | null
+  /** Why a contradiction was not let through: `unanchored` (its quote is in no source) or `disagreed`. */
+  demoted: "unanchored" | "disagreed" | null
+  /** Reserved for a person's dispute of the verdict; always null in version 1. */
+  dispute: null
+}
+
+/** One judged reply: the line RFE_REPORT gets. */
+interface Receipt {
+  v: typeof RECEIPT_VERSION
+  /** When the verdicts were in, ISO 8601 UTC. */
+  time: string
+  mode: "run" | "serve"
+  session: string
+  reply: string
+  /** The model that judged, and the one asked for second opinions; null when there was none. */
+  judge: { model: string | null; second: string | null }
+  /** `silent`, `noted`, `reported`, `dropped` (a new message came first) or `deleted` (the session went). */
+  outcome: ReplyReport["outcome"]
+  statements: ReceiptStatement[]
+  /** Claims over RFE_MAX_CLAIMS, not judged; their text is not kept. */
+  over_cap: number
+  /** Files the claims named that no tool of the session read, which the check read itself (RFE_READ_NAMED). */
+  read_by_check: string[]
+  /** The note sent to the agent: its instruction and the notice the user sees; null when none went in. */
+  note: SentNote | null
+}
+
+/** What a judged reply leaves for its receipt. */
+interface ReceiptInput {
+  sessionID: string
+  replyID: string
+  mode: "run" | "serve"
+  second: string | undefined
+  report: ReplyReport
+  /** The statements that went into the note or the flagged report. */
+  flagged: ReadonlySet<FlaggedClaim>
+  /** The claims the judge did not answer for, sanitised like the rest. */
+  unjudged: readonly string[]
+  note: SentNote | undefined
+}
+
+const decided = (item: FlaggedClaim, flagged: boolean): ReceiptStatement => ({
+  text: item.claim,
+  how: HOW_OF_VIA[item.via],
+  why: null,
+  verdict: item.verdict,
+  flagged,
+  source: item.source ?? null,
+  quote: item.quote ?? null,
+  reason: item.reason ?? null,
+  second: item.demoted === "disagreed" ? "disagreed" : (item.second ?? null),
+  demoted: item.demoted ?? null,
+  dispute: null,
+})
+
+const undecided = (text: string, how: "skipped" | "not-judged", why: string): ReceiptStatement => ({
+  text,
+  how,
+  why,
+  verdict: null,
+  flagged: false,
+  source: null,
+  quote: null,
+  reason: null,
+  second: null,
+  demoted: null,
+  dispute: null,
+})
+
+/**
+ * The receipt of a judged reply: the statements `/ragfaith all` lists, in the reply's order, then the claims the
+ * judge left unanswered, then the sentences that state nothing to check. Only sanitised text goes in.
+ */
+function buildReceipt(input: ReceiptInput): Receipt {
+  const { report } = input
+  return {
+    v: RECEIPT_VERSION,
+    time: new Date(report.at).toISOString(),
+    mode: input.mode,
+    session: input.sessionID,
+    reply: input.replyID,
+    judge: { model: report.model ?? null, second: (report.model && input.second) || null },
+    outcome: report.outcome,
+    statements: [
+      ...report.items.map((item) => decided(item, input.flagged.has(item))),
+      ...input.unjudged.map((text) => undecided(text, "not-judged", "the judge did not answer")),
+      ...report.notClaims.map(({ text, why }) => undecided(text, "skipped", why)),
+    ],
+    over_cap: report.overCap,
+    read_by_check: [...(report.readByCheck ?? [])],
+    note: input.note ?? null,
+  }
+}
+
+/** Text as a workflow command carries it: `%`, CR and LF escaped, so one statement stays one annotation. */
+function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")
+}
+
+/** A workflow command's property value: `:` and `,` escaped too, as they end a property. */
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C")
+}
+
+/** One statement in words: what it is, where it conflicts, and what the source says. */
+function findingText(statement: ReceiptStatement): string {
+  const where = statement.source ? ` (${statement.source})` : ""
+  const says = statement.quote ? `; the source says "${clip(statement.quote, ANNOTATION_QUOTE_CHARS)}"` : ""
+  const why = statement.reason ? `; ${statement.reason.replace(/[.\s]+$/, "")}` : ""
+  return `"${clip(statement.text, ANNOTATION_CLAIM_CHARS)}" is ${statement.verdict}${where}${says}${why}`
+}
+
+/** A table cell of the job summary: one line, no column break, no HTML the summary would render. */
+function cell(text: string, max: number): string {
+  return clip(text.replace(/\s+/g, " "), max)
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+}
+
+/** What a run's judged replies add up to, kept bounded: the first flagged statements and counts of the rest. */
+interface RunTally {
+  replies: number
+  statements: number
+  shown: ReceiptStatement[]
+  flagged: number
+  /** Statements of each RFE_FAIL_ON verdict. */
+  failing: Map<Verdict, number>
+}
+
+/** The job summary of a run: its flagged statements as a table, or one line saying every statement held up. */
+function summaryOf(tally: RunTally, failOn: ReadonlySet<Verdict>, report: string | undefined): string {
+  const judged = `${plural(tally.statements, "statement")} in ${plural(tally.replies, "reply", "replies")}`
+  const file = report ? ` Every verdict: \`${report}\`.` : ""
+  if (tally.flagged === 0)
+    return `### ragfaith: no statement flagged\n\n${judged} checked against the sources.${file}\n\n`
+  const rows = tally.shown.map(
+    (s) =>
+      `| ${failOn.has(s.verdict as Verdict) ? "✗ " : ""}${s.verdict} | ${cell(s.text, 200)} | ${cell(s.source ?? "", 80)} | ` +
+      `${cell(s.quote ?? "", 160)} |`,
+  )
+  const more = tally.flagged - tally.shown.length
+  return [
+    `### ragfaith: ${plural(tally.flagged, "statement")} not supported by the sources`,
+    "",
+    "| Verdict | Statement | Source | The source says |",
+    "| --- | --- | --- | --- |",
+    ...rows,
+    "",
+    `${more > 0 ? `And ${plural(more, "more statement")}. ` : ""}${judged} checked.${file}`,
+    "",
+    "",
+  ].join("\n")
+}
+
+/**
+ * Owns the receipts: each judged reply appended to RFE_REPORT as one line, in one write; a file that cannot be
+ * written is told once and judging goes on. In `opencode run` it also keeps the run's flagged statements for
+ * `finish`, which opencode's exit calls.
+ */
+function createReceipts({ config, deps, notifier }: Pick<PartContext, "config" | "deps" | "notifier">) {
+  const tally: RunTally = { replies: 0, statements: 0, shown: [], flagged: 0, failing: new Map() }
+  const told = new Set<string>()
+  const warnOnce = (what: string, path: string, error: unknown) => {
+    if (told.has(what)) return
+    told.add(what)
+    const message = `ragfaith: cannot write ${what} (${path}: ${describeError(error)}); judging goes on`
+    notifier.log("warn", message)
+    if (deps.mode === "run") deps.writeStderr(`${message}\n`)
+    // A toast has two short lines: what failed and that judging goes on; the path and the error are in the log.
+    else notifier.toast(`ragfaith: cannot write ${what}; judging goes on. The opencode log says why.`)
+  }
+  const count = (receipt: Receipt) => {
+    tally.replies++
+    for (const statement of receipt.statements) {
+      if (statement.verdict === null) continue
+      tally.statements++
+      if (!config.flagVerdicts.has(statement.verdict) && !config.failOn.has(statement.verdict)) continue
+      tally.flagged++
+      const { verdict } = statement
+      if (config.failOn.has(verdict)) tally.failing.set(verdict, (tally.failing.get(verdict) ?? 0) + 1)
+      if (tally.shown.length < SUMMARY_ROWS) tally.shown.push(statement)
+    }
+  }
+  const annotate = () => {
+    const levels = tally.shown.map((s) => (config.failOn.has(s.verdict as Verdict) ? "error" : "warning"))
+    tally.shown.forEach((statement, at) => {
+      const level = levels[at] as string
+      if (levels.slice(0, at).filter((l) => l === level).length >= ANNOTATIONS) return
+      const title = escapeProperty(`ragfaith: ${statement.verdict} statement`)
+      deps.writeStderr(`::${level} title=${title}::${escapeData(findingText(statement))}\n`)
+    })
+  }
+  return {
+    /** Records one judged reply; resolves once its line is written, or could not be. */
+    async record(receipt: Receipt) {
+      if (deps.mode === "run") count(receipt)
+      if (!config.report) return
+      try {
+        await deps.appendText(config.report, `${JSON.stringify(receipt)}\n`, REPORT_MODE)
+      } catch (error) {
+        warnOnce("RFE_REPORT", config.report, error)
+      }
+    },
+    /**
+     * At the exit of `opencode run`: each flagged statement as a GitHub annotation, the job summary, and exit
+     * code 1 when a verdict of RFE_FAIL_ON was given. Nothing when this copy of the plugin judged no reply.
+     */
+    async finish() {
+      if (deps.mode !== "run" || tally.replies === 0) return
+      if (config.ci.annotations) annotate()
+      const summary = config.ci.summary
+      if (summary) {
+        await deps
+          .appendText(summary, summaryOf(tally, config.failOn, config.report))
+          .catch((error) => warnOnce("GITHUB_STEP_SUMMARY", summary, error))
+      }
+      if (tally.failing.size === 0) return
+      const judged = [...tally.failing].map(([verdict, n]) => `${plural(n, "statement")} judged ${verdict}`)
+      deps.writeStderr(`ragfaith: ${judged.join(", ")} (RFE_FAIL_ON): exit code 1\n`)
+      deps.failExit()
+    },
+  }
+}
+
+type Receipts = ReturnType<typeof createReceipts>
+
+// ── End src/feedback/receipt.ts ────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
@@ -9803,11 +10145,43 @@ function isOutdated(
   return true
 }
 
+/** The claims of a reply the judge gave no verdict for, sanitised like the rest. */
+function unansweredClaims(claims: readonly Claim[], results: readonly ClaimResult[], apiKey: string | undefined) {
+  const judged = new Set(results.map((result) => result.claim.key))
+  return claims
+    .filter((claim) => !judged.has(claim.key))
+    .map((claim) => sanitized(claim.text, NOTE_CLAIM_CHARS, apiKey))
+}
+
+/** What the flagged statements of a reply drew: the statements, and the note when one went in. */
+interface FollowUp {
+  flagged: ReadonlySet<FlaggedClaim>
+  note: SentNote | undefined
+}
+
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender, receipts: Receipts) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
+
+  /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
+  const followUp = (
+    state: SessionState,
+    reply: ReplyState,
+    results: readonly ClaimResult[],
+    items: FlaggedClaim[],
+    report: ReplyReport,
+  ): FollowUp => {
+    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
+    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+    const sent = notes.send(state, flaggedItems, turn)
+    report.outcome = sent.outcome
+    state.flaggedReport = report
+    return { flagged: new Set(flaggedItems), note: sent.note }
+  }
 
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
@@ -9823,7 +10197,7 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
     const judged = await judgeClaims(state, claims)
-    const { results, model, readByCheck } = judged
+    const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
@@ -9831,14 +10205,14 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    if (isOutdated(state, generation, report, results, ctx)) return
-    logVerdicts(notifier, state.id, reply.id, claims.length, results)
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return
-    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    report.outcome = notes.send(state, flaggedItems, turn)
-    state.flaggedReport = report
+    let sent: FollowUp = { flagged: new Set(), note: undefined }
+    if (!isOutdated(state, generation, report, results, ctx)) {
+      logVerdicts(notifier, state.id, reply.id, claims.length, results)
+      sent = followUp(state, reply, results, items, report)
+    }
+    const unjudged = unansweredClaims(claims, results, config.judge.apiKey)
+    const base = { sessionID: state.id, replyID: reply.id, mode: deps.mode, second, report, unjudged }
+    await receipts.record(buildReceipt({ ...base, ...sent }))
   }
 
   return {
@@ -10273,7 +10647,8 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const receipts = createReceipts(ctx)
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
@@ -10302,13 +10677,15 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
     /**
      * `opencode run` disposes the instance right after the first idle. Judging that began at idle is given
      * a bounded time to finish so its findings reach the log; no note is injected, since nothing would
-     * answer it.
+     * answer it. Then the run's findings go where CI reads them, and its exit code is set; opencode exits
+     * with `process.exitCode` once the instance is disposed.
      */
     dispose: async () => {
       if (deps.mode !== "run") return
       try {
         facts.judgeAll()
         await judge.settle(config.flushTimeoutMs)
+        await receipts.finish()
       } catch {
         // Shutdown goes on regardless.
       }
@@ -10368,7 +10745,8 @@ const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fileExists
       if (error.code === "ENOENT") return undefined
       throw error
     }),
-  appendText: (path, text) => appendFile(path, text, "utf8"),
+  appendText: (path, text, mode) =>
+    appendFile(path, text, { encoding: "utf8", ...(mode === undefined ? {} : { mode }) }),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
   realPath: (path) => realpath(path).catch(() => undefined),
@@ -10396,6 +10774,9 @@ function defaultDeps(client: HostClient): Deps {
     mode: detectMode(process.argv),
     logDir: opencodeLogDir(process.env),
     ledger: processLedger(),
+    failExit: () => {
+      process.exitCode = 1
+    },
   }
 }
 

@@ -100,6 +100,19 @@ export interface Config {
   docPull: boolean
   flushTimeoutMs: number
   checks: Checks
+  /** Where each judged reply is recorded as one JSON line (RFE_REPORT); undefined records nothing. */
+  report: string | undefined
+  /** Verdicts that make `opencode run` exit 1 (RFE_FAIL_ON); empty leaves the exit code to opencode. */
+  failOn: ReadonlySet<Verdict>
+  ci: CiSettings
+}
+
+/** What GitHub Actions tells every step, read from its own variables: where `opencode run` reports at exit. */
+interface CiSettings {
+  /** The job summary file (GITHUB_STEP_SUMMARY): `opencode run` appends its flagged statements there. */
+  summary: string | undefined
+  /** Inside GitHub Actions (GITHUB_ACTIONS=true): flagged statements become annotations on stderr. */
+  annotations: boolean
 }
 
 /**
@@ -342,8 +355,32 @@ export function parseConfig(rawOptions: unknown, env: Env): ConfigResult {
       relevance: read.flag("RFE_RELEVANCE", "relevance", true),
       reuse: true,
     },
+    report: read.text("RFE_REPORT", "report") || undefined,
+    failOn: parseFailOn(pickSetting(env, "RFE_FAIL_ON", options, "failOn"), warnings),
+    ci: {
+      summary: env.GITHUB_STEP_SUMMARY?.trim() || undefined,
+      annotations: env.GITHUB_ACTIONS?.trim() === "true",
+    },
   }
   return { config, warnings }
+}
+
+/** The verdicts a CI run may fail on; `faithful` is none of them, and `none` (or nothing) fails on none. */
+const FAIL_VERDICTS: readonly Verdict[] = ["unfaithful", "unverifiable"]
+
+function parseFailOn(setting: ReturnType<typeof pickSetting>, warnings: string[]): ReadonlySet<Verdict> {
+  if (setting === undefined) return new Set()
+  const items = Array.isArray(setting.value) ? setting.value.map(String) : String(setting.value).split(",")
+  const names = items.map((item) => item.trim().toLowerCase()).filter((name) => name && name !== "none")
+  const unknown = names.filter((name) => !(FAIL_VERDICTS as readonly string[]).includes(name))
+  if (unknown.length > 0) {
+    warnings.push(
+      `ragfaith: ${setting.source}=${JSON.stringify(setting.value)} must list verdicts from ${FAIL_VERDICTS.join(", ")}; ` +
+        "failing on none",
+    )
+    return new Set()
+  }
+  return new Set(names as Verdict[])
 }
 
 function parseFlagVerdicts(setting: ReturnType<typeof pickSetting>, warnings: string[]) {

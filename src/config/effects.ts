@@ -71,7 +71,11 @@ export interface Deps {
   sleep: (ms: number) => Promise<void>
   random: () => number
   readText: (path: string) => Promise<string | undefined>
-  appendText: (path: string, text: string) => Promise<void>
+  /**
+   * Appends text in one write (O_APPEND), so lines from several processes never interleave; a new file gets
+   * `mode` (0o600 for a file only its owner may read).
+   */
+  appendText: (path: string, text: string, mode?: number) => Promise<void>
   ensureDir: (path: string) => Promise<void>
   /** Whether a path exists on disk; the doc-pull check asks it to recognise the project's own modules. */
   fileExists: (path: string) => boolean
@@ -85,6 +89,8 @@ export interface Deps {
   /** Where opencode writes its log files, for messages that point there. */
   logDir: string
   ledger: Ledger
+  /** Sets the exit code the process ends with, when opencode does not set one itself (`opencode run`). */
+  failExit: () => void
 }
 
 export interface TurnLedger {

@@ -154,6 +154,18 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
   ].join("\n")
 }
 
+/** A note as it went in: the agent's instruction and the notice the user sees beside it. */
+export interface SentNote {
+  text: string
+  notice: string
+}
+
+/** What became of flagged statements: a note went in, or they were only reported. */
+interface Sent {
+  outcome: "noted" | "reported"
+  note: SentNote | undefined
+}
+
 /**
  * How long toasts wait once a notice has been answered, or a flagged reply was reported without one: the
  * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
@@ -184,9 +196,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
    * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
    * Toasts wait until the correction has come and the notice has been read.
    */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[]) => {
-    const text = buildNote(items, config.flagVerdicts.has("unverifiable"))
-    const notice = buildNotice(items)
+  const inject = async (state: SessionState, items: readonly FlaggedClaim[], { text, notice }: SentNote) => {
     const user = state.lastUser
     tallyInto(counters, state.counters)("notes")
     const release = notifier.hold()
@@ -224,16 +234,17 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
   return {
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
-     * Says which it was, for `/ragfaith`.
+     * Says which it was, for `/ragfaith`, and the note that went in, for the report file.
      */
-    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger) {
+    send(state: SessionState, items: readonly FlaggedClaim[], turn: TurnLedger): Sent {
       if (deps.mode === "run" || config.nudgeDepth === 0) {
         report(state, items)
-        return "reported" as const
+        return { outcome: "reported", note: undefined }
       }
       turn.depth++
-      void inject(state, items)
-      return "noted" as const
+      const note = { text: buildNote(items, config.flagVerdicts.has("unverifiable")), notice: buildNotice(items) }
+      void inject(state, items, note)
+      return { outcome: "noted", note }
     },
   }
 }

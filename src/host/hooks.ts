@@ -12,6 +12,7 @@ import type { Deps, Notifier } from "../config/effects.ts"
 import { createCommand } from "../feedback/command.ts"
 import { createNoteSender } from "../feedback/note.ts"
 import { createNotifier } from "../feedback/notifier.ts"
+import { createReceipts } from "../feedback/receipt.ts"
 import { createUndo } from "../feedback/undo.ts"
 import { createVerdictCache } from "../judge/cache.ts"
 import { createOpencodeRoute } from "../judge/route.ts"
@@ -84,7 +85,8 @@ export function createHooks(host: { directory: string }, config: Config, warning
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const receipts = createReceipts(ctx)
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
   const command = createCommand(ctx)
@@ -113,13 +115,15 @@ export function createHooks(host: { directory: string }, config: Config, warning
     /**
      * `opencode run` disposes the instance right after the first idle. Judging that began at idle is given
      * a bounded time to finish so its findings reach the log; no note is injected, since nothing would
-     * answer it.
+     * answer it. Then the run's findings go where CI reads them, and its exit code is set; opencode exits
+     * with `process.exitCode` once the instance is disposed.
      */
     dispose: async () => {
       if (deps.mode !== "run") return
       try {
         facts.judgeAll()
         await judge.settle(config.flushTimeoutMs)
+        await receipts.finish()
       } catch {
         // Shutdown goes on regardless.
       }

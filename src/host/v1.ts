@@ -47,7 +47,8 @@ export const fileDeps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "fil
       if (error.code === "ENOENT") return undefined
       throw error
     }),
-  appendText: (path, text) => appendFile(path, text, "utf8"),
+  appendText: (path, text, mode) =>
+    appendFile(path, text, { encoding: "utf8", ...(mode === undefined ? {} : { mode }) }),
   ensureDir: (path) => mkdir(path, { recursive: true }).then(() => {}),
   fileExists: (path) => existsSync(path),
   realPath: (path) => realpath(path).catch(() => undefined),
@@ -75,6 +76,9 @@ export function defaultDeps(client: HostClient): Deps {
     mode: detectMode(process.argv),
     logDir: opencodeLogDir(process.env),
     ledger: processLedger(),
+    failExit: () => {
+      process.exitCode = 1
+    },
   }
 }
 

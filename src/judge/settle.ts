@@ -291,7 +291,7 @@ async function earnFlag(
     ask.count("disagreements")
     return { claim, ...first, source: anchored, verdict: "unverifiable", demoted: "disagreed" }
   }
-  return { claim, ...first, source: anchored }
+  return { claim, ...first, source: anchored, second: "agreed" }
 }
 
 /** A claim's result from the free checks alone: found word for word in a source, or decided by the records. */
@@ -440,6 +440,7 @@ export function createClaimJudge(
       readByCheck: [] as string[],
       unrelated: [] as Claim[],
       spend,
+      second: undefined,
     }
     const judge = await settle(state)
     if (!judge) return none
@@ -475,7 +476,11 @@ export function createClaimJudge(
         return { ...result, source, ...(file ? { readByCheck: file } : {}) }
       })
     const readByCheck = named.map((read) => read.premise.ref)
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend }
+    // The model asked for second opinions on this reply's contradictions, for the report.
+    const secondModel = config.checks.secondOpinion
+      ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
+      : undefined
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel }
   }
 }
 

@@ -87,8 +87,11 @@ export interface ClaimResult extends JudgeVerdict {
   via: Via
   /** Why a contradiction was not let through: its quote is not in the source, or a second judge disagreed. */
   demoted?: "unanchored" | "disagreed"
-  /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
-  second?: "silent"
+  /**
+   * What the second judge said of a contradiction that stands: it agreed, or it did not answer and the first
+   * judge's verified quote decides. Absent when no second judge was asked.
+   */
+  second?: "agreed" | "silent"
   /** The file the deciding source is, when the check read it because no tool of the session had. */
   readByCheck?: string
 }

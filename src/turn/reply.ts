@@ -8,7 +8,8 @@ import { splitClaims } from "../claims/split.ts"
 import { type Config, VERDICTS } from "../config/config.ts"
 import type { HostClient, Ledger, Notifier, TurnLedger } from "../config/effects.ts"
 import { UNRELATED } from "../feedback/command.ts"
-import { NOTE_CLAIM_CHARS, type NoteSender, sanitized, toFlaggedItems } from "../feedback/note.ts"
+import { NOTE_CLAIM_CHARS, type NoteSender, type SentNote, sanitized, toFlaggedItems } from "../feedback/note.ts"
+import { buildReceipt, type Receipts } from "../feedback/receipt.ts"
 import type { ClaimJudge } from "../judge/settle.ts"
 import type { PartContext, ReplyReport, ReplyState, SessionState } from "../state/session.ts"
 import type { Claim, ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
@@ -147,11 +148,43 @@ function isOutdated(
   return true
 }
 
+/** The claims of a reply the judge gave no verdict for, sanitised like the rest. */
+function unansweredClaims(claims: readonly Claim[], results: readonly ClaimResult[], apiKey: string | undefined) {
+  const judged = new Set(results.map((result) => result.claim.key))
+  return claims
+    .filter((claim) => !judged.has(claim.key))
+    .map((claim) => sanitized(claim.text, NOTE_CLAIM_CHARS, apiKey))
+}
+
+/** What the flagged statements of a reply drew: the statements, and the note when one went in. */
+interface FollowUp {
+  flagged: ReadonlySet<FlaggedClaim>
+  note: SentNote | undefined
+}
+
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender, receipts: Receipts) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
+
+  /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
+  const followUp = (
+    state: SessionState,
+    reply: ReplyState,
+    results: readonly ClaimResult[],
+    items: FlaggedClaim[],
+    report: ReplyReport,
+  ): FollowUp => {
+    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
+    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+    const sent = notes.send(state, flaggedItems, turn)
+    report.outcome = sent.outcome
+    state.flaggedReport = report
+    return { flagged: new Set(flaggedItems), note: sent.note }
+  }
 
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
@@ -167,7 +200,7 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
     const judged = await judgeClaims(state, claims)
-    const { results, model, readByCheck } = judged
+    const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
     const items = toFlaggedItems(results, config.judge.apiKey)
@@ -175,14 +208,14 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)
-    if (isOutdated(state, generation, report, results, ctx)) return
-    logVerdicts(notifier, state.id, reply.id, claims.length, results)
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return
-    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    report.outcome = notes.send(state, flaggedItems, turn)
-    state.flaggedReport = report
+    let sent: FollowUp = { flagged: new Set(), note: undefined }
+    if (!isOutdated(state, generation, report, results, ctx)) {
+      logVerdicts(notifier, state.id, reply.id, claims.length, results)
+      sent = followUp(state, reply, results, items, report)
+    }
+    const unjudged = unansweredClaims(claims, results, config.judge.apiKey)
+    const base = { sessionID: state.id, replyID: reply.id, mode: deps.mode, second, report, unjudged }
+    await receipts.record(buildReceipt({ ...base, ...sent }))
   }
 
   return {

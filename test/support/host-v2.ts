@@ -279,6 +279,7 @@ export async function createV2Host(opts: V2HostOptions = {}) {
     mode: "serve",
     logDir: "~/.local/share/opencode/log",
     ledger: createLedger(),
+    failExit: () => {},
     ...opts.deps,
   }))
 

@@ -230,6 +230,7 @@ export function createHost(opts: HostOptions = {}) {
     mode: opts.mode ?? "serve",
     logDir: "~/.local/share/opencode/log",
     ledger: opts.ledger ?? createLedger(),
+    failExit: () => {},
     ...opts.deps,
   }
   // Several instances sharing one ledger stand for opencode loading the plugin twice in one process.
