@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-const ROOT = join(import.meta.dir, "..")
+const ROOT = join(import.meta.dir, "../..")
 
 /** The platforms a contributor's machine may be; Linux with glibc, as the usual distributions are. */
 const PLATFORMS = [

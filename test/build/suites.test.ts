@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 
-const ROOT = join(import.meta.dir, "..")
+const ROOT = join(import.meta.dir, "../..")
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
 const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
   packages: Record<string, { bin?: Record<string, string> }>

@@ -12,12 +12,12 @@ import {
   shellWrittenPaths,
   type ToolCall,
   toolRecord,
-} from "../src/capture/provenance.ts"
-import { dropSensitiveLines, touchesSensitivePath } from "../src/capture/sensitive.ts"
-import { namedFiles, splitCommand, testSummary } from "../src/capture/shell.ts"
-import { decideProcessClaim, readProcessClaim } from "../src/judge/records.ts"
-import { createHost } from "./support/host.ts"
-import { judgeEnv, withJudge } from "./support/judge.ts"
+} from "../../src/capture/provenance.ts"
+import { dropSensitiveLines, touchesSensitivePath } from "../../src/capture/sensitive.ts"
+import { namedFiles, splitCommand, testSummary } from "../../src/capture/shell.ts"
+import { decideProcessClaim, readProcessClaim } from "../../src/judge/records.ts"
+import { createHost } from "../support/host.ts"
+import { judgeEnv, withJudge } from "../support/judge.ts"
 
 const REPO = "C:\\repo"
 const A_TS = "c:/repo/src/a.ts"
