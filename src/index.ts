@@ -4433,10 +4433,16 @@ function heredocEnd(command: string, at: number, delimiter: string): number {
   return lineEnd < 0 ? command.length : lineEnd
 }
 
+/**
+ * A backslash before a letter, digit, dot, dash or underscore separates a Windows path (`C:\repo\src\a.ts` in cmd
+ * or PowerShell); a POSIX shell would drop it, but no one escapes such a character there on purpose.
+ */
+const PATH_BACKSLASH_RE = /^\\[\w.-]/
+
 /** The end of a word part that starts at `at`: a quoted string, `$(...)`, an escape, or one character. */
 function wordPartEnd(command: string, at: number): number {
   const char = command[at]
-  if (char === "\\") return at + 1
+  if (char === "\\") return PATH_BACKSLASH_RE.test(command.slice(at, at + 2)) ? at : at + 1
   if (char === "'" || char === '"') {
     const end = command.indexOf(char, at + 1)
     return end < 0 ? command.length : end
@@ -4454,7 +4460,7 @@ function wordPartEnd(command: string, at: number): number {
 const wordPartText = (command: string, at: number, end: number) => {
   const char = command[at]
   if (char === "'" || char === '"') return command.slice(at + 1, end)
-  if (char === "\\") return command[end] ?? ""
+  if (char === "\\" && end > at) return command[end] ?? ""
   return command.slice(at, end + 1)
 }
 
@@ -4652,7 +4658,7 @@ function testSummary(output: string): "passed" | "failed" | undefined {
 function namedFiles(commands: readonly SimpleCommand[]): string[] {
   return commands.flatMap((simple) =>
     [...simple.words.slice(1), ...simple.writes].filter(
-      (word) => !word.startsWith("-") && !/\s/.test(word) && /(?:\/|\.\w{1,8}$)/.test(word),
+      (word) => !word.startsWith("-") && !/\s/.test(word) && /(?:[\\/]|\.\w{1,8}$)/.test(word),
     ),
   )
 }
@@ -4666,17 +4672,19 @@ const PROCESS_RECORD_CHARS = 200
 /** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
 const DOC_PULL_SCAN_CHARS = 64_000
 
-/** Shell commands that rewrite, move or delete the files they name. */
+/** Shell commands that rewrite, move or delete the files they name; cmd's and PowerShell's too (read lowercased). */
 const SHELL_WRITE_RE =
-  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
+  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm)|del|erase|move|ren|rename|(?:remove|move|rename)-item|(?:set|add|clear)-content|out-file)\b/
 
 const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 
-/** Shows project files relative to the project, as a user would name them. */
+/** Shows project files relative to the project, as a user would name them; on Windows in any case or separator. */
 function displayPath(path: string, directory: string): string {
   const dir = directory.replace(/[\\/]+$/, "")
   if (dir && path.startsWith(`${dir}/`)) return path.slice(dir.length + 1)
   if (dir && path.startsWith(`${dir}\\`)) return path.slice(dir.length + 1)
+  if (/^[A-Za-z]:/.test(dir) && normalizePath(path).startsWith(`${normalizePath(dir)}/`))
+    return path.slice(dir.length + 1)
   return path
 }
 

@@ -13,17 +13,19 @@ const PROCESS_RECORD_CHARS = 200
 /** How much of a command or a written file the doc-pull check reads: it runs before the tool, awaited. */
 export const DOC_PULL_SCAN_CHARS = 64_000
 
-/** Shell commands that rewrite, move or delete the files they name. */
+/** Shell commands that rewrite, move or delete the files they name; cmd's and PowerShell's too (read lowercased). */
 const SHELL_WRITE_RE =
-  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
+  /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm)|del|erase|move|ren|rename|(?:remove|move|rename)-item|(?:set|add|clear)-content|out-file)\b/
 
 const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 
-/** Shows project files relative to the project, as a user would name them. */
+/** Shows project files relative to the project, as a user would name them; on Windows in any case or separator. */
 function displayPath(path: string, directory: string): string {
   const dir = directory.replace(/[\\/]+$/, "")
   if (dir && path.startsWith(`${dir}/`)) return path.slice(dir.length + 1)
   if (dir && path.startsWith(`${dir}\\`)) return path.slice(dir.length + 1)
+  if (/^[A-Za-z]:/.test(dir) && normalizePath(path).startsWith(`${normalizePath(dir)}/`))
+    return path.slice(dir.length + 1)
   return path
 }
 

@@ -49,10 +49,16 @@ function heredocEnd(command: string, at: number, delimiter: string): number {
   return lineEnd < 0 ? command.length : lineEnd
 }
 
+/**
+ * A backslash before a letter, digit, dot, dash or underscore separates a Windows path (`C:\repo\src\a.ts` in cmd
+ * or PowerShell); a POSIX shell would drop it, but no one escapes such a character there on purpose.
+ */
+const PATH_BACKSLASH_RE = /^\\[\w.-]/
+
 /** The end of a word part that starts at `at`: a quoted string, `$(...)`, an escape, or one character. */
 function wordPartEnd(command: string, at: number): number {
   const char = command[at]
-  if (char === "\\") return at + 1
+  if (char === "\\") return PATH_BACKSLASH_RE.test(command.slice(at, at + 2)) ? at : at + 1
   if (char === "'" || char === '"') {
     const end = command.indexOf(char, at + 1)
     return end < 0 ? command.length : end
@@ -70,7 +76,7 @@ function wordPartEnd(command: string, at: number): number {
 const wordPartText = (command: string, at: number, end: number) => {
   const char = command[at]
   if (char === "'" || char === '"') return command.slice(at + 1, end)
-  if (char === "\\") return command[end] ?? ""
+  if (char === "\\" && end > at) return command[end] ?? ""
   return command.slice(at, end + 1)
 }
 
@@ -268,7 +274,7 @@ export function testSummary(output: string): "passed" | "failed" | undefined {
 export function namedFiles(commands: readonly SimpleCommand[]): string[] {
   return commands.flatMap((simple) =>
     [...simple.words.slice(1), ...simple.writes].filter(
-      (word) => !word.startsWith("-") && !/\s/.test(word) && /(?:\/|\.\w{1,8}$)/.test(word),
+      (word) => !word.startsWith("-") && !/\s/.test(word) && /(?:[\\/]|\.\w{1,8}$)/.test(word),
     ),
   )
 }

@@ -390,7 +390,7 @@ const main = () => {
     "## Commands",
     "",
     "```sh",
-    "npm test                          # tsc, biome, bun test: unit, behaviour and these live tests",
+    "npm run test:e2e                  # these live tests, the TUI tests and the Node-host tests",
     "bun test test/live/live.test.ts   # the live suite alone (RFE_SKIP_LIVE=1 skips it; RFE_LIVE_KEEP=1 keeps scratch dirs)",
     "bun test/live/demo.ts             # one live session with a readable transcript (npm run demo)",
     "bun test/live/report.ts           # runs the live suite and regenerates this file",
