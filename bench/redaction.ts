@@ -199,7 +199,50 @@ export function passCosts(): string {
   return table(["input", "total per MB", "growth", "costliest pass", "second", "third"], rows)
 }
 
-if (import.meta.main && process.argv.includes("--passes")) {
+/** CPU milliseconds of one call, the least of `runs`: the machine is shared, and wall time counts the others. */
+function cpuMs(work: () => unknown, runs: number): number {
+  let best = Number.POSITIVE_INFINITY
+  for (let i = 0; i < runs; i++) {
+    const start = process.cpuUsage()
+    work()
+    const used = process.cpuUsage(start)
+    best = Math.min(best, (used.user + used.system) / 1000)
+  }
+  return best
+}
+
+/**
+ * Each costly input at 0.5, 1, 2, 4 and 8 MB, timed in CPU time (the least of three runs): the cost per MB at
+ * 8 MB and the growth exponent from 0.5 to 8 MB (the slope of log time over log size; 1 is linear).
+ */
+export function scalingCosts(only?: RegExp): string {
+  const rows: string[][] = []
+  const sizes = [MB / 2, MB, 2 * MB, 4 * MB, 8 * MB]
+  for (const [label, oneMB] of COSTLY_INPUTS) {
+    if (only && !only.test(label)) continue
+    const unit = oneMB.slice(0, 4 * KB)
+    // Once first, so the timings see compiled code.
+    redactSecrets(oneMB.slice(0, MB / 2))
+    const points = sizes.map((size) => {
+      // The same text grown: the first MB's start repeated, so every size holds the same shape.
+      const input = oneMB.length >= size ? oneMB.slice(0, size) : repeatTo(unit, size)
+      return { size, ms: cpuMs(() => redactSecrets(input), 3) }
+    })
+    const first = points[0]
+    const last = points.at(-1)
+    if (!first || !last) continue
+    const exponent = Math.log(last.ms / first.ms) / Math.log(last.size / first.size)
+    rows.push([label, ...points.map((p) => fmtMs((p.ms * MB) / p.size)), exponent.toFixed(2)])
+  }
+  return table(["input", ...sizes.map((size) => `per MB at ${size / MB} MB`), "growth 0.5→8 MB"], rows)
+}
+
+if (import.meta.main && process.argv.includes("--scaling")) {
+  const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length)
+  process.stdout.write(
+    `# CPU time of redactSecrets on the costliest inputs, 0.5 to 8 MB\n\n${scalingCosts(only ? new RegExp(only) : undefined)}\n`,
+  )
+} else if (import.meta.main && process.argv.includes("--passes")) {
   process.stdout.write(`# What each redaction pass costs on the costliest inputs\n\n${passCosts()}\n`)
 } else if (import.meta.main) {
   const { text, targets } = redactionCoverage()
