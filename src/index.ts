@@ -2200,8 +2200,12 @@ const RPC_SECRET_PARAMS: Readonly<Record<string, readonly number[]>> = {
   importprivkey: [0],
 }
 
+/**
+ * The list's content stops at a `[` too: a nested list is no parameter here, and a run of calls without their
+ * `]` is not read to its end once per call.
+ */
 const RPC_RE = new RegExp(
-  `("method"[ \\t]*:[ \\t]*"(${wordPattern(Object.keys(RPC_SECRET_PARAMS))})"[ \\t]*,[ \\t]*"params"[ \\t]*:[ \\t]*\\[)([^\\]\\n]{0,4096})\\]`,
+  `("method"[ \\t]*:[ \\t]*"(${wordPattern(Object.keys(RPC_SECRET_PARAMS))})"[ \\t]*,[ \\t]*"params"[ \\t]*:[ \\t]*\\[)([^[\\]\\n]{0,4096})\\]`,
   "g",
 )
 
