@@ -10,6 +10,7 @@ import {
   PROMISED_RE,
   parseRegex,
   secretByRules,
+  secretSpan,
   toJsRegex,
   Unparsed,
 } from "./peers-secret.ts"
@@ -189,6 +190,13 @@ class GoEval {
       this.expect(")")
       return inner
     }
+    if (token.value === "[" && this.peek()?.value === "]" && this.peek(1)?.value === "byte") {
+      this.at += 2
+      this.expect("(")
+      const inner = this.expr()
+      this.expect(")")
+      return inner
+    }
     if (token.value === "[" || token.value === "map") {
       while (this.peek() && this.peek()?.value !== "{") this.next()
       this.next()
@@ -260,6 +268,11 @@ class GoEval {
     if (short === "Sprintf") {
       let i = 1
       return { s: str(0).s.replace(/%[sdv]/g, () => str(i++).s) }
+    }
+    // The generated part of `base64.StdEncoding.EncodeToString([]byte(…))` is the whole encoding.
+    if (name === "base64.StdEncoding.EncodeToString" || name === "base64.RawURLEncoding.EncodeToString") {
+      const raw = Buffer.from(str(0).s).toString(name.includes("RawURL") ? "base64url" : "base64")
+      return { s: raw, span: str(0).span ? [0, raw.length] : undefined }
     }
     if (short === "Repeat") return { s: str(0).s.repeat(Number(str(1).s)) }
     if (short === "ToUpper") return { s: str(0).s.toUpperCase() }
@@ -356,6 +369,24 @@ export function ruleFunctions(
   return out
 }
 
+/** A rule file's package-level `var name = …` (cloudflare's key lists), for the rule functions that use them. */
+function packageVars(source: string, helpers: GoHelpers, draw: Draw): Map<string, Value> {
+  const globals = new Map<string, Value>()
+  const head = source.split(/\nfunc /)[0] ?? ""
+  const tokens = tokenizeGo(head)
+  const ev = new GoEval(tokens, globals, helpers, draw)
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (tokens[i]?.value !== "var" || tokens[i + 1]?.type !== "id" || tokens[i + 2]?.value !== "=") continue
+    ev.at = i + 3
+    try {
+      globals.set(tokens[i + 1]?.value ?? "", ev.expr())
+    } catch (error) {
+      if (!(error instanceof Unparsed)) throw error
+    }
+  }
+  return globals
+}
+
 export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
   const helpers = readHelpers(dir)
   const out: PeerSample[] = []
@@ -364,7 +395,8 @@ export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
     .filter((name) => name.endsWith(".go") && !name.endsWith("_test.go"))
     .flatMap((file) => {
       const base = file.replace(/^.*\/|\.go$/g, "")
-      return ruleFunctions(git(dir, "show", `HEAD:${file}`), helpers, draw, new Map()).map((rule) => ({
+      const source = git(dir, "show", `HEAD:${file}`)
+      return ruleFunctions(source, helpers, draw, packageVars(source, helpers, draw)).map((rule) => ({
         ...rule,
         base,
         re: rule.regex === undefined ? undefined : toJsRegex(rule.regex),
@@ -376,9 +408,19 @@ export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
     const generic = rule.base === "generic"
     const identifiers = IDENTIFIER_RULE_RE.test(rule.rule)
     for (const tp of rule.tps) {
-      // A literal sample says nothing of where its secret is: the rule's own regex does.
-      const found = tp.span || !rule.re ? "" : secretByRules([{ re: rule.re, group: rule.group }], tp.s)
-      const secret = tp.span ? tp.s.slice(...tp.span) : found || guessSecret(tp.s)
+      // What gitleaks reports is its rule's secret group (`LTAI` and the drawn part, not the drawn part alone):
+      // that is what must go. Where its regex (read here as JavaScript) finds less than the drawn part, or
+      // nothing, the drawn part; a literal sample without either, a guess.
+      const span = tp.span ? tp.s.slice(...tp.span) : ""
+      const at = rule.re ? secretSpan(rule.re, tp.s, rule.group) : undefined
+      const reported = at ? tp.s.slice(...at) : ""
+      // A report that is the name with the value (`_gitlab_session=…`, no group): the name is no secret.
+      const named =
+        span && reported.endsWith(span) && /^[A-Za-z_][\w.-]*\s*[=:]\s*["']?$/.test(reported.slice(0, -span.length))
+      const found = named ? span : reported && span && reported.includes(span) ? reported : ""
+      // A literal sample: what the rule reports, less a name before it or a user before a password.
+      const literal = !span && rule.re ? secretByRules([{ re: rule.re, group: rule.group }], tp.s) : ""
+      const secret = found || literal || span || guessSecret(tp.s)
       if (!secret) continue
       const family = identifiers
         ? "identifiers"
@@ -387,7 +429,7 @@ export function gitleaksSamples(dir: string, draw: Draw): PeerSample[] {
           : PROMISED_RE.test(rule.base)
             ? "promised families"
             : "other vendors"
-      const located = tp.span ? "span" : found ? "rule" : "guess"
+      const located = found || literal ? "rule" : span ? "span" : "guess"
       out.push({ family, source: src, text: tp.s, secret, located })
     }
     if (!generic && !identifiers) {

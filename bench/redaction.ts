@@ -17,6 +17,7 @@ import { redactSecretManifests } from "../src/capture/redact/manifests.ts"
 import { keywordTest, redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { CLEAN_CORPUS } from "../test/support/corpora/clean.ts"
 import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/corpora/secrets.ts"
+import { secretGone, UNSEEN_CLASSES } from "../test/support/corpora/unseen.ts"
 import { randomToken, rng } from "../test/support/random.ts"
 import { BLOCK_STAIRS, fmtMs, KB, MB, median, pyCode, repeatSync, repeatTo, table, tsCode } from "./lib.ts"
 
@@ -146,6 +147,22 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['" --password-stdin <<<" repeated', repeatTo(" --password-stdin <<<", MB)],
   ['"Authorization: Digest a="b", " repeated', repeatTo('Authorization: Digest a="b", ', MB)],
   ['"Authorization: Digest " + one long parameter list', `Authorization: Digest ${repeatTo('nonce="n0nce", ', MB)}`],
+  // One near miss per class of the context rules and the vendor-like tokens.
+  ['" a_b-" repeated (a vendor-like start at every blank)', repeatTo(" a_b-", MB)],
+  [
+    '"rnd_" + one long random run',
+    `rnd_${randomToken(rng(5), MB, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")}`,
+  ],
+  ['"postmark: " repeated on one line', repeatTo("postmark: ", MB)],
+  ['"#define IO_KEY "" repeated', repeatTo('#define IO_KEY "', MB)],
+  ['"vault operator unseal -a " repeated', repeatTo("vault operator unseal -a ", MB)],
+  ['"Jenkins-Crumb: " repeated', repeatTo("Jenkins-Crumb: ", MB)],
+  ['"https://a/" repeated', repeatTo("https://a/", MB)],
+  ['"https://a.b" + "/seg" repeated (one long URL)', `https://a.b${repeatTo("/seg", MB)}`],
+  ['"; Password = " repeated', repeatTo("; Password = ", MB)],
+  ['"; Pwd = " + one long value', `; Pwd = ${repeatTo("a b ", MB)}`],
+  ['"method":"walletpassphrase","params":[ repeated', repeatTo('"method":"walletpassphrase","params":[', MB)],
+  ['"password is \'" repeated', repeatTo("password is '", MB)],
 ]
 
 /**
@@ -199,7 +216,66 @@ export function passCosts(): string {
   return table(["input", "total per MB", "growth", "costliest pass", "second", "third"], rows)
 }
 
-if (import.meta.main && process.argv.includes("--passes")) {
+/** CPU milliseconds of one call, the least of `runs`: the machine is shared, and wall time counts the others. */
+function cpuMs(work: () => unknown, runs: number): number {
+  let best = Number.POSITIVE_INFINITY
+  for (let i = 0; i < runs; i++) {
+    const start = process.cpuUsage()
+    work()
+    const used = process.cpuUsage(start)
+    best = Math.min(best, (used.user + used.system) / 1000)
+  }
+  return best
+}
+
+/**
+ * Each costly input at 0.5, 1, 2, 4 and 8 MB, timed in CPU time (the least of three runs): the cost per MB at
+ * 8 MB and the growth exponent from 0.5 to 8 MB (the slope of log time over log size; 1 is linear).
+ */
+export function scalingCosts(only?: RegExp): string {
+  const rows: string[][] = []
+  const sizes = [MB / 2, MB, 2 * MB, 4 * MB, 8 * MB]
+  for (const [label, oneMB] of COSTLY_INPUTS) {
+    if (only && !only.test(label)) continue
+    const unit = oneMB.slice(0, 4 * KB)
+    // Once first, so the timings see compiled code.
+    redactSecrets(oneMB.slice(0, MB / 2))
+    const points = sizes.map((size) => {
+      // The same text grown: the first MB's start repeated, so every size holds the same shape.
+      const input = oneMB.length >= size ? oneMB.slice(0, size) : repeatTo(unit, size)
+      return { size, ms: cpuMs(() => redactSecrets(input), 3) }
+    })
+    const first = points[0]
+    const last = points.at(-1)
+    if (!first || !last) continue
+    const exponent = Math.log(last.ms / first.ms) / Math.log(last.size / first.size)
+    rows.push([label, ...points.map((p) => fmtMs((p.ms * MB) / p.size)), exponent.toFixed(2)])
+  }
+  return table(["input", ...sizes.map((size) => `per MB at ${size / MB} MB`), "growth 0.5→8 MB"], rows)
+}
+
+/** The classes no rule read before (test/support/corpora/unseen.ts): secrets gone, never-secret lines changed. */
+export function unseenCoverage(): string {
+  const rows = UNSEEN_CLASSES.map((unseen) => {
+    const gone = unseen.positives.filter(([text, secret]) => secretGone(secret, redactSecrets(text), text)).length
+    const changed = unseen.negatives.filter((line) => redactSecrets(line) !== line).length
+    return [
+      unseen.name,
+      unseen.positives.length ? `${gone} of ${unseen.positives.length}` : "—",
+      `${changed} of ${unseen.negatives.length}`,
+    ]
+  })
+  return table(["class", "secrets redacted", "never-secret lines changed"], rows)
+}
+
+if (import.meta.main && process.argv.includes("--unseen")) {
+  process.stdout.write(`# Secret shapes no rule read before\n\n${unseenCoverage()}\n`)
+} else if (import.meta.main && process.argv.includes("--scaling")) {
+  const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length)
+  process.stdout.write(
+    `# CPU time of redactSecrets on the costliest inputs, 0.5 to 8 MB\n\n${scalingCosts(only ? new RegExp(only) : undefined)}\n`,
+  )
+} else if (import.meta.main && process.argv.includes("--passes")) {
   process.stdout.write(`# What each redaction pass costs on the costliest inputs\n\n${passCosts()}\n`)
 } else if (import.meta.main) {
   const { text, targets } = redactionCoverage()

@@ -889,6 +889,8 @@ const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
  */
 const NEVER_SECRET_SHAPES = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
+  // The start of a C cast or a dereference read up to its first blank: `(char *) (p + 2)`, `*(char **) argv`.
+  [/^\*{0,2}\(/, [/^\*{0,2}\([A-Za-z_]\w{0,40}$/]],
   [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/, /^![A-Za-z_]\w{0,64}!$/]],
   [/^%/, [/^%[A-Za-z_][\w.()-]{0,64}%$/]],
   [/^[/~.]/, [new RegExp(`^(?:~|\\.{1,2})?/${PATH_SEGMENT}(?:/${PATH_SEGMENT})*/?$`), /^\/.+\/[dgimsuy]*$/]],
@@ -1322,7 +1324,9 @@ const CONTEXT_RULES = [
     name: "url-credentials",
     keyword: "://",
     // Found from `://`: starting at every word to read a scheme would re-read runs of letters and dots.
-    re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{1,256})@/g,
+    // A password of fewer than four characters is never a secret (isNeverSecret): not matched at all, so a run
+    // of `://a:b@` costs no call per hit.
+    re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{4,256})@/g,
     // The same word as user and password (`postgres:postgres@`) is a local default. GitHub's `x-oauth-basic`
     // password says the user is the token (`https://<token>:x-oauth-basic@github.com`).
     replace: (m, user = "", password = "") =>
@@ -1379,6 +1383,60 @@ const prefixed = (name, keyword, re) => ({
  * Formats written from what each vendor documents (prefix, separators, length, alphabet), each standing
  * alone. Like TOKEN_RULES, every regex starts with a literal, has no nested quantifier, and bounds every run.
  */
+/**
+ * Prefixes that name a hash, not a vendor (`sha512-…` in lock files, `sha256_…`, `md5-…`), or a key made to be
+ * public (Stripe's publishable `pk_`, PostHog's project `phc_`).
+ */
+const HASH_PREFIX_RE = /^(?:sha\d*|md\d|blake\d*\w*|xxh\d*|crc\d*|h\d|hash|commit|rev|sum|digest|etag|pk|phc|pub)$/i
+/**
+ * A token with a vendor-like prefix that no format here names (`rnd_`, `tvly-dev-`, `nvapi-`, `lsv2_pt_`): a
+ * short lowercase prefix, then a run of 24 or more characters that mixes letters and digits and forms no words;
+ * without capitals, 32 or more. Identifiers (`test_handle_request…`), kebab-case and hashes stay.
+ */
+function redactVendorLike(match) {
+  const prefix = /^[a-z][a-z0-9]{0,5}/.exec(match)?.[0] ?? ""
+  if (HASH_PREFIX_RE.test(prefix) || hasKnownPrefix(match)) return match
+  const random = match
+    .slice(prefix.length)
+    .split(/[_-]/)
+    .some(
+      (part) =>
+        part.length >= 24 &&
+        /\d.*\d/.test(part) &&
+        /[a-z]/.test(part) &&
+        (/[A-Z]/.test(part) || part.length >= 32) &&
+        looksRandom(part) &&
+        wordyShare(part) < 1 / 3 &&
+        !hasOrderedRun(part),
+    )
+  return random ? redactToken(match) : match
+}
+/** The share of a part in words of four or more letters (`SponsoredProducts…`): a random key has few. */
+const wordyShare = (part) =>
+  (part.match(/[A-Z]?[a-z]{4,}/g) ?? []).reduce((sum, word) => sum + word.length, 0) / part.length
+/**
+ * A prefix that a format rule here knows (`sntryu_`, `gsk_`, `pypi-AgEI`): that rule has said no to its length
+ * or alphabet, and a near miss of a known format is a test's fixture, not an unknown vendor's token.
+ */
+function hasKnownPrefix(match) {
+  const lower = match.toLowerCase()
+  for (let i = 2; i <= Math.min(lower.length, 24); i++) if (KNOWN_PREFIXES.has(lower.slice(0, i))) return true
+  return false
+}
+/**
+ * A fixture's body: eight characters or more in alphabetical or counting order, case aside (`aAbBcCdD`,
+ * `12345678`). Random text holds such a run almost never.
+ */
+function hasOrderedRun(part) {
+  const lower = part.toLowerCase()
+  let run = 0
+  for (let i = 1; i < lower.length; i++) {
+    const step = lower.charCodeAt(i) - lower.charCodeAt(i - 1)
+    run = step === 0 || step === 1 ? run + 1 : 0
+    if (run >= 7) return true
+  }
+  return false
+}
 const VENDOR_RULES = [
   prefixed("adobe", "p8e-", /\bp8e-[A-Za-z0-9]{32}\b/g),
   prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
@@ -1436,6 +1494,8 @@ const VENDOR_RULES = [
     "access-",
     /\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
   ),
+  // OpenRouter: `sk-or-v1-` and 64 hex digits.
+  prefixed("openrouter", "sk-or-v1-", /\bsk-or-v1-[a-f0-9]{64}\b/g),
   prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
   prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
   prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
@@ -1456,7 +1516,7 @@ const VENDOR_RULES = [
   // Yandex Cloud: API keys (`AQVN`), static access keys (`YC`), IAM tokens (`t1.` and two parts).
   { name: "yandex-api-key", keyword: "AQVN", re: /\bAQVN[A-Za-z0-9_-]{35,38}(?![\w-])/g, replace: redactIfKeyLike },
   { name: "yandex-access-key", keyword: "YC", re: /\bYC[A-Za-z0-9_-]{38}(?![\w-])/g, replace: redactIfMixed },
-  prefixed("yandex-iam-token", "t1.", /\bt1\.[A-Za-z0-9_-]{8,64}={0,2}\.[A-Za-z0-9_-]{86}={0,2}/g),
+  prefixed("yandex-iam-token", "t1.", /\bt1\.[A-Za-z0-9_-]{1,64}={0,2}\.[A-Za-z0-9_-]{86}={0,2}/g),
   // Beamer API keys: `b_` and 44 characters; a word or an identifier of that length mixes no digits in.
   { name: "beamer", keyword: "b_", re: /\bb_[a-z0-9=_-]{44}(?![\w=-])/g, replace: redactIfKeyLike },
   {
@@ -1467,6 +1527,17 @@ const VENDOR_RULES = [
     replace: redactToken,
   },
   {
+    name: "vendor-like",
+    keyword: ["_", "-"],
+    // The run taken whole (a lookahead and its backreference cannot give back characters), from a word's
+    // start; one that starts after `-` or `.` is the tail of a longer name (`bedrock-api-key-…`) and stays.
+    re: /\b[a-z][a-z0-9]{0,5}[_-](?=([A-Za-z0-9_-]{24,256}))\1(?![\w.-])/g,
+    replace: (match, _run, offset, text) => {
+      const before = String(text).charAt(Number(offset) - 1)
+      return before === "-" || before === "." ? match : redactVendorLike(match)
+    },
+  },
+  {
     // Dots inside, never two in a row (`SG.….…` is no key). Tested after the match: Bun's regex engine miscounts
     // a repeated group whose last alternative ends in a lookahead (`(?:a|b(?!b)){5}` matches "ab").
     name: "sendgrid-long",
@@ -1475,7 +1546,169 @@ const VENDOR_RULES = [
     replace: (match) => (match.includes("..") ? match : redactIfKeyLike(match)),
   },
 ]
+/** The prefixes the format rules' keywords name (`sntryu_`, `gsk_`), read once the rules exist. */
+const KNOWN_PREFIXES = new Set(
+  [...TOKEN_RULES, ...VENDOR_RULES]
+    .flatMap((rule) => (typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword))
+    .filter((keyword) => keyword.length >= 2 && /^[a-z]/i.test(keyword))
+    .map((keyword) => keyword.toLowerCase()),
+)
 // ── End src/capture/redact/vendors.ts ──────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/redact/contexts.ts ───────────────────────────────────────────────────────────────────
+/**
+ * Services whose name alone is the key of their credential in a config (`postmark: <token>` in Rails'
+ * encrypted credentials, `cloudflare: "<key>"`): only a value that looks random goes.
+ */
+const SERVICES = [
+  "postmark",
+  "sendgrid",
+  "mailgun",
+  "mailchimp",
+  "mandrill",
+  "sparkpost",
+  "mailjet",
+  "cloudflare",
+  "sourcegraph",
+  "stripe",
+  "twilio",
+  "pusher",
+  "algolia",
+  "sentry",
+  "datadog",
+  "newrelic",
+  "segment",
+  "mixpanel",
+  "amplitude",
+  "intercom",
+  "zendesk",
+  "onesignal",
+  "openai",
+  "anthropic",
+  "airtable",
+  "contentful",
+  "braintree",
+  "recaptcha",
+  "hcaptcha",
+  "mapbox",
+  "heroku",
+]
+const SERVICE_RE = new RegExp(
+  `^([ \\t]*["']?${wordPattern(SERVICES)}["']?[ \\t]*[:=][ \\t]*["']?)([A-Za-z0-9_.+/=-]{16,200})(?=["']?[ \\t]*,?[ \\t]*\\r?$)`,
+  "gim",
+)
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A key's value: random by the usual test, or a UUID (Postmark's server tokens are UUIDs). */
+const isKeyValue = (value) => !isTokenStandIn(value) && (UUID_RE.test(value) || looksRandom(value))
+/** Digits, letters of both cases and no word of three or more small letters after a capital in half of it. */
+function isMixedSegment(value) {
+  if (!/\d.*\d/.test(value) || !/[a-z]/.test(value) || !/[A-Z]/.test(value)) return false
+  const wordy = (value.match(/[A-Z]?[a-z]{4,}/g) ?? []).reduce((sum, word) => sum + word.length, 0)
+  return wordy < value.length / 3 && !isTokenStandIn(value)
+}
+/** Methods of Ethereum clients and Bitcoin Core whose parameters carry a passphrase or key, and which ones. */
+const RPC_SECRET_PARAMS = {
+  personal_unlockAccount: [1],
+  personal_newAccount: [0],
+  personal_importRawKey: [0, 1],
+  personal_sendTransaction: [1],
+  personal_signTransaction: [1],
+  personal_sign: [2],
+  walletpassphrase: [0],
+  walletpassphrasechange: [0, 1],
+  encryptwallet: [0],
+  importprivkey: [0],
+}
+/**
+ * The list's content stops at a `[` too: a nested list is no parameter here, and a run of calls without their
+ * `]` is not read to its end once per call.
+ */
+const RPC_RE = new RegExp(
+  `("method"[ \\t]*:[ \\t]*"(${wordPattern(Object.keys(RPC_SECRET_PARAMS))})"[ \\t]*,[ \\t]*"params"[ \\t]*:[ \\t]*\\[)([^[\\]\\n]{0,4096})\\]`,
+  "g",
+)
+/** The listed string parameters of one call redacted, the rest (addresses, durations, labels) kept. */
+function redactRpcParams(method, params) {
+  const secret = RPC_SECRET_PARAMS[method] ?? []
+  let index = 0
+  return params.replace(/"(?:[^"\\\n]|\\.){0,2048}"|[^,\s"]{1,256}/g, (param) => {
+    const at = index++
+    if (!secret.includes(at) || !param.startsWith('"') || param.length < 4) return param
+    return isNeverSecret(param) && !/\s/.test(param) ? param : `"${REDACTED}"`
+  })
+}
+/** Prose that states a password: `the default password is 'x'`. A plain lowercase word (`'strong'`) stays. */
+const PROSE_RE =
+  /\b(password[ \t]+(?:is|was|will[ \t]+be|remains|defaults[ \t]+to|is[ \t]+set[ \t]+to)[ \t]+)(["'`])([^"'`\s]{3,128})\2/gi
+const CONTEXTS_RULES = [
+  {
+    name: "service-key",
+    keyword: SERVICES,
+    re: SERVICE_RE,
+    replace: (m, lead = "", value = "") => (isKeyValue(value) ? `${lead}${REDACTED}` : m),
+  },
+  {
+    // C and Arduino headers: `#define IO_KEY "…"`, `#define WIFI_PASS "…"`. Under a key's name the value must
+    // look random; under a password's or token's, anything that is no stand-in or reference.
+    name: "c-define",
+    keyword: "define",
+    re: /^([ \t]*#[ \t]*define[ \t]+[A-Z][A-Z0-9_]{0,64}(KEY|TOKEN|AUTH|PASS|PASSWORD|PWD|SECRET|PSK|PASSPHRASE)[ \t]+")([^"\n]{6,256})(?=")/gm,
+    replace: (m, lead = "", kind = "", value = "") =>
+      (kind === "KEY" ? isKeyValue(value) : !isNeverSecret(value)) ? `${lead}${REDACTED}` : m,
+  },
+  {
+    // `vault operator unseal <key share>` (its options before the key: `-address=…`); `-reset` and no key stay.
+    name: "vault-unseal",
+    keyword: "unseal",
+    re: /\b(vault[ \t]+operator[ \t]+unseal(?:[ \t]+-{1,2}[\w-]{1,32}(?:=[^\s=][^\s]{0,255})?){0,8}[ \t]+["']?)([A-Za-z0-9+/]{20,128}={0,2})/g,
+    replace: (m, lead = "", value = "") => (isTokenStandIn(value) ? m : `${lead}${REDACTED}`),
+  },
+  {
+    // Jenkins' CSRF crumb, as a header or in the JSON that hands it out: a session's anti-forgery secret.
+    name: "jenkins-crumb",
+    keyword: ["Crumb", "crumb"],
+    re: /((?:Jenkins-Crumb["']?[ \t]*[:=]|"crumb"[ \t]*:)[ \t]*["']?)([A-Za-z0-9]{16,128})\b/gi,
+    replace: (m, lead = "", value = "") => (isTokenStandIn(value) ? m : `${lead}${REDACTED}`),
+  },
+  {
+    // A key as a URL's path segment (Discord's webhooks, keyed endpoints): 24 or more characters mixing
+    // digits and both cases, that form no words. Commit hashes are one case; article slugs hold no digits.
+    name: "url-path-token",
+    keyword: "://",
+    re: /(https?:\/\/[\w.-]{1,253}(?::\d{1,5})?(?:\/[\w.~%@-]{0,200}){0,12}\/)([A-Za-z0-9_-]{24,256})(?=[/?#'"`<>)\s]|$)/g,
+    replace: (m, lead = "", segment = "") => {
+      // A shared document's id (Google Docs, Drive) is how the document is named in every link to it.
+      if (/^https?:\/\/(?:docs|drive)\.google\.com\//.test(lead)) return m
+      const parts = segment.split(/[_-]/)
+      return parts.some((part) => part.length >= 16 && isMixedSegment(part)) || isMixedSegment(segment)
+        ? `${lead}${REDACTED}`
+        : m
+    },
+  },
+  {
+    // ODBC and ADO.NET: `; Password = Tr0ub4dor&3;` runs to the next `;`, whatever it holds (`&`, `#`).
+    name: "connection-string-password",
+    keyword: ["assword", "ASSWORD", "wd", "WD"],
+    re: /(;[ \t]*(?:Password|Pwd)[ \t]*=[ \t]*)([^;"'\s][^;"'\n]{0,255}?)(?=[ \t]*(?:;|"|'|\r?$))/gim,
+    replace: (m, lead = "", value = "") => (isNeverSecret(value.replace(/\s/g, "")) ? m : `${lead}${REDACTED}`),
+  },
+  {
+    name: "json-rpc-params",
+    keyword: '"params"',
+    re: RPC_RE,
+    replace: (m, lead = "", method = "", params = "") => {
+      const redacted = redactRpcParams(method, params)
+      return redacted === params ? m : `${lead}${redacted}]`
+    },
+  },
+  {
+    name: "prose-password",
+    keyword: ["password", "Password", "PASSWORD"],
+    re: PROSE_RE,
+    replace: (m, lead = "", quote = "", value = "") =>
+      /^[a-z]+$/.test(value) || isNeverSecret(value) ? m : `${lead}${quote}${REDACTED}${quote}`,
+  },
+]
+// ── End src/capture/redact/contexts.ts ─────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/redact/commands.ts ───────────────────────────────────────────────────────────────────
 /**
  * Flags whose argument holds a password: `-u`/`--user user:password` (curl, wget; or `key:`, a key with no
@@ -2246,8 +2479,11 @@ const CALL_WORD = "getConnection"
  */
 const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_WORD}|${CALL_WORD})[\\w.-]*`, "gi")
 const NAME_MAX = 80
+/** The secret words as parts of a name; `secrete` and `secreto` as detect-secrets' keyword list has them. */
 const STRONG_PARTS = new Set(
-  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
+  "password passwd passphrase pass pwd pw secret secrete secreto token credential credentials creds apikey pat".split(
+    " ",
+  ),
 )
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */
 const KEY_QUALIFIERS = new Set(
@@ -3312,6 +3548,7 @@ const SECRET_RULES = [
     replace: unlessMasked(rule.replace),
   })),
   ...CONTEXT_RULES,
+  ...CONTEXTS_RULES,
 ].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,

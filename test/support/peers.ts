@@ -9,12 +9,13 @@ export interface PeerSample {
     | "vendor tokens alone"
     | "generic assignments"
     | "other vendors"
-    | "stand-ins"
     | "identifiers"
     | "negatives"
   /** `peer:rule`, for the misses listing. */
   source: string
   text: string
+  /** A positive whose secret is a stand-in (runs of x, `EXAMPLE`, `<…>`): counted in its family, and apart. */
+  standIn?: boolean
   /** The part that must go; empty for a negative. */
   secret: string
   /** How the secret was found: its span in a generated sample, the peer's rule run on it, or a guess. */

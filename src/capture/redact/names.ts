@@ -49,8 +49,11 @@ export const SECRET_NAME_RE = new RegExp(`(?:${wordPattern(SECRET_WORDS)}|${PAT_
 
 const NAME_MAX = 80
 
+/** The secret words as parts of a name; `secrete` and `secreto` as detect-secrets' keyword list has them. */
 const STRONG_PARTS = new Set(
-  "password passwd passphrase pass pwd pw secret token credential credentials creds apikey pat".split(" "),
+  "password passwd passphrase pass pwd pw secret secrete secreto token credential credentials creds apikey pat".split(
+    " ",
+  ),
 )
 
 /** `*_KEY` is a secret when a qualifier says so (`api_key`, `secret_key`); a bare `key` when its value looks random. */

@@ -2,6 +2,7 @@
 import { ASTERISK, BULLET, ELLIPSIS, HASH } from "../../base/chars.ts"
 import { redactAssignments } from "./assignments.ts"
 import { applyCuts, redactCommandFlags } from "./commands.ts"
+import { CONTEXTS_RULES } from "./contexts.ts"
 import { redactCookies } from "./cookies.ts"
 import { redactJwts } from "./jwt.ts"
 import { privateKeyCuts, redactPrivateKeys } from "./keys.ts"
@@ -91,6 +92,7 @@ export const SECRET_RULES = [
     replace: unlessMasked(rule.replace as Replacer),
   })),
   ...CONTEXT_RULES,
+  ...CONTEXTS_RULES,
 ].map((rule) => ({
   ...rule,
   keywords: typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword,

@@ -400,7 +400,9 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     name: "url-credentials",
     keyword: "://",
     // Found from `://`: starting at every word to read a scheme would re-read runs of letters and dots.
-    re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{1,256})@/g,
+    // A password of fewer than four characters is never a secret (isNeverSecret): not matched at all, so a run
+    // of `://a:b@` costs no call per hit.
+    re: /:\/\/([^\s:/@'"`<>]{0,256}):([^\s@/'"`<>]{4,256})@/g,
     // The same word as user and password (`postgres:postgres@`) is a local default. GitHub's `x-oauth-basic`
     // password says the user is the token (`https://<token>:x-oauth-basic@github.com`).
     replace: (m, user = "", password = "") =>

@@ -267,6 +267,8 @@ const PACKAGE_RE = /^@?[a-z][\w./-]*[-@:=]v?\d+(?:\.\d+)+(?:[-.+][\w.]+)?$/
  */
 const NEVER_SECRET_SHAPES: ReadonlyArray<readonly [start: RegExp, shapes: readonly RegExp[]]> = [
   [/^\$/, [/^\$(?:[{(\w]|$)/]],
+  // The start of a C cast or a dereference read up to its first blank: `(char *) (p + 2)`, `*(char **) argv`.
+  [/^\*{0,2}\(/, [/^\*{0,2}\([A-Za-z_]\w{0,40}$/]],
   [/^!/, [/^!(?:Ref|Sub|GetAtt|ImportValue|Join|Select|FindInMap)\b/, /^![A-Za-z_]\w{0,64}!$/]],
   [/^%/, [/^%[A-Za-z_][\w.()-]{0,64}%$/]],
   [/^[/~.]/, [new RegExp(`^(?:~|\\.{1,2})?/${PATH_SEGMENT}(?:/${PATH_SEGMENT})*/?$`), /^\/.+\/[dgimsuy]*$/]],

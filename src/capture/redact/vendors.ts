@@ -1,5 +1,15 @@
 // Further vendor token formats: the services the public scanners' rule sets list beyond the big platforms.
-import { isTokenStandIn, REDACTED, redactIfKeyLike, redactIfMixed, redactToken, type SecretRule } from "./values.ts"
+
+import { TOKEN_RULES } from "./tokens.ts"
+import {
+  isTokenStandIn,
+  looksRandom,
+  REDACTED,
+  redactIfKeyLike,
+  redactIfMixed,
+  redactToken,
+  type SecretRule,
+} from "./values.ts"
 
 /** `<prefix><body>` with a word boundary at both ends: most formats here are just that. */
 const prefixed = (name: string, keyword: string | readonly string[], re: RegExp): SecretRule => ({
@@ -13,6 +23,65 @@ const prefixed = (name: string, keyword: string | readonly string[], re: RegExp)
  * Formats written from what each vendor documents (prefix, separators, length, alphabet), each standing
  * alone. Like TOKEN_RULES, every regex starts with a literal, has no nested quantifier, and bounds every run.
  */
+/**
+ * Prefixes that name a hash, not a vendor (`sha512-…` in lock files, `sha256_…`, `md5-…`), or a key made to be
+ * public (Stripe's publishable `pk_`, PostHog's project `phc_`).
+ */
+const HASH_PREFIX_RE = /^(?:sha\d*|md\d|blake\d*\w*|xxh\d*|crc\d*|h\d|hash|commit|rev|sum|digest|etag|pk|phc|pub)$/i
+
+/**
+ * A token with a vendor-like prefix that no format here names (`rnd_`, `tvly-dev-`, `nvapi-`, `lsv2_pt_`): a
+ * short lowercase prefix, then a run of 24 or more characters that mixes letters and digits and forms no words;
+ * without capitals, 32 or more. Identifiers (`test_handle_request…`), kebab-case and hashes stay.
+ */
+function redactVendorLike(match: string): string {
+  const prefix = /^[a-z][a-z0-9]{0,5}/.exec(match)?.[0] ?? ""
+  if (HASH_PREFIX_RE.test(prefix) || hasKnownPrefix(match)) return match
+  const random = match
+    .slice(prefix.length)
+    .split(/[_-]/)
+    .some(
+      (part) =>
+        part.length >= 24 &&
+        /\d.*\d/.test(part) &&
+        /[a-z]/.test(part) &&
+        (/[A-Z]/.test(part) || part.length >= 32) &&
+        looksRandom(part) &&
+        wordyShare(part) < 1 / 3 &&
+        !hasOrderedRun(part),
+    )
+  return random ? redactToken(match) : match
+}
+
+/** The share of a part in words of four or more letters (`SponsoredProducts…`): a random key has few. */
+const wordyShare = (part: string) =>
+  (part.match(/[A-Z]?[a-z]{4,}/g) ?? []).reduce((sum, word) => sum + word.length, 0) / part.length
+
+/**
+ * A prefix that a format rule here knows (`sntryu_`, `gsk_`, `pypi-AgEI`): that rule has said no to its length
+ * or alphabet, and a near miss of a known format is a test's fixture, not an unknown vendor's token.
+ */
+function hasKnownPrefix(match: string): boolean {
+  const lower = match.toLowerCase()
+  for (let i = 2; i <= Math.min(lower.length, 24); i++) if (KNOWN_PREFIXES.has(lower.slice(0, i))) return true
+  return false
+}
+
+/**
+ * A fixture's body: eight characters or more in alphabetical or counting order, case aside (`aAbBcCdD`,
+ * `12345678`). Random text holds such a run almost never.
+ */
+function hasOrderedRun(part: string): boolean {
+  const lower = part.toLowerCase()
+  let run = 0
+  for (let i = 1; i < lower.length; i++) {
+    const step = lower.charCodeAt(i) - lower.charCodeAt(i - 1)
+    run = step === 0 || step === 1 ? run + 1 : 0
+    if (run >= 7) return true
+  }
+  return false
+}
+
 export const VENDOR_RULES: readonly SecretRule[] = [
   prefixed("adobe", "p8e-", /\bp8e-[A-Za-z0-9]{32}\b/g),
   prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
@@ -70,6 +139,8 @@ export const VENDOR_RULES: readonly SecretRule[] = [
     "access-",
     /\baccess-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
   ),
+  // OpenRouter: `sk-or-v1-` and 64 hex digits.
+  prefixed("openrouter", "sk-or-v1-", /\bsk-or-v1-[a-f0-9]{64}\b/g),
   prefixed("prefect", "pnu_", /\bpnu_[A-Za-z0-9]{36}\b/g),
   prefixed("pulumi", "pul-", /\bpul-[a-f0-9]{40}\b/g),
   prefixed("readme", "rdme_", /\brdme_[a-z0-9]{70}\b/g),
@@ -90,7 +161,7 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   // Yandex Cloud: API keys (`AQVN`), static access keys (`YC`), IAM tokens (`t1.` and two parts).
   { name: "yandex-api-key", keyword: "AQVN", re: /\bAQVN[A-Za-z0-9_-]{35,38}(?![\w-])/g, replace: redactIfKeyLike },
   { name: "yandex-access-key", keyword: "YC", re: /\bYC[A-Za-z0-9_-]{38}(?![\w-])/g, replace: redactIfMixed },
-  prefixed("yandex-iam-token", "t1.", /\bt1\.[A-Za-z0-9_-]{8,64}={0,2}\.[A-Za-z0-9_-]{86}={0,2}/g),
+  prefixed("yandex-iam-token", "t1.", /\bt1\.[A-Za-z0-9_-]{1,64}={0,2}\.[A-Za-z0-9_-]{86}={0,2}/g),
   // Beamer API keys: `b_` and 44 characters; a word or an identifier of that length mixes no digits in.
   { name: "beamer", keyword: "b_", re: /\bb_[a-z0-9=_-]{44}(?![\w=-])/g, replace: redactIfKeyLike },
   {
@@ -101,6 +172,17 @@ export const VENDOR_RULES: readonly SecretRule[] = [
     replace: redactToken,
   },
   {
+    name: "vendor-like",
+    keyword: ["_", "-"],
+    // The run taken whole (a lookahead and its backreference cannot give back characters), from a word's
+    // start; one that starts after `-` or `.` is the tail of a longer name (`bedrock-api-key-…`) and stays.
+    re: /\b[a-z][a-z0-9]{0,5}[_-](?=([A-Za-z0-9_-]{24,256}))\1(?![\w.-])/g,
+    replace: (match, _run, offset, text) => {
+      const before = String(text).charAt(Number(offset) - 1)
+      return before === "-" || before === "." ? match : redactVendorLike(match)
+    },
+  },
+  {
     // Dots inside, never two in a row (`SG.….…` is no key). Tested after the match: Bun's regex engine miscounts
     // a repeated group whose last alternative ends in a lookahead (`(?:a|b(?!b)){5}` matches "ab").
     name: "sendgrid-long",
@@ -109,3 +191,11 @@ export const VENDOR_RULES: readonly SecretRule[] = [
     replace: (match) => (match.includes("..") ? match : redactIfKeyLike(match)),
   },
 ]
+
+/** The prefixes the format rules' keywords name (`sntryu_`, `gsk_`), read once the rules exist. */
+const KNOWN_PREFIXES = new Set(
+  [...TOKEN_RULES, ...VENDOR_RULES]
+    .flatMap((rule) => (typeof rule.keyword === "string" ? [rule.keyword] : rule.keyword))
+    .filter((keyword) => keyword.length >= 2 && /^[a-z]/i.test(keyword))
+    .map((keyword) => keyword.toLowerCase()),
+)
