@@ -67,6 +67,7 @@ export const MODULES = [
   "src/capture/capture.ts",
   "src/claims/prose.ts",
   "src/claims/words.ts",
+  "src/claims/tokens.ts",
   "src/claims/checkable.ts",
   "src/claims/split.ts",
   "src/judge/prompt.ts",

@@ -4288,6 +4288,37 @@ const BEFORE_ORDINAL_RE =
 const GERMAN_WORD_RE =
   /(?<!\p{L})(?:der|die|das|und|ist|nicht|mit|ein|eine|auf|sich|dem|den|wird|sind|auch|bei|zum|zur|für|oder|wenn)(?!\p{L})/giu
 // ── End src/claims/words.ts ────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/claims/tokens.ts ─────────────────────────────────────────────────────────────────────────────
+/**
+ * Stand-ins for ".", "!" and "?" inside a token while ICU segments: private-use characters, which ICU reads
+ * as ordinary letters-or-symbols and never breaks at. One character each, so every offset stays the same.
+ */
+const STAND_IN_OF = { ".": "\uE010", "!": "\uE011", "?": "\uE012" }
+const MARK_OF = { "\uE010": ".", "\uE011": "!", "\uE012": "?" }
+const STAND_IN_RE = /[\uE010-\uE012]/g
+/** A mark with a character right after it: a mark before a space may still end a sentence a stray backtick opened. */
+const MARK_RE = /[.!?](?=\S)/g
+/**
+ * What is shielded: a code span; a URL; and a dot that ICU would break at inside a word, after a digit or an
+ * underscore and before a letter (`s3.PutObject`, `v2.Client`, `__main__.Outer`). A dot after a letter is
+ * left alone: "e.g." and "U.S." are read by the abbreviation rules, and ICU keeps `fmt.Println` whole.
+ */
+const TOKEN_RE = /(?<!`)`(?!`)[^`\n]{1,400}(?<!`)`(?!`)|\bhttps?:\/\/[^\s<>"`]{1,400}|(?<=[\p{N}_])\.(?=[\p{L}_])/gu
+/** The text with every ".", "!" and "?" inside a token replaced by its stand-in. Linear: one pass. */
+function shieldTokens(text) {
+  if (!text.includes("`") && !text.includes("://") && !/[\p{N}_]\.[\p{L}_]/u.test(text)) return text
+  return text.replace(TOKEN_RE, (token) => {
+    if (token === ".") return STAND_IN_OF["."]
+    // A URL's last character may be the full stop of its sentence: "… see https://x.org/a." ends there.
+    const keep = token.startsWith("`") ? token.length : token.search(/[.!?,;:)]*$/)
+    return token.slice(0, keep).replace(MARK_RE, (mark) => STAND_IN_OF[mark]) + token.slice(keep)
+  })
+}
+/** The text with every stand-in turned back into its mark. */
+function unshieldTokens(text) {
+  return text.replace(STAND_IN_RE, (char) => MARK_OF[char])
+}
+// ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
 const MIN_CLAIM_CHARS = 10
 /** A word that opens a sentence without saying anything: what follows it decides. */
@@ -4553,7 +4584,9 @@ function insideQuotation(previous, pieces, quoted, index) {
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-function sentences(block, segmenter) {
+function sentences(text, segmenter) {
+  // Code, URLs and identifiers hold no boundary: their marks are hidden from ICU and the rules below.
+  const block = shieldTokens(text)
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged = []
   const add = (text, hard, inQuotation, marks) => {
@@ -4585,7 +4618,7 @@ function sentences(block, segmenter) {
       if (lineEnd) close()
     }
   }
-  return merged.map(({ pieces: parts }) => parts.join(" "))
+  return merged.map(({ pieces: parts }) => unshieldTokens(parts.join(" ")))
 }
 /**
  * The checkable sentences of a reply, each once, at most `max` of them; the others with the reason. Reuse one segmenter: building

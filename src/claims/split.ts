@@ -4,6 +4,7 @@ import { clipStart } from "../base/text.ts"
 import type { Claim, NotJudged } from "../state/shapes.ts"
 import { MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
 import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
+import { shieldTokens, unshieldTokens } from "./tokens.ts"
 import {
   BEFORE_ORDINAL_RE,
   FINAL_ABBREVIATIONS,
@@ -276,7 +277,9 @@ function insideQuotation(
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
+export function sentences(text: string, segmenter: Intl.Segmenter): string[] {
+  // Code, URLs and identifiers hold no boundary: their marks are hidden from ICU and the rules below.
+  const block = shieldTokens(text)
   // Growing one string and reading its tail after every merge would copy it again each time.
   const merged: PendingSentence[] = []
   const add = (text: string, hard: boolean, inQuotation: (previous: PendingSentence) => boolean, marks: boolean) => {
@@ -308,7 +311,7 @@ export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
       if (lineEnd) close()
     }
   }
-  return merged.map(({ pieces: parts }) => parts.join(" "))
+  return merged.map(({ pieces: parts }) => unshieldTokens(parts.join(" ")))
 }
 
 /**
