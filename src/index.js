@@ -533,6 +533,17 @@ function originOf(tool, args) {
   return "machine"
 }
 const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
+/** The files of an `apply_patch` envelope (a moved file is changed at both ends), or of a unified diff. */
+const PATCH_FILE_RE = /^\*\*\* (?:(?:Update|Add|Delete) File|Move to): (.+)$/gm
+const DIFF_FILE_RE = /^(?:\+\+\+|---) (?:[ab]\/)?(\S+)/gm
+/** Every file a patch touches, by its file headers only: what its body says names no file. */
+function patchFiles(patch) {
+  const envelope = [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim())
+  const files = envelope.length
+    ? envelope
+    : [...patch.matchAll(DIFF_FILE_RE)].map((match) => match[1] ?? "").filter((path) => path !== "/dev/null")
+  return [...new Set(files.filter(Boolean))]
+}
 // ── End src/capture/tools.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/sensitive.ts ─────────────────────────────────────────────────────────────────────────
 const SENSITIVE_BASENAME_RE =
@@ -563,9 +574,14 @@ function argPaths(args) {
   if (Array.isArray(args.files)) for (const file of args.files) if (typeof file === "string") paths.push(file)
   return paths
 }
+/**
+ * Whether a call touches a sensitive file: by its path arguments, the words of its command, or the files a
+ * patch names in its headers. A patch to `README.md` whose text mentions `.env` touches no sensitive file.
+ */
 function touchesSensitivePath(tool, args) {
   if (argPaths(args).some((path) => isSensitivePath(path.replace(/[?#].*$/, "")))) return true
-  for (const key of ["command", "cmd", "script", "patchText"]) {
+  if (typeof args.patchText === "string" && patchFiles(args.patchText).some(isSensitivePath)) return true
+  for (const key of ["command", "cmd", "script"]) {
     const value = args[key]
     if (typeof value === "string" && mentionsSensitivePath(value)) return true
   }
@@ -3484,6 +3500,91 @@ function namedFiles(commands) {
     ),
   )
 }
+/**
+ * Lines that report one test's result, with its name and outcome: unittest and Django in verbose mode and
+ * their failure headers, pytest -v and its short summary, go test -v, cargo test, Jest/Vitest/Mocha marks,
+ * bun test. What a claim about some tests ("the merge tests pass") is decided by.
+ */
+const TEST_RESULT_LINES = [
+  [
+    /^(test\S*\s+\([^)]*\))(?:\s+\.\.\.)?.*?\s(ok|FAIL|ERROR|skipped\b.*|expected failure)$/,
+    (m) => m[2] !== "FAIL" && m[2] !== "ERROR",
+  ],
+  [/^(FAIL|ERROR): (test\S*(?:\s+\([^)]*\))?)/, () => false],
+  [/^(\S+::\S+)\s+(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\b/, (m) => m[2] !== "FAILED" && m[2] !== "ERROR"],
+  [/^(FAILED|ERROR) (\S+::\S+)/, () => false],
+  [/^--- (PASS|FAIL|SKIP): (\S+)/, (m) => m[1] !== "FAIL"],
+  [/^test (\S+) \.\.\. (ok|FAILED|ignored)$/, (m) => m[2] !== "FAILED"],
+  [/^(PASS|FAIL) (\S+\.(?:[jt]sx?|mjs|cjs))\b/, (m) => m[1] === "PASS"],
+  [/^(✓|✔|√|✗|✕|×|✘)\s+(.+)$/u, (m) => "✓✔√".includes(m[1])],
+  [/^\((pass|fail)\) (.+)$/, (m) => m[1] === "pass"],
+]
+/** How many result lines a run keeps, and how much of each: enough to find a group of tests by name. */
+const RESULT_LINES = 300
+const RESULT_LINE_CHARS = 160
+/** The per-test result lines of a command's output, failures kept first when there are too many. */
+function testResults(output) {
+  const found = []
+  for (const raw of output.split("\n")) {
+    const line = raw.trim()
+    if (line.length < 6 || line.length > 400) continue
+    for (const [pattern, passed] of TEST_RESULT_LINES) {
+      const match = pattern.exec(line)
+      if (!match) continue
+      found.push({ line: line.slice(0, RESULT_LINE_CHARS).toLowerCase(), passed: passed(match) })
+      break
+    }
+  }
+  if (found.length <= RESULT_LINES) return found
+  return [...found.filter((r) => !r.passed), ...found.filter((r) => r.passed)].slice(0, RESULT_LINES)
+}
+/** Programs that write every file they name: `touch x`, `tee x`, `sed -i … x`, `mv a b` (both ends change). */
+const WRITING_PROGRAM_RE = /^(?:touch|mv|tee|truncate|patch)$|^(?:sed|perl)$/
+/** Programs that write only their last operand, the destination: `cp a b`, `install a b`, `ln -s a b`. */
+const COPYING_PROGRAM_RE = /^(?:cp|install|ln|rsync)$/
+/** The files a simple command writes: its redirect targets, and what a writing program names. */
+function writtenFiles(simple) {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  const operands = args.filter((word) => !word.startsWith("-"))
+  let named = []
+  if (name === "dd") named = args.filter((word) => word.startsWith("of=")).map((word) => word.slice(3))
+  else if (COPYING_PROGRAM_RE.test(name)) {
+    // `cp -t dir a b` names its destination first; otherwise it is the last operand.
+    const target = args.findIndex((word) => word === "-t" || word === "--target-directory")
+    const destination = target >= 0 ? args[target + 1] : operands.at(-1)
+    named = operands.length >= 2 && destination !== undefined ? [destination] : []
+  } else if (WRITING_PROGRAM_RE.test(name)) {
+    const inPlace = !(name === "sed" || name === "perl") || args.some((word) => /^-\w*i/.test(word))
+    named = inPlace ? operands : []
+  }
+  return [...simple.writes, ...named]
+}
+/** File programs that change only the files they name: what they did not name, they did not change. */
+const NAMED_ONLY_PROGRAM_RE = /^(?:cp|mv|install|ln|touch|tee|truncate|mkdir|rmdir|rm|chmod|chown)$/
+/** Whether a simple command changes no file but those it names (no glob, no recursion into a directory). */
+function writesOnlyNamed(simple) {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  const inPlace = (name === "sed" || name === "perl") && args.some((word) => /^-\w*i/.test(word))
+  return (
+    (inPlace || NAMED_ONLY_PROGRAM_RE.test(name)) && !args.some((word) => /[*?]/.test(word) || /^-\w*[rR]/.test(word))
+  )
+}
+/**
+ * Whether a command may have shown the agent a file it does not name: a search or listing over directories
+ * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
+ * itself (a build, a migration, a script) shows the agent none of them.
+ */
+function showsUnnamed(simple) {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
+  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
+  if (name === "git") return args[0] === "grep"
+  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
+  return false
+}
 // ── End src/capture/shell.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/provenance.ts ────────────────────────────────────────────────────────────────────────
 const PROCESS_RECORD_CHARS = 200
@@ -3492,7 +3593,6 @@ const DOC_PULL_SCAN_CHARS = 64_000
 /** Shell commands that rewrite, move or delete the files they name. */
 const SHELL_WRITE_RE =
   /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm))\b/
-const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 /** Shows project files relative to the project, as a user would name them. */
 function displayPath(path, directory) {
   const dir = directory.replace(/[\\/]+$/, "")
@@ -3588,14 +3688,21 @@ function describeToolCall(call, directory, sensitive = touchesSensitivePath(call
 }
 function patchedPaths(args) {
   const patch = stringArg(args, "patchText", "patch", "input")
-  if (!patch) return []
-  return [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim()).filter(Boolean)
+  return patch ? patchFiles(patch.slice(0, DOC_PULL_SCAN_CHARS)) : []
 }
-/** Files a tool call changed: premises read from them before no longer describe them. */
+/**
+ * Files a tool call changed: premises read from them before no longer describe them. `multiedit` may name a
+ * file per edit besides its own; a patch names every file it touches.
+ */
 function editedPaths(tool, args, directory) {
   if (!EDIT_TOOL_RE.test(tool)) return []
   const direct = stringArg(args, "filePath", "file_path", "path")
-  return (direct ? [direct] : patchedPaths(args)).map((path) => resolvePath(path, directory))
+  const perEdit = Array.isArray(args.edits)
+    ? args.edits.flatMap((edit) => stringArg(asRecord(edit), "filePath", "file_path", "path") ?? [])
+    : []
+  const named = [...(direct ? [direct] : []), ...perEdit]
+  const paths = named.length ? named : patchedPaths(args)
+  return [...new Set(paths.map((path) => resolvePath(path, directory)))]
 }
 /**
  * Whether a shell command may have changed a file it names: in-place editors, moves, removals, checkouts,
@@ -3630,18 +3737,22 @@ const LISTED_FILES = 200
  * A tool call as the records check reads it. A command's output is read for a test runner's summary line
  * (its verdict joins the line the judge sees), a listing's for the files it showed.
  */
-function toolRecord(call, line, directory, output) {
+function toolRecord(call, line, directory, output, failed = false) {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
   const file = stringArg(call.args, "filePath", "file_path", "path")
   let kind = "other"
-  if (changed.length) kind = "change"
+  // A call that failed changed, ran and read nothing; the files it named were still seen.
+  if (failed) kind = "other"
+  else if (changed.length) kind = "change"
   else if (command !== undefined) kind = "run"
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  const tests = kind === "run" && output ? testSummary(output.slice(-DOC_PULL_SCAN_CHARS)) : undefined
+  const tail = kind === "run" && output ? output.slice(-DOC_PULL_SCAN_CHARS) : undefined
+  const tests = tail ? testSummary(tail) : undefined
+  const results = tail ? testResults(tail) : []
   const listed =
     output && FILE_LISTING_TOOL_RE.test(call.tool) && call.tool !== "grep"
       ? output
@@ -3659,6 +3770,9 @@ function toolRecord(call, line, directory, output) {
     line: tests && (exit === 0) !== (tests === "passed") ? `${line} (test summary: ${tests})` : line,
     ...(tests ? { tests } : {}),
     ...(listed?.length ? { listed } : {}),
+    ...(results.length ? { results } : {}),
+    ...(failed ? { failed } : {}),
+    ...(FILE_LISTING_TOOL_RE.test(call.tool) ? { search: true } : {}),
   }
 }
 // ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
@@ -3974,8 +4088,8 @@ function createDocPull({ config, deps, directory, store, notifier }) {
 }
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 function createCapture({ config, directory, store }) {
-  const record = (state, call, line, output) => {
-    const entry = toolRecord(call, line, directory, output)
+  const record = (state, call, line, output, failed = false) => {
+    const entry = toolRecord(call, line, directory, output, failed)
     state.records.push(entry)
     trimOldest(state.records, LIMITS.toolRecords)
     return entry
@@ -4019,7 +4133,7 @@ function createCapture({ config, directory, store }) {
     toolFailed(state, part) {
       const call = { tool: part.tool, args: part.input, metadata: {}, title: "" }
       const error = part.error === undefined ? "error" : clip(redactSecrets(part.error), 100)
-      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`)
+      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`, undefined, true)
     },
   }
 }
@@ -5631,6 +5745,23 @@ const NEGATION_RE =
  */
 const PART_OF_RUN_RE =
   /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
+/** "the merge tests", "all 12 parser tests", "the `merge` and `diff` tests": the words that name which tests. */
+const NAMED_TESTS_RE =
+  /\b(?:the|all|every|both|these|those|\d+)\s+(?:of\s+the\s+)?((?:[\w`.:-]+\s+){1,3}?)(?:tests?|specs?|test\s+cases?)\b/i
+/** Words in front of "tests" that name no group of tests: counts, kinds and the run as a whole. */
+const GENERIC_TEST_WORDS = new Set([
+  ...["all", "the", "of", "and", "or", "unit", "integration", "e2e", "end-to-end", "full", "whole", "entire"],
+  ...["relevant", "existing", "remaining", "other", "new", "old", "core", "main", "test", "regression", "smoke"],
+  ...["automated", "python", "go", "rust", "js", "typescript", "jest", "pytest", "vitest", "bun", "cargo", "npm"],
+])
+/** The words that say which tests a claim means, or undefined when it means them all ("all 12 tests"). */
+function namedTests(plain) {
+  const words = (NAMED_TESTS_RE.exec(plain)?.[1] ?? "")
+    .toLowerCase()
+    .split(/[\s`]+/)
+    .filter((word) => word && !/^\d+$/.test(word) && !GENERIC_TEST_WORDS.has(word))
+  return words.length ? words : undefined
+}
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
   /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
@@ -5705,6 +5836,8 @@ const OUTCOME_PATTERNS = [
 /** A file named in a claim: in backticks, or a bare token with a path separator or a source-file ending. */
 const PATH_TOKEN_RE =
   /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
+/** A line or range cited after a path: `AGENTS.md:42`, `a.ts:10-20`, `a.ts:10:5`, `app.ts#L10-L20`. */
+const CITATION_END_RE = /(?::\d+(?:[-–:]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/
 const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
 const GERMAN_CHANGE_VERBS =
   "geändert|angepasst|aktualisiert|bearbeitet|überarbeitet|erstellt|angelegt|hinzugefügt|geschrieben|korrigiert|repariert"
@@ -5754,7 +5887,15 @@ function readProcessClaim(text) {
   if (outcomeClaim) {
     const [subject, passed] = outcomeClaim
     const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
+    const about = subject === "tests" && !part ? namedTests(plain) : undefined
+    return {
+      kind: "outcome",
+      subject,
+      passed,
+      ranIt: ranIt || RAN_IT_RE.test(plain),
+      ...(part ? { part } : {}),
+      ...(about ? { about } : {}),
+    }
   }
   const suite = RAN_SUITE_RE.exec(plain)
   if (suite && !command) {
@@ -5763,7 +5904,9 @@ function readProcessClaim(text) {
     const more = !said && MORE_CLAUSES_RE.test(after)
     return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
   }
-  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
+  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) =>
+    (match[1] ?? match[2] ?? "").replace(CITATION_END_RE, "").replace(/[.,:;]$/, ""),
+  )
   if (paths.length === 0) return undefined
   if (CHANGE_CLAIM_RE.test(plain)) return { kind: "file", action: "change", paths }
   if (READ_CLAIM_RE.test(plain)) return { kind: "file", action: "read", paths }
@@ -5796,7 +5939,7 @@ function decideProcessClaim(claim, records, context = {}) {
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
-      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
+      const last = records.findLast((action) => !action.failed && ranCommand(action.command ?? "", claim.command))
       if (!last) {
         if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
@@ -5838,6 +5981,7 @@ function decideOutcome(claim, runs, absent) {
   if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
   const last = runs[lastAt]
   if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  if (claim.about) return decideNamedTests(claim.about, last.record, claim.passed)
   const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
   const outcome =
     (subject === "tests" ? last.record.tests : undefined) ??
@@ -5845,6 +5989,24 @@ function decideOutcome(claim, runs, absent) {
   // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
   if (claim.part && claim.passed && outcome === "failed") return undefined
   return outcomeOf(last.record, outcome, claim.passed)
+}
+/**
+ * Tests named by what they test, against the run's lines for them: a line that names every word of the claim
+ * ("merge" in `test_merge_keys (tests.test_merge.MergeTests) ... ok`). With no such line the output does not
+ * show those tests, and the judge decides, the records before it.
+ */
+function decideNamedTests(about, record, passed) {
+  const stems = about.map((word) => word.replace(/(?:ing|s)$/, "").replace(/[^\p{L}\p{N}]+/gu, ""))
+  const lines = (record.results ?? []).filter(({ line }) => {
+    const flat = line.replace(/[^\p{L}\p{N}]+/gu, "")
+    return stems.every((stem) => stem.length >= 3 && flat.includes(stem))
+  })
+  if (lines.length === 0) return undefined
+  const failing = lines.find((result) => !result.passed)
+  return {
+    verdict: (failing === undefined) === passed ? "faithful" : "unfaithful",
+    quote: `${record.line}: ${clip(failing?.line ?? lines[0].line, 120)}`,
+  }
 }
 /** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
 function commandOutcome(record, command) {
@@ -5863,30 +6025,13 @@ function outcomeOf(action, outcome, passed) {
   if (outcome === undefined) return undefined
   return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
 }
-/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
-const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
-/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
-function writesFile(simple, named) {
-  if (simple.writes.some((target) => namesPath(target, named))) return true
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (!WRITING_PROGRAM_RE.test(name)) return false
-  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
-  return args.some((word) => namesPath(word, named))
-}
-/**
- * Whether a command may have shown the agent a file it does not name: a search or listing over directories
- * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
- * itself (a build, a migration, a script) shows the agent none of them.
- */
-function showsUnnamed(simple) {
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
-  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
-  if (name === "git") return args[0] === "grep"
-  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
-  return false
+/** The simple commands of a run that wrote `named` and did not fail by the run's exit code. */
+function changedByRun(run, named) {
+  return run.commands.some(
+    (simple, at) =>
+      writtenFiles(simple).some((word) => namesPath(word, named)) &&
+      ownOutcome(run.commands, at, run.record.exit) !== "failed",
+  )
 }
 /**
  * A claim that the agent changed or read files, against the records. A name counts as a file only where the
@@ -5905,10 +6050,10 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
   const touching = (named) =>
     records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
   const byShell = (named) =>
-    runs.filter(({ commands }) =>
+    runs.filter((run) =>
       claim.action === "change"
-        ? commands.some((simple) => writesFile(simple, named))
-        : namedFiles(commands).some((word) => namesPath(word, named)),
+        ? changedByRun(run, named)
+        : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
   const evidence = (named) => [...touching(named), ...byShell(named).map((run) => run.record)]
   const missing = files.filter((named) => evidence(named).length === 0)
@@ -5920,16 +6065,49 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
   // Test runs and builds are taken not to write sources.
   const unnamed = (run) =>
     claim.action === "change"
-      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple))
       : run.commands.some(showsUnnamed)
   if (!absent || runs.some(unnamed)) return undefined
-  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
-  const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
+  // A call on the file that failed says best why nothing happened: "edited src/app.ts → failed: …".
+  const failed = records.findLast(
+    (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
+  )
+  if (failed) return { verdict: "unfaithful", quote: failed.line }
+  const done = records
+    .filter((action) => kinds.includes(action.kind) && !action.search)
+    .flatMap((action) => action.paths)
+  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .slice(0, 6)
+    .map((path) => path.split("/").slice(-2).join("/"))
   return {
     verdict: "unfaithful",
-    quote: list ? `files ${verb} in this session: ${list}` : `no file was ${verb} in this session`,
+    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
   }
+}
+/**
+ * Paths ordered by how near they are to the files a claim names: the same name first, then the same
+ * extension, then more folders in common; the order given (the latest first) breaks ties.
+ */
+function nearestFirst(paths, named) {
+  const wanted = named.map((path) => normalizePath(path).replace(/^\.\//, "").split("/"))
+  const score = (path) => {
+    const parts = path.split("/")
+    const base = parts.at(-1) ?? ""
+    let best = 0
+    for (const want of wanted) {
+      const name = want.at(-1) ?? ""
+      const extension = /\.[^.]+$/.exec(name)?.[0]
+      let points = base === name ? 8 : extension && base.endsWith(extension) ? 4 : 0
+      points += want.slice(0, -1).filter((folder) => parts.includes(folder)).length
+      best = Math.max(best, points)
+    }
+    return best
+  }
+  return paths
+    .map((path, at) => ({ path, at, points: score(path) }))
+    .sort((a, b) => b.points - a.points || a.at - b.at)
+    .map(({ path }) => path)
 }
 // ── End src/judge/records.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────

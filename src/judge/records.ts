@@ -9,7 +9,10 @@ import {
   programWords,
   runnerOf,
   type SimpleCommand,
+  showsUnnamed,
   splitCommand,
+  writesOnlyNamed,
+  writtenFiles,
 } from "../capture/shell.ts"
 import type { ToolRecord } from "../state/shapes.ts"
 
@@ -33,6 +36,26 @@ const NEGATION_RE =
  */
 const PART_OF_RUN_RE =
   /(?<!\p{L})(?:other|remaining|rest\s+of\s+the|new|existing|old|relevant|related|affected|updated|added|core|unit|integration|these|those|both|my|this|that|\d+\s+of\s+the|übrigen|anderen|restlichen|neuen|bestehenden|betroffenen|beiden|diese[nrs]?)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)/iu
+
+/** "the merge tests", "all 12 parser tests", "the `merge` and `diff` tests": the words that name which tests. */
+const NAMED_TESTS_RE =
+  /\b(?:the|all|every|both|these|those|\d+)\s+(?:of\s+the\s+)?((?:[\w`.:-]+\s+){1,3}?)(?:tests?|specs?|test\s+cases?)\b/i
+
+/** Words in front of "tests" that name no group of tests: counts, kinds and the run as a whole. */
+const GENERIC_TEST_WORDS = new Set([
+  ...["all", "the", "of", "and", "or", "unit", "integration", "e2e", "end-to-end", "full", "whole", "entire"],
+  ...["relevant", "existing", "remaining", "other", "new", "old", "core", "main", "test", "regression", "smoke"],
+  ...["automated", "python", "go", "rust", "js", "typescript", "jest", "pytest", "vitest", "bun", "cargo", "npm"],
+])
+
+/** The words that say which tests a claim means, or undefined when it means them all ("all 12 tests"). */
+function namedTests(plain: string): string[] | undefined {
+  const words = (NAMED_TESTS_RE.exec(plain)?.[1] ?? "")
+    .toLowerCase()
+    .split(/[\s`]+/)
+    .filter((word) => word && !/^\d+$/.test(word) && !GENERIC_TEST_WORDS.has(word))
+  return words.length ? words : undefined
+}
 
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
@@ -117,6 +140,9 @@ const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, read
 const PATH_TOKEN_RE =
   /`([^`\s]*(?:\/|\.[A-Za-z]{1,8})[^`\s]*)`|(?<![\w/.-])((?:[\w.-]+\/)+[\w.-]+|[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|cpp|hpp|c|h|md|json|ya?ml|toml|ini|cfg|sh|html|css|scss|sql|txt))(?![\w/-])/g
 
+/** A line or range cited after a path: `AGENTS.md:42`, `a.ts:10-20`, `a.ts:10:5`, `app.ts#L10-L20`. */
+const CITATION_END_RE = /(?::\d+(?:[-–:]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/
+
 const CHANGE_VERBS = "updated|edited|modified|changed|fixed|refactored|rewrote|patched|adjusted|created|added|wrote"
 
 const GERMAN_CHANGE_VERBS =
@@ -148,6 +174,8 @@ type ProcessClaim =
       more?: boolean
       /** Only a part of the run is claimed to pass ("the other tests"): a failure elsewhere does not contradict it. */
       part?: boolean
+      /** The tests are named by what they test ("the merge tests"): only the output's lines for them decide. */
+      about?: string[]
     }
   | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean; more?: boolean }
   | FileClaim
@@ -194,7 +222,15 @@ export function readProcessClaim(text: string): ProcessClaim | undefined {
   if (outcomeClaim) {
     const [subject, passed] = outcomeClaim
     const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
+    const about = subject === "tests" && !part ? namedTests(plain) : undefined
+    return {
+      kind: "outcome",
+      subject,
+      passed,
+      ranIt: ranIt || RAN_IT_RE.test(plain),
+      ...(part ? { part } : {}),
+      ...(about ? { about } : {}),
+    }
   }
   const suite = RAN_SUITE_RE.exec(plain)
   if (suite && !command) {
@@ -203,7 +239,9 @@ export function readProcessClaim(text: string): ProcessClaim | undefined {
     const more = !said && MORE_CLAUSES_RE.test(after)
     return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
   }
-  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
+  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) =>
+    (match[1] ?? match[2] ?? "").replace(CITATION_END_RE, "").replace(/[.,:;]$/, ""),
+  )
   if (paths.length === 0) return undefined
   if (CHANGE_CLAIM_RE.test(plain)) return { kind: "file", action: "change", paths }
   if (READ_CLAIM_RE.test(plain)) return { kind: "file", action: "read", paths }
@@ -266,7 +304,7 @@ export function decideProcessClaim(
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
-      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
+      const last = records.findLast((action) => !action.failed && ranCommand(action.command ?? "", claim.command))
       if (!last) {
         if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
@@ -314,6 +352,7 @@ function decideOutcome(
   if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
   const last = runs[lastAt] as ShellRun
   if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  if (claim.about) return decideNamedTests(claim.about, last.record, claim.passed)
   const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
   const outcome =
     (subject === "tests" ? last.record.tests : undefined) ??
@@ -321,6 +360,25 @@ function decideOutcome(
   // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
   if (claim.part && claim.passed && outcome === "failed") return undefined
   return outcomeOf(last.record, outcome, claim.passed)
+}
+
+/**
+ * Tests named by what they test, against the run's lines for them: a line that names every word of the claim
+ * ("merge" in `test_merge_keys (tests.test_merge.MergeTests) ... ok`). With no such line the output does not
+ * show those tests, and the judge decides, the records before it.
+ */
+function decideNamedTests(about: readonly string[], record: ToolRecord, passed: boolean): RecordDecision | undefined {
+  const stems = about.map((word) => word.replace(/(?:ing|s)$/, "").replace(/[^\p{L}\p{N}]+/gu, ""))
+  const lines = (record.results ?? []).filter(({ line }) => {
+    const flat = line.replace(/[^\p{L}\p{N}]+/gu, "")
+    return stems.every((stem) => stem.length >= 3 && flat.includes(stem))
+  })
+  if (lines.length === 0) return undefined
+  const failing = lines.find((result) => !result.passed)
+  return {
+    verdict: (failing === undefined) === passed ? "faithful" : "unfaithful",
+    quote: `${record.line}: ${clip(failing?.line ?? (lines[0] as { line: string }).line, 120)}`,
+  }
 }
 
 /** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
@@ -346,32 +404,13 @@ function outcomeOf(
   return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
 }
 
-/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
-const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
-
-/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
-function writesFile(simple: SimpleCommand, named: string): boolean {
-  if (simple.writes.some((target) => namesPath(target, named))) return true
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (!WRITING_PROGRAM_RE.test(name)) return false
-  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
-  return args.some((word) => namesPath(word, named))
-}
-
-/**
- * Whether a command may have shown the agent a file it does not name: a search or listing over directories
- * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
- * itself (a build, a migration, a script) shows the agent none of them.
- */
-function showsUnnamed(simple: SimpleCommand): boolean {
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
-  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
-  if (name === "git") return args[0] === "grep"
-  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
-  return false
+/** The simple commands of a run that wrote `named` and did not fail by the run's exit code. */
+function changedByRun(run: ShellRun, named: string): boolean {
+  return run.commands.some(
+    (simple, at) =>
+      writtenFiles(simple).some((word) => namesPath(word, named)) &&
+      ownOutcome(run.commands, at, run.record.exit) !== "failed",
+  )
 }
 
 /**
@@ -396,10 +435,10 @@ function decideFileClaim(
   const touching = (named: string) =>
     records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
   const byShell = (named: string) =>
-    runs.filter(({ commands }) =>
+    runs.filter((run) =>
       claim.action === "change"
-        ? commands.some((simple) => writesFile(simple, named))
-        : namedFiles(commands).some((word) => namesPath(word, named)),
+        ? changedByRun(run, named)
+        : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
   const evidence = (named: string) => [...touching(named), ...byShell(named).map((run) => run.record)]
   const missing = files.filter((named) => evidence(named).length === 0)
@@ -411,14 +450,48 @@ function decideFileClaim(
   // Test runs and builds are taken not to write sources.
   const unnamed = (run: ShellRun) =>
     claim.action === "change"
-      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple))
       : run.commands.some(showsUnnamed)
   if (!absent || runs.some(unnamed)) return undefined
-  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
-  const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
+  // A call on the file that failed says best why nothing happened: "edited src/app.ts → failed: …".
+  const failed = records.findLast(
+    (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
+  )
+  if (failed) return { verdict: "unfaithful", quote: failed.line }
+  const done = records
+    .filter((action) => kinds.includes(action.kind) && !action.search)
+    .flatMap((action) => action.paths)
+  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .slice(0, 6)
+    .map((path) => path.split("/").slice(-2).join("/"))
   return {
     verdict: "unfaithful",
-    quote: list ? `files ${verb} in this session: ${list}` : `no file was ${verb} in this session`,
+    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
   }
+}
+
+/**
+ * Paths ordered by how near they are to the files a claim names: the same name first, then the same
+ * extension, then more folders in common; the order given (the latest first) breaks ties.
+ */
+function nearestFirst(paths: readonly string[], named: readonly string[]): string[] {
+  const wanted = named.map((path) => normalizePath(path).replace(/^\.\//, "").split("/"))
+  const score = (path: string) => {
+    const parts = path.split("/")
+    const base = parts.at(-1) ?? ""
+    let best = 0
+    for (const want of wanted) {
+      const name = want.at(-1) ?? ""
+      const extension = /\.[^.]+$/.exec(name)?.[0]
+      let points = base === name ? 8 : extension && base.endsWith(extension) ? 4 : 0
+      points += want.slice(0, -1).filter((folder) => parts.includes(folder)).length
+      best = Math.max(best, points)
+    }
+    return best
+  }
+  return paths
+    .map((path, at) => ({ path, at, points: score(path) }))
+    .sort((a, b) => b.points - a.points || a.at - b.at)
+    .map(({ path }) => path)
 }
