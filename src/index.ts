@@ -5378,15 +5378,28 @@ function listItem(line: string, previousMarker: string | undefined): { marker: s
  * markers removed and inline markdown left in place.
  */
 function proseParagraphs(markdown: string): string[][] {
-  const paragraphs: string[][] = []
+  return proseBlocks(markdown).map((block) => block.lines)
+}
+
+/** A prose paragraph's source lines, and whether it is an item of a list. */
+interface ProseBlock {
+  lines: string[]
+  item: boolean
+}
+
+/** The prose paragraphs of a markdown reply, each marked as a list item or not (see `proseParagraphs`). */
+function proseBlocks(markdown: string): ProseBlock[] {
+  const paragraphs: ProseBlock[] = []
   let current: string[] = []
+  let currentItem = false
   let fence: string | undefined
   let previousBlank = true
   let inTable = false
   let marker: string | undefined
   const flush = () => {
-    if (current.length) paragraphs.push(current)
+    if (current.length) paragraphs.push({ lines: current, item: currentItem })
     current = []
+    currentItem = false
   }
   for (const rawLine of markdown.split(/\r?\n/)) {
     const fenceMatch = FENCE_RE.exec(rawLine)
@@ -5425,8 +5438,9 @@ function proseParagraphs(markdown: string): string[][] {
     if (item) {
       flush()
       const inline = splitInlineItems(item.text, item.marker)
-      for (const text of inline.items.slice(0, -1)) paragraphs.push([text])
+      for (const text of inline.items.slice(0, -1)) paragraphs.push({ lines: [text], item: true })
       current.push(inline.items.at(-1) ?? "")
+      currentItem = true
       marker = inline.marker
       continue
     }
@@ -5580,6 +5594,13 @@ const GREETING_RE =
 const OFFER_RE =
   /^(?:let me know|feel free|if you(?:['’]d)? (?:want|like|need|prefer)|would you like|do you want|want me to|shall i|should i|i can also|i could also|i can help|happy to|let me|next,? i(?:['’]ll| will)|i(?:['’]ll| will) (?:now|next|then|start|begin|go|check|look|run|try|update|fix|add)|now i(?:['’]ll| will)|lass mich|sag (?:mir )?bescheid|falls du|wenn du (?:möchtest|willst)|möchtest du|soll ich|ich kann (?:auch|gern|dir)|als nächstes werde ich|ich werde (?:jetzt|nun|als nächstes))/i
 
+/**
+ * Offers that hang on the user's say ("If you'd rather keep it, we could …", "I can loosen the tolerance if you
+ * agree.", "Wenn du magst, kann ich …"): judged all the same when they give a reason or a fact.
+ */
+const CONDITIONAL_OFFER_RE =
+  /^(?:if you(?:['’]d)? (?:rather|prefer|agree|like|want)\b|(?:alternatively|otherwise),? (?:we|i) (?:could|can)\b|we could (?:also )?(?:keep|drop|add|switch|pin|move|split|rename|revert|try)\b|i (?:can|could) (?:also )?\p{L}+\b.*\bif you (?:agree|want|like|prefer|['’]d like|need)\b|wenn du (?:magst|willst|möchtest|einverstanden bist)\b|falls (?:gewünscht|du (?:magst|willst|möchtest))\b|alternativ (?:könnten wir|kann ich|könnte ich)\b|wir könnten (?:auch )?|ich kann\b.*\b(?:wenn du|falls du|falls gewünscht)\b)/iu
+
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
 const ADVICE_RE =
   /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
@@ -5593,7 +5614,7 @@ const REASON_CLAUSE_RE =
  * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
  */
 const LEAD_IN_CONTENT_RE =
-  /\d|`|["“„‘]|(?:^|\s)'|\/|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|all|only|every|none|both|ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|alle|nur|beide|keine)\b/i
+  /\d|`|["“„‘]|(?:^|\s)'|\/|\b(?:one(?!-)|two|three|four|five|six|seven|eight|nine|ten|twelve|all|only|every|none|both|ein|eine|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|alle|nur|beide|keine)\b/i
 
 /** How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"). */
 const LEAD_IN_OPENER_RE =
@@ -5603,12 +5624,24 @@ const LEAD_IN_OPENER_RE =
 const LEAD_IN_MAX_WORDS = 3
 
 /**
+ * A longer colon sentence that only names the block after it: the fix, the change, the numbers "at a glance"
+ * ("The fix is a one-liner:", "The relevant change looks like this:", "Die Latenzen im Überblick:").
+ */
+const BLOCK_NAMING_RE =
+  /(?:\b(?:as follows|like this|like so|the following|below|at a glance|in a nutshell|in brief|in short|one-liner|in detail|side by side|before and after)|(?<!\p{L})(?:im überblick|auf einen blick|wie folgt(?:\s+\p{L}+)?|folgendermaßen|so aus|im detail|kurz zusammengefasst|im vergleich|vorher und nachher|einzeiler))\s*:$|^(?:the|my|our|this|die|der|das|mein\p{L}*|unser\p{L}*|diese\p{L}*)\s+(?:\p{L}+\s+)?(?:fix|change|changes|diff|patch|result|results|output|summary|plan|idea|gist|approach|steps|options|numbers|timings|details|änderung(?:en)?|ergebnis(?:se)?|zusammenfassung|lösung|schritte|optionen|zahlen|details|latenzen|messwerte)(?:\s+(?:is|are|looks|look|was|were|ist|sind|sieht|sehen|war|waren)\b[^:]{0,40})?\s*:$/iu
+
+/** The agent telling what it did ("I refreshed the lockfile:", "Ich habe retry.ts angepasst:"): a claim. */
+const OWN_ACTION_RE =
+  /^(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|built|found|read|did|put|set|took|kept|left|gave|brought)\b|^(?:ich|wir)\s+(?:habe|haben)\b/iu
+
+/**
  * A sentence that only introduces the list or block after it. One that says something itself stays a claim:
  * "I changed the client:" reports the agent's work, "The config has three options:" a count.
  */
 function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
   if (!closesParagraph || !text.endsWith(":") || LEAD_IN_CONTENT_RE.test(text)) return false
-  return words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)
+  if (words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)) return true
+  return !OWN_ACTION_RE.test(text) && BLOCK_NAMING_RE.test(text)
 }
 
 /**
@@ -5622,9 +5655,59 @@ function notAClaim(sentence: string, closesParagraph = false): NotAClaim | undef
   if (/\?["'”’)\]]*$/.test(text)) return "a question"
   const plain = text.replace(INTERJECTION_RE, "")
   if (GREETING_RE.test(plain)) return "a greeting or sign-off"
-  if (OFFER_RE.test(plain) || (ADVICE_RE.test(plain) && !REASON_CLAUSE_RE.test(plain))) return "an offer or advice"
+  if (OFFER_RE.test(plain)) return "an offer or advice"
+  const hedged = ADVICE_RE.test(plain) || CONDITIONAL_OFFER_RE.test(plain)
+  if (hedged && !REASON_CLAUSE_RE.test(plain)) return "an offer or advice"
   if (closesParagraph && isLeadIn(text, text.split(/\s+/).length, closesParagraph)) return "a lead-in"
   return undefined
+}
+
+const ENGLISH_ACTIONS =
+  "updated|edited|modified|changed|created|added|touched|deleted|removed|renamed|fixed|read|reviewed|inspected"
+
+/** "Updated files:", "Files changed:", "Changes I made to:", "I updated these files:": a lead-in that states an action. */
+const ENGLISH_ACTION_LEAD_RE = new RegExp(
+  `^(?:(?:the\\s+)?(?:files?|changes?)\\s+(?:i\\s+|we\\s+)?(${ENGLISH_ACTIONS})|(${ENGLISH_ACTIONS})(?:\\s+(?:the\\s+)?(?:following\\s+)?files?)?|(?:i|we)\\s+(?:have\\s+|also\\s+)?(${ENGLISH_ACTIONS})\\s+(?:these|those|the\\s+following)(?:\\s+files?)?)\\s*:$`,
+  "i",
+)
+
+/** German lead-ins and the participle each item takes: "Geänderte Dateien:", "Ich habe folgende Dateien angepasst:". */
+const GERMAN_ACTION_LEAD_RE =
+  /^(?:(geänderte|angepasste|aktualisierte|bearbeitete|erstellte|neue|gelöschte|gelesene)\s+dateien|(geändert|angepasst|aktualisiert|bearbeitet|erstellt|gelöscht|gelesen)|(?:ich|wir)\s+habe?n?\s+(?:folgende|diese|die\s+folgenden)\s+dateien\s+(geändert|angepasst|aktualisiert|bearbeitet|erstellt|gelöscht|gelesen))\s*:$/iu
+
+const GERMAN_PARTICIPLES: Readonly<Record<string, string>> = {
+  geänderte: "geändert",
+  angepasste: "angepasst",
+  aktualisierte: "aktualisiert",
+  bearbeitete: "bearbeitet",
+  erstellte: "erstellt",
+  neue: "erstellt",
+  gelöschte: "gelöscht",
+  gelesene: "gelesen",
+}
+
+/**
+ * For a lead-in that states an action and names nothing itself ("Updated files:", "Geänderte Dateien:"), what
+ * each item under it claims: "Updated `src/a.ts`", "Ich habe `src/a.ts` geändert". Undefined for any other.
+ */
+function listAction(leadIn: string): ((item: string) => string) | undefined {
+  const text = leadIn.trim()
+  const english = ENGLISH_ACTION_LEAD_RE.exec(text)
+  const verb = english?.[1] ?? english?.[2] ?? english?.[3]
+  if (verb) {
+    const lower = verb.toLowerCase()
+    return (item) => `${lower[0]?.toUpperCase()}${lower.slice(1)} ${item}`
+  }
+  const german = GERMAN_ACTION_LEAD_RE.exec(text)
+  const adjective = german?.[1]?.toLowerCase()
+  const participle = (adjective ? GERMAN_PARTICIPLES[adjective] : undefined) ?? german?.[2] ?? german?.[3]
+  if (!participle) return undefined
+  const done = participle.toLowerCase()
+  return (item) => {
+    // "`src/a.ts`: liest jetzt den Port" keeps its words after the file: the participle goes after the file.
+    const colon = /^(`[^`]+`|\S+):\s*(.+)$/.exec(item)
+    return colon ? `Ich habe ${colon[1]} ${done}: ${colon[2]}` : `Ich habe ${item} ${done}`
+  }
 }
 
 // ── End src/claims/checkable.ts ────────────────────────────────────────────────────────────────────────────
@@ -5942,8 +6025,16 @@ function splitClaims(
   const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
-  for (const paragraph of proseParagraphs(reply)) {
-    const found = sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)
+  const blocks = proseBlocks(reply)
+  // What the items of a list claim under a lead-in that states an action ("Updated files:" + "- `a.ts`").
+  let carry: ((item: string) => string) | undefined
+  for (const [index, block] of blocks.entries()) {
+    const found = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    if (!block.item) carry = undefined
+    else if (carry && found[0] !== undefined && NAMES_FIRST_RE.test(found[0])) found[0] = carry(found[0])
+    const lead = found.at(-1)
+    const listFollows = blocks[index + 1]?.item === true && !block.item
+    carry = listFollows && lead !== undefined ? listAction(lead) : block.item ? carry : undefined
     for (const [at, withCode] of found.entries()) {
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
@@ -5951,7 +6042,9 @@ function splitClaims(
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      const why = notAClaim(sentence, at === found.length - 1)
+      const last = at === found.length - 1
+      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
+      const why = last && carry && !block.item ? "a lead-in" : notAClaim(sentence, last)
       if (why) {
         notClaims.push({ text: sentence, why })
         continue
@@ -5971,6 +6064,9 @@ function splitClaims(
   }
   return { claims, skipped, notClaims }
 }
+
+/** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
+const NAMES_FIRST_RE = /^(?:`[^`]+`|[\w.-]*[/.][\w./-]+)(?:\s|:|$)/
 
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
@@ -7350,7 +7446,7 @@ const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s
 
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|^(?:${READ_VERBS})\\s|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 

@@ -158,15 +158,28 @@ function listItem(line: string, previousMarker: string | undefined): { marker: s
  * markers removed and inline markdown left in place.
  */
 export function proseParagraphs(markdown: string): string[][] {
-  const paragraphs: string[][] = []
+  return proseBlocks(markdown).map((block) => block.lines)
+}
+
+/** A prose paragraph's source lines, and whether it is an item of a list. */
+interface ProseBlock {
+  lines: string[]
+  item: boolean
+}
+
+/** The prose paragraphs of a markdown reply, each marked as a list item or not (see `proseParagraphs`). */
+export function proseBlocks(markdown: string): ProseBlock[] {
+  const paragraphs: ProseBlock[] = []
   let current: string[] = []
+  let currentItem = false
   let fence: string | undefined
   let previousBlank = true
   let inTable = false
   let marker: string | undefined
   const flush = () => {
-    if (current.length) paragraphs.push(current)
+    if (current.length) paragraphs.push({ lines: current, item: currentItem })
     current = []
+    currentItem = false
   }
   for (const rawLine of markdown.split(/\r?\n/)) {
     const fenceMatch = FENCE_RE.exec(rawLine)
@@ -205,8 +218,9 @@ export function proseParagraphs(markdown: string): string[][] {
     if (item) {
       flush()
       const inline = splitInlineItems(item.text, item.marker)
-      for (const text of inline.items.slice(0, -1)) paragraphs.push([text])
+      for (const text of inline.items.slice(0, -1)) paragraphs.push({ lines: [text], item: true })
       current.push(inline.items.at(-1) ?? "")
+      currentItem = true
       marker = inline.marker
       continue
     }

@@ -2,8 +2,8 @@
 
 import { clipStart } from "../base/text.ts"
 import type { Claim, NotJudged } from "../state/shapes.ts"
-import { MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
-import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
+import { listAction, MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
+import { CODE_SPAN_RE, proseBlocks, stripInlineMarkdown } from "./prose.ts"
 import { shieldTokens, unshieldTokens } from "./tokens.ts"
 import {
   BEFORE_ORDINAL_RE,
@@ -329,8 +329,16 @@ export function splitClaims(
   const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
-  for (const paragraph of proseParagraphs(reply)) {
-    const found = sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)
+  const blocks = proseBlocks(reply)
+  // What the items of a list claim under a lead-in that states an action ("Updated files:" + "- `a.ts`").
+  let carry: ((item: string) => string) | undefined
+  for (const [index, block] of blocks.entries()) {
+    const found = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    if (!block.item) carry = undefined
+    else if (carry && found[0] !== undefined && NAMES_FIRST_RE.test(found[0])) found[0] = carry(found[0])
+    const lead = found.at(-1)
+    const listFollows = blocks[index + 1]?.item === true && !block.item
+    carry = listFollows && lead !== undefined ? listAction(lead) : block.item ? carry : undefined
     for (const [at, withCode] of found.entries()) {
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
@@ -338,7 +346,9 @@ export function splitClaims(
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      const why = notAClaim(sentence, at === found.length - 1)
+      const last = at === found.length - 1
+      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
+      const why = last && carry && !block.item ? "a lead-in" : notAClaim(sentence, last)
       if (why) {
         notClaims.push({ text: sentence, why })
         continue
@@ -358,6 +368,9 @@ export function splitClaims(
   }
   return { claims, skipped, notClaims }
 }
+
+/** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
+const NAMES_FIRST_RE = /^(?:`[^`]+`|[\w.-]*[/.][\w./-]+)(?:\s|:|$)/
 
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/

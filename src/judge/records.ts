@@ -159,7 +159,7 @@ const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s
 
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|^(?:${READ_VERBS})\\s|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 
