@@ -9,7 +9,8 @@
  *   bun bench/run.ts              all sections
  *   bun bench/run.ts --only=2,5   some sections (1 judge latency, 2 capture, 3 streaming, 4 doc-pull,
  *                                 5 throughput, 6 cache, 7 cost, 8 adversarial scaling, 9 noisy judge,
- *                                 10 judge route in the real opencode, 11 batched judging)
+ *                                 10 judge route in the real opencode, 11 batched judging, 12 splitter
+ *                                 growth from 0.25 to 4 MB)
  */
 
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
@@ -55,6 +56,7 @@ import {
 } from "./lib.ts"
 import { benchNoisyJudge } from "./noisy.ts"
 import { benchRoute } from "./route.ts"
+import { SPLITTER_EXPONENT_TARGET, SPLITTER_INPUTS, splitterGrowth } from "./splitter-scaling.ts"
 
 type Host = ReturnType<typeof createHost>
 /** The plugin's own hook closures, called the way opencode calls them (raw payloads, loosely typed). */
@@ -62,7 +64,7 @@ type LooseHook = (...args: unknown[]) => Promise<void>
 const hookOf = (host: Host, name: keyof Host["plugin"]["hooks"]) => host.plugin.hooks[name] as unknown as LooseHook
 
 const only = new Set(
-  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10,11")
+  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10,11,12")
     .split(",")
     .map((part) => Number(part.trim())),
 )
@@ -908,6 +910,36 @@ function inlineList(size: number): string {
   return items.join(" ").slice(0, size)
 }
 
+// ── 12. Splitter growth, 0.25 to 4 MB ───────────────────────────────────────────────────────────────────
+
+async function benchSplitterGrowth() {
+  print("## 12. Splitter growth from 0.25 to 4 MB (best-of-runs CPU time; exponent fitted between the ends)")
+  print()
+  const rows: string[][] = []
+  let worst = 0
+  for (const [label, unit] of SPLITTER_INPUTS) {
+    const { points, exponent } = splitterGrowth(unit)
+    worst = Math.max(worst, exponent)
+    const over = exponent > SPLITTER_EXPONENT_TARGET
+    rows.push([
+      label,
+      points.map((p) => `${fmtBytes(p.size)}: ${fmtMs(p.ms)}`).join(", "),
+      exponent.toFixed(2),
+      over ? "OVER" : "ok",
+    ])
+    if (over) findings.push(`splitClaims on ${label}: growth exponent ${exponent.toFixed(2)} from 0.25 to 4 MB`)
+    await breathe()
+  }
+  print(table(["input", "time by size", "exponent", ""], rows))
+  print()
+  targets.push([
+    "12. splitter growth, worst input, 0.25–4 MB",
+    `exponent ≤ ${SPLITTER_EXPONENT_TARGET}`,
+    worst.toFixed(2),
+    worst <= SPLITTER_EXPONENT_TARGET ? "met" : "MISSED",
+  ])
+}
+
 // ── 8. Adversarial scaling ───────────────────────────────────────────────────────────────────────────────
 
 async function benchScaling() {
@@ -1025,6 +1057,7 @@ const sections: Array<[number, () => Promise<void>]> = [
   [9, async () => void targets.push(...(await benchNoisyJudge(print)))],
   [10, async () => void (await benchRoute(print))],
   [11, async () => void targets.push(...(await benchBatch(print)))],
+  [12, benchSplitterGrowth],
 ]
 for (const [number, run] of sections) {
   if (!only.has(number)) continue

@@ -26,7 +26,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { notAClaim } from "../src/claims/checkable.ts"
-import { proseParagraphs, stripInlineMarkdown } from "../src/claims/prose.ts"
+import { eachProseBlock, stripInlineMarkdown } from "../src/claims/prose.ts"
 import { joinLines, sentences, splitClaims } from "../src/claims/split.ts"
 
 /** A sentence the plugin would judge. */
@@ -73,9 +73,9 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
 
 /** The splitter's sentences before the checkable filter, the way `splitClaims` forms them. */
 function rawSentences(text: string): string[] {
-  return proseParagraphs(text).flatMap((paragraph) =>
-    sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter),
-  )
+  return Array.from(eachProseBlock(text)).flatMap((block) => [
+    ...sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter),
+  ])
 }
 
 /** Word offsets at which the sentences of a list end, the last excluded. */

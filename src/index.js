@@ -4267,16 +4267,29 @@ function listItem(line, previousMarker) {
   if (label !== "a" && label !== "i" && label !== romanNext && label !== letterNext) return undefined
   return { marker: `${label}.`, text: line.slice(dotted[0].length) }
 }
+/** A paragraph this many lines long is handed on at its next line that ends a sentence: none is held whole. */
+const PARAGRAPH_LINES = 256
+const SENTENCE_LINE_END_RE = /[.!?]["'”’)\]]*$/
+/** The lines of a text one by one, without splitting all of it first. */
+function* eachLine(text) {
+  let from = 0
+  for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", from)) {
+    yield text.slice(from, end > from && text[end - 1] === "\r" ? end - 1 : end)
+    from = end + 1
+  }
+  yield text.slice(from)
+}
 /**
  * The prose paragraphs of a markdown reply, each as its source lines: code, headings, tables, rules and
  * link-only lines are dropped; each list item and each paragraph is its own entry, with bullets and quote
  * markers removed and inline markdown left in place.
+ *
+ * They come one by one: a long reply's lines are never all held at once.
  */
-function proseParagraphs(markdown) {
-  return proseBlocks(markdown).map((block) => block.lines)
+function eachProseBlock(markdown) {
+  return blocksOf(markdown)
 }
-/** The prose paragraphs of a markdown reply, each marked as a list item or not (see `proseParagraphs`). */
-function proseBlocks(markdown) {
+function* blocksOf(markdown) {
   const paragraphs = []
   let current = []
   let currentItem = false
@@ -4289,7 +4302,8 @@ function proseBlocks(markdown) {
     current = []
     currentItem = false
   }
-  for (const rawLine of markdown.split(/\r?\n/)) {
+  for (const rawLine of eachLine(markdown)) {
+    if (paragraphs.length) yield* paragraphs.splice(0)
     const fenceMatch = FENCE_RE.exec(rawLine)
     if (fence) {
       if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined
@@ -4333,9 +4347,10 @@ function proseBlocks(markdown) {
       continue
     }
     current.push(line.trim())
+    if (current.length >= PARAGRAPH_LINES && SENTENCE_LINE_END_RE.test(line.trimEnd())) flush()
   }
   flush()
-  return paragraphs
+  yield* paragraphs
 }
 const CODE_SPAN_RE = /`([^`]+)`/g
 // ── End src/claims/prose.ts ────────────────────────────────────────────────────────────────────────────────
@@ -4652,11 +4667,10 @@ function isFragment(text) {
   return text.length < MIN_CLAIM_CHARS || !/\s/.test(text.trim())
 }
 /** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
-function continuesSentence(previous, piece) {
+function continuesSentence(previous, piece, block) {
   if (!/\p{L}/u.test(piece)) return true
   // Only the end of the sentence decides, so only a bounded tail of it is read.
-  const last = previous.pieces.at(-1) ?? ""
-  const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
+  const tail = block.slice(Math.max(previous.start, previous.end - 48), previous.end)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
   // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
   // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
@@ -4667,8 +4681,10 @@ function continuesSentence(previous, piece) {
   if (continuesAfterPeriod(ending, piece)) return true
   // The split is doubtful: a piece too short to judge goes back to its neighbour rather than being dropped,
   // and a question cut there is joined up, so its first half is never judged as a statement.
-  const short = previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail))
-  const question = /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")
+  const short = previous.end - previous.start < MIN_CLAIM_CHARS || (previous.count === 1 && !/\s/.test(tail))
+  const question =
+    /\?["'”’)\]]*$/.test(piece) &&
+    QUESTION_START_RE.test(block.slice(previous.start, Math.min(previous.firstEnd, previous.start + 40)))
   return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
 }
 /** An ICU segment cut before inline code that follows a full stop: ". `pool_size` is validated". */
@@ -4720,15 +4736,26 @@ function segmentPieces(segment, emit) {
     else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
   }
 }
-/** Every piece of a block, for the merging that must look ahead (an open quotation). */
-function piecesOf(block, segmenter) {
-  const pieces = []
+/** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
+function* piecesOf(block, segmenter) {
+  let cursor = 0
+  let held
   for (const { segment } of segmenter.segment(block)) {
-    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
-    const last = pieces.at(-1)
-    if (last && segment.endsWith("\n")) last.lineEnd = true
+    const found = []
+    segmentPieces(segment, (text, hard) => {
+      const at = block.indexOf(text, cursor)
+      cursor = at + text.length
+      found.push({ text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) })
+    })
+    // A segment that ends a line marks its last piece; the piece is handed on once that is known.
+    if (found.length) {
+      if (held) yield held
+      for (const piece of found.slice(0, -1)) yield piece
+      held = found.at(-1)
+    }
+    if (held && segment.endsWith("\n")) held.lineEnd = true
   }
-  return pieces
+  if (held) yield held
 }
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
 function quoteOpenAfter(open, text) {
@@ -4751,11 +4778,10 @@ const QUOTE_LOOKAHEAD = 4
  * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
  * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
  */
-function insideQuotation(previous, pieces, quoted, index) {
+function insideQuotation(previous, ahead) {
   if (!previous.quoted) return false
-  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
-    const piece = pieces[at]
-    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
+  for (const piece of ahead) {
+    const close = piece.marks ? piece.text.search(QUOTE_CLOSE_RE) : -1
     if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
     if (piece.lineEnd) return false
   }
@@ -4767,40 +4793,47 @@ function insideQuotation(previous, pieces, quoted, index) {
  * that starts lowercase.
  */
 function sentences(text, segmenter) {
+  return eachSentence(text, segmenter)
+}
+/** The sentences of a block one by one (see `sentences`): a long reply's sentences are never all held at once. */
+function* eachSentence(text, segmenter) {
   // Code, URLs and identifiers hold no boundary: their marks are hidden from ICU and the rules below.
   const block = shieldTokens(text)
-  // Growing one string and reading its tail after every merge would copy it again each time.
-  const merged = []
-  const add = (text, hard, inQuotation, marks) => {
-    const previous = merged.at(-1)
-    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
-      previous.pieces.push(text)
-      previous.length += text.length + 1
-      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
-    } else
-      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
-  }
-  const close = () => {
-    const last = merged.at(-1)
-    if (last) last.closed = true
-  }
-  if (!QUOTE_CHAR_RE.test(block)) {
-    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
-    const never = () => false
-    for (const { segment } of segmenter.segment(block)) {
-      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
-      if (segment.endsWith("\n")) close()
+  const spans = []
+  let current
+  const add = (piece, ahead) => {
+    const end = piece.at + piece.text.length
+    const open = current && !current.closed && !piece.hard
+    if (current && open && (continuesSentence(current, piece.text, block) || insideQuotation(current, ahead))) {
+      current.end = end
+      current.count++
+      if (piece.marks) current.quoted = quoteOpenAfter(current.quoted, piece.text)
+    } else {
+      if (current) spans.push(current.start, current.end)
+      const quoted = piece.marks && quoteOpenAfter(false, piece.text)
+      current = { start: piece.at, end, firstEnd: end, count: 1, closed: false, quoted }
     }
-  } else {
-    const pieces = piecesOf(block, segmenter)
-    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
-    for (let index = 0; index < pieces.length; index++) {
-      const { text, hard, lineEnd } = pieces[index]
-      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
-      if (lineEnd) close()
-    }
+    if (piece.lineEnd) current.closed = true
   }
-  return merged.map(({ pieces: parts }) => unshieldTokens(parts.join(" ")))
+  // A quotation opened in a sentence may close a few pieces ahead: those are held back to look at.
+  const window = []
+  const lookahead = QUOTE_CHAR_RE.test(block) ? QUOTE_LOOKAHEAD : 1
+  const next = () => {
+    const piece = window.shift()
+    add(piece, [piece, ...window])
+  }
+  const finished = function* () {
+    for (let at = 0; at < spans.length; at += 2) yield unshieldTokens(block.slice(spans[at], spans[at + 1]))
+    spans.length = 0
+  }
+  for (const piece of piecesOf(block, segmenter)) {
+    window.push(piece)
+    if (window.length === lookahead) next()
+    if (spans.length) yield* finished()
+  }
+  while (window.length) next()
+  if (current) spans.push(current.start, current.end)
+  yield* finished()
 }
 /**
  * The checkable sentences of a reply, each once, at most `max` of them; the others with the reason. Reuse one segmenter: building
@@ -4813,26 +4846,31 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
   const notClaims = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent = []
-  const blocks = proseBlocks(reply)
+  const blocks = eachProseBlock(reply)
   // What the items of a list claim under a lead-in that states an action ("Updated files:" + "- `a.ts`").
   let carry
-  for (const [index, block] of blocks.entries()) {
-    const found = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+  for (let next = blocks.next(); !next.done; ) {
+    const block = next.value
+    next = blocks.next()
+    const listFollows = next.value?.item === true && !block.item
     if (!block.item) carry = undefined
-    else if (carry && found[0] !== undefined && NAMES_FIRST_RE.test(found[0])) found[0] = carry(found[0])
-    const lead = found.at(-1)
-    const listFollows = blocks[index + 1]?.item === true && !block.item
-    carry = listFollows && lead !== undefined ? listAction(lead) : block.item ? carry : undefined
-    for (const [at, withCode] of found.entries()) {
+    const each = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    let ahead = each.next()
+    for (let at = 0; !ahead.done; at++) {
+      let withCode = ahead.value
+      ahead = each.next()
+      const last = ahead.done === true
+      if (at === 0 && block.item && carry && NAMES_FIRST_RE.test(withCode)) withCode = carry(withCode)
+      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
+      const action = last && listFollows ? listAction(withCode) : undefined
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      const last = at === found.length - 1
-      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
-      const why = last && carry && !block.item ? "a lead-in" : notAClaim(sentence, last)
+      const why = action ? "a lead-in" : notAClaim(sentence, last)
+      if (last && !block.item) carry = action
       if (why) {
         notClaims.push({ text: sentence, why })
         continue

@@ -54,7 +54,8 @@ const BLOCK_NAMING_RE =
   /(?:\b(?:as follows|like this|like so|the following|below|at a glance|in a nutshell|in brief|in short|one-liner|in detail|side by side|before and after)|(?<!\p{L})(?:im überblick|auf einen blick|wie folgt(?:\s+\p{L}+)?|folgendermaßen|so aus|im detail|kurz zusammengefasst|im vergleich|vorher und nachher|einzeiler))\s*:$|^(?:the|my|our|this|die|der|das|mein\p{L}*|unser\p{L}*|diese\p{L}*)\s+(?:\p{L}+\s+)?(?:fix|change|changes|diff|patch|result|results|output|summary|plan|idea|gist|approach|steps|options|numbers|timings|details|änderung(?:en)?|ergebnis(?:se)?|zusammenfassung|lösung|schritte|optionen|zahlen|details|latenzen|messwerte)(?:\s+(?:is|are|looks|look|was|were|ist|sind|sieht|sehen|war|waren)\b[^:]{0,40})?\s*:$/iu
 
 /** The agent telling what it did ("I refreshed the lockfile:", "Ich habe retry.ts angepasst:"): a claim. */
-const OWN_ACTION_RE = /^(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|built|found|read|did|put|set|took|kept|left|gave|brought)\b|^(?:ich|wir)\s+(?:habe|haben)\b/iu
+const OWN_ACTION_RE =
+  /^(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|built|found|read|did|put|set|took|kept|left|gave|brought)\b|^(?:ich|wir)\s+(?:habe|haben)\b/iu
 
 /**
  * A sentence that only introduces the list or block after it. One that says something itself stays a claim:
@@ -84,7 +85,8 @@ export function notAClaim(sentence: string, closesParagraph = false): NotAClaim 
   return undefined
 }
 
-const ENGLISH_ACTIONS = "updated|edited|modified|changed|created|added|touched|deleted|removed|renamed|fixed|read|reviewed|inspected"
+const ENGLISH_ACTIONS =
+  "updated|edited|modified|changed|created|added|touched|deleted|removed|renamed|fixed|read|reviewed|inspected"
 
 /** "Updated files:", "Files changed:", "Changes I made to:", "I updated these files:": a lead-in that states an action. */
 const ENGLISH_ACTION_LEAD_RE = new RegExp(

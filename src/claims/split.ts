@@ -3,7 +3,7 @@
 import { clipStart } from "../base/text.ts"
 import type { Claim, NotJudged } from "../state/shapes.ts"
 import { listAction, MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
-import { CODE_SPAN_RE, proseBlocks, stripInlineMarkdown } from "./prose.ts"
+import { CODE_SPAN_RE, eachProseBlock, stripInlineMarkdown } from "./prose.ts"
 import { shieldTokens, unshieldTokens } from "./tokens.ts"
 import {
   BEFORE_ORDINAL_RE,
@@ -123,10 +123,17 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
   }
 }
 
-/** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
+/**
+ * A sentence being put together from ICU's pieces, as offsets into its block: keeping a string per piece
+ * would hold a million small strings on a megabyte of "1. ", which the garbage collector pays for more than
+ * linearly. The text is sliced once at the end.
+ */
 type PendingSentence = {
-  pieces: string[]
-  length: number
+  start: number
+  end: number
+  /** Where its first piece ends: a question is recognised by how it opens. */
+  firstEnd: number
+  count: number
   closed: boolean
   /** A quotation opened in the sentence is still open. */
   quoted: boolean
@@ -138,11 +145,10 @@ function isFragment(text: string): boolean {
 }
 
 /** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
-function continuesSentence(previous: PendingSentence, piece: string): boolean {
+function continuesSentence(previous: PendingSentence, piece: string, block: string): boolean {
   if (!/\p{L}/u.test(piece)) return true
   // Only the end of the sentence decides, so only a bounded tail of it is read.
-  const last = previous.pieces.at(-1) ?? ""
-  const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
+  const tail = block.slice(Math.max(previous.start, previous.end - 48), previous.end)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
   // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
   // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
@@ -153,8 +159,10 @@ function continuesSentence(previous: PendingSentence, piece: string): boolean {
   if (continuesAfterPeriod(ending, piece)) return true
   // The split is doubtful: a piece too short to judge goes back to its neighbour rather than being dropped,
   // and a question cut there is joined up, so its first half is never judged as a statement.
-  const short = previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail))
-  const question = /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")
+  const short = previous.end - previous.start < MIN_CLAIM_CHARS || (previous.count === 1 && !/\s/.test(tail))
+  const question =
+    /\?["'”’)\]]*$/.test(piece) &&
+    QUESTION_START_RE.test(block.slice(previous.start, Math.min(previous.firstEnd, previous.start + 40)))
   return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
 }
 
@@ -175,9 +183,13 @@ function cutBeforeCode(segment: string): string[] {
 /** One piece of a block: ICU's segment or a part cut from it. `hard`: a sentence surely starts here. */
 interface Piece {
   text: string
+  /** Where the piece starts in its block. */
+  at: number
   hard: boolean
   /** The segment ended a line, which `joinLines` put there only where a sentence ends. */
   lineEnd: boolean
+  /** The piece has a quotation mark. */
+  marks: boolean
 }
 
 /** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
@@ -219,15 +231,26 @@ function segmentPieces(segment: string, emit: (text: string, hard: boolean) => v
   }
 }
 
-/** Every piece of a block, for the merging that must look ahead (an open quotation). */
-function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
-  const pieces: Piece[] = []
+/** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
+function* piecesOf(block: string, segmenter: Intl.Segmenter): Generator<Piece> {
+  let cursor = 0
+  let held: Piece | undefined
   for (const { segment } of segmenter.segment(block)) {
-    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
-    const last = pieces.at(-1)
-    if (last && segment.endsWith("\n")) last.lineEnd = true
+    const found: Piece[] = []
+    segmentPieces(segment, (text, hard) => {
+      const at = block.indexOf(text, cursor)
+      cursor = at + text.length
+      found.push({ text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) })
+    })
+    // A segment that ends a line marks its last piece; the piece is handed on once that is known.
+    if (found.length) {
+      if (held) yield held
+      for (const piece of found.slice(0, -1)) yield piece
+      held = found.at(-1)
+    }
+    if (held && segment.endsWith("\n")) held.lineEnd = true
   }
-  return pieces
+  if (held) yield held
 }
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
@@ -256,16 +279,10 @@ const QUOTE_LOOKAHEAD = 4
  * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
  * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
  */
-function insideQuotation(
-  previous: PendingSentence,
-  pieces: readonly Piece[],
-  quoted: readonly boolean[],
-  index: number,
-): boolean {
+function insideQuotation(previous: PendingSentence, ahead: readonly Piece[]): boolean {
   if (!previous.quoted) return false
-  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
-    const piece = pieces[at] as Piece
-    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
+  for (const piece of ahead) {
+    const close = piece.marks ? piece.text.search(QUOTE_CLOSE_RE) : -1
     if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
     if (piece.lineEnd) return false
   }
@@ -277,41 +294,49 @@ function insideQuotation(
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-export function sentences(text: string, segmenter: Intl.Segmenter): string[] {
+export function sentences(text: string, segmenter: Intl.Segmenter): Generator<string> {
+  return eachSentence(text, segmenter)
+}
+
+/** The sentences of a block one by one (see `sentences`): a long reply's sentences are never all held at once. */
+function* eachSentence(text: string, segmenter: Intl.Segmenter): Generator<string> {
   // Code, URLs and identifiers hold no boundary: their marks are hidden from ICU and the rules below.
   const block = shieldTokens(text)
-  // Growing one string and reading its tail after every merge would copy it again each time.
-  const merged: PendingSentence[] = []
-  const add = (text: string, hard: boolean, inQuotation: (previous: PendingSentence) => boolean, marks: boolean) => {
-    const previous = merged.at(-1)
-    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
-      previous.pieces.push(text)
-      previous.length += text.length + 1
-      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
-    } else
-      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
-  }
-  const close = () => {
-    const last = merged.at(-1)
-    if (last) last.closed = true
-  }
-  if (!QUOTE_CHAR_RE.test(block)) {
-    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
-    const never = () => false
-    for (const { segment } of segmenter.segment(block)) {
-      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
-      if (segment.endsWith("\n")) close()
+  const spans: number[] = []
+  let current: PendingSentence | undefined
+  const add = (piece: Piece, ahead: readonly Piece[]) => {
+    const end = piece.at + piece.text.length
+    const open = current && !current.closed && !piece.hard
+    if (current && open && (continuesSentence(current, piece.text, block) || insideQuotation(current, ahead))) {
+      current.end = end
+      current.count++
+      if (piece.marks) current.quoted = quoteOpenAfter(current.quoted, piece.text)
+    } else {
+      if (current) spans.push(current.start, current.end)
+      const quoted = piece.marks && quoteOpenAfter(false, piece.text)
+      current = { start: piece.at, end, firstEnd: end, count: 1, closed: false, quoted }
     }
-  } else {
-    const pieces = piecesOf(block, segmenter)
-    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
-    for (let index = 0; index < pieces.length; index++) {
-      const { text, hard, lineEnd } = pieces[index] as Piece
-      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
-      if (lineEnd) close()
-    }
+    if (piece.lineEnd) current.closed = true
   }
-  return merged.map(({ pieces: parts }) => unshieldTokens(parts.join(" ")))
+  // A quotation opened in a sentence may close a few pieces ahead: those are held back to look at.
+  const window: Piece[] = []
+  const lookahead = QUOTE_CHAR_RE.test(block) ? QUOTE_LOOKAHEAD : 1
+  const next = () => {
+    const piece = window.shift() as Piece
+    add(piece, [piece, ...window])
+  }
+  const finished = function* () {
+    for (let at = 0; at < spans.length; at += 2) yield unshieldTokens(block.slice(spans[at], spans[at + 1]))
+    spans.length = 0
+  }
+  for (const piece of piecesOf(block, segmenter)) {
+    window.push(piece)
+    if (window.length === lookahead) next()
+    if (spans.length) yield* finished()
+  }
+  while (window.length) next()
+  if (current) spans.push(current.start, current.end)
+  yield* finished()
 }
 
 /**
@@ -329,26 +354,31 @@ export function splitClaims(
   const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
-  const blocks = proseBlocks(reply)
+  const blocks = eachProseBlock(reply)
   // What the items of a list claim under a lead-in that states an action ("Updated files:" + "- `a.ts`").
   let carry: ((item: string) => string) | undefined
-  for (const [index, block] of blocks.entries()) {
-    const found = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+  for (let next = blocks.next(); !next.done; ) {
+    const block = next.value
+    next = blocks.next()
+    const listFollows = next.value?.item === true && !block.item
     if (!block.item) carry = undefined
-    else if (carry && found[0] !== undefined && NAMES_FIRST_RE.test(found[0])) found[0] = carry(found[0])
-    const lead = found.at(-1)
-    const listFollows = blocks[index + 1]?.item === true && !block.item
-    carry = listFollows && lead !== undefined ? listAction(lead) : block.item ? carry : undefined
-    for (const [at, withCode] of found.entries()) {
+    const each = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    let ahead = each.next()
+    for (let at = 0; !ahead.done; at++) {
+      let withCode = ahead.value
+      ahead = each.next()
+      const last = ahead.done === true
+      if (at === 0 && block.item && carry && NAMES_FIRST_RE.test(withCode)) withCode = carry(withCode)
+      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
+      const action = last && listFollows ? listAction(withCode) : undefined
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      const last = at === found.length - 1
-      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
-      const why = last && carry && !block.item ? "a lead-in" : notAClaim(sentence, last)
+      const why = action ? "a lead-in" : notAClaim(sentence, last)
+      if (last && !block.item) carry = action
       if (why) {
         notClaims.push({ text: sentence, why })
         continue
