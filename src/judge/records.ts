@@ -159,7 +159,7 @@ const READ_VERBS = "read|looked\\s+at|inspected|reviewed|examined|opened|went\\s
 
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|^(?:${READ_VERBS})\\s|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?(?:${READ_VERBS})\\b|^(?:${READ_VERBS})\\s+\`[^\`\\s]*[./][^\`\\s]*\`|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 
@@ -452,13 +452,14 @@ function decideFileClaim(
     claim.action === "change"
       ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple))
       : run.commands.some(showsUnnamed)
-  if (!absent || runs.some(unnamed)) return undefined
-  const verb = claim.action === "change" ? "changed" : "read"
-  // A call on the file that failed says best why nothing happened: "edited src/app.ts → failed: …".
+  // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
+  // subagent's work, which the records cannot see, leaves that open.
   const failed = records.findLast(
     (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
   )
-  if (failed) return { verdict: "unfaithful", quote: failed.line }
+  if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
+  if (!absent || runs.some(unnamed)) return undefined
+  const verb = claim.action === "change" ? "changed" : "read"
   const done = records
     .filter((action) => kinds.includes(action.kind) && !action.search)
     .flatMap((action) => action.paths)
