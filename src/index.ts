@@ -5771,6 +5771,12 @@ const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", "
 
 const LETTER_RE = /\p{L}/u
 
+/**
+ * English units after a number end a sentence before any capital ("weighed 5 lb. Tom carried it"): English
+ * capitalises no noun after them. German units ("3 Std. Anfahrt") stand before nouns and keep the unit rule.
+ */
+const ENGLISH_UNITS = new Set(["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt", "hrs", "mins", "secs", "yrs", "wks"])
+
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
@@ -5785,7 +5791,8 @@ function periodEnding(tail: string): { kind: PeriodEnding; before: string } | un
   if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
   // A unit after a number: "984 ft." is feet, not Fort.
-  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
+  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before))
+    return { kind: ENGLISH_UNITS.has(lower) ? "final" : "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
   if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
   // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
@@ -5814,7 +5821,8 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
     case "fixed":
       return true
     case "final":
-      return lower
+      // "GmbH & Co. KG" goes on; so does an era that ends a phrase of three words or less ("In 44 B.C. Caesar").
+      return lower || /^(?:KG|OHG)\b/.test(piece) || ERA_PHRASE_RE.test(ending.before)
     case "number":
       return lower || digit
     case "ordinal":
@@ -5857,6 +5865,9 @@ type PendingSentence = {
 function isFragment(text: string): boolean {
   return text.length < MIN_CLAIM_CHARS || !/\s/.test(text.trim())
 }
+
+/** A sentence so far that is only a preposition and a year before an era: "In 44", "Um 800". */
+const ERA_PHRASE_RE = /^\s*(?:in|by|around|about|until|after|before|im|um|bis|nach|vor|ab|seit)\s+\d{1,4}\s*$/i
 
 /** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
 function continuesSentence(previous: PendingSentence, piece: string, block: string): boolean {
@@ -5906,8 +5917,14 @@ interface Piece {
   marks: boolean
 }
 
-/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
-const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+/**
+ * ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences; or ". 2007 war", a number
+ * and a word (ICU breaks before neither: it reads on to the next lowercase letter).
+ */
+const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*|\d{1,4}\s+\p{L}))/gu
+
+/** Before a sentence that opens with a number, the stop must end a word: "Exemplare. 2009" but not "S. 12. 3". */
+const WORD_BEFORE_STOP_RE = /\p{L}{2}["'”’)]*$/u
 
 /**
  * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
@@ -5919,8 +5936,12 @@ function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
   let from = 0
   for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
     const at = match.index
+    const next = match[1] ?? ""
+    const number = /^\d/.test(next)
+    if (number ? !WORD_BEFORE_STOP_RE.test(segment.slice(Math.max(0, at - 4), at)) : !SENTENCE_STARTERS.has(next))
+      continue
     // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
-    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (/[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
     if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
     parts.push([segment.slice(from, at + 1), from > 0])
     from = at + match[0].length
@@ -5929,8 +5950,31 @@ function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
   return parts
 }
 
-/** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
+/**
+ * A stop that ICU reads on through: one with no space after it between a word and a sentence opener
+ * ("on Monday.The next"), a full-width one ("Monday．The"), and a footnote number after a year's full stop
+ * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number.
+ */
+const UNSPACED_STOP_RE =
+  /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
+
+/** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
+  if (!segment.includes(".") && !segment.includes("．")) return cutPieces(segment, emit)
+  let from = 0
+  for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
+    const opener = match[1]
+    if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
+    const end = match.index + match[0].length
+    cutPieces(segment.slice(from, end), (text, hard) => emit(text, hard || from > 0))
+    from = end
+  }
+  if (from === 0) return cutPieces(segment, emit)
+  cutPieces(segment.slice(from), (text, hard) => emit(text, true || hard))
+}
+
+/** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
+function cutPieces(segment: string, emit: (text: string, hard: boolean) => void) {
   const push = (text: string, hard: boolean) => {
     const trimmed = text.trim()
     if (trimmed) emit(trimmed, hard)
