@@ -4443,16 +4443,41 @@ const TOKEN_RE = /(?<!`)`(?!`)[^`\n]{1,400}(?<!`)`(?!`)|\bhttps?:\/\/[^\s<>"`]{1
 /** The text with every ".", "!" and "?" inside a token replaced by its stand-in. Linear: one pass. */
 function shieldTokens(text) {
   if (!text.includes("`") && !text.includes("://") && !/[\p{N}_]\.[\p{L}_]/u.test(text)) return text
-  return text.replace(TOKEN_RE, (token) => {
-    if (token === ".") return STAND_IN_OF["."]
+  // Offsets, not replaced pieces: a megabyte of code spans would otherwise hold a string per span.
+  const at = []
+  TOKEN_RE.lastIndex = 0
+  for (let match = TOKEN_RE.exec(text); match; match = TOKEN_RE.exec(text)) {
+    const token = match[0]
+    if (token === ".") {
+      at.push(match.index)
+      continue
+    }
     // A URL's last character may be the full stop of its sentence: "… see https://x.org/a." ends there.
     const keep = token.startsWith("`") ? token.length : token.search(/[.!?,;:)]*$/)
-    return token.slice(0, keep).replace(MARK_RE, (mark) => STAND_IN_OF[mark]) + token.slice(keep)
-  })
+    MARK_RE.lastIndex = 0
+    for (let mark = MARK_RE.exec(token); mark && mark.index < keep; mark = MARK_RE.exec(token))
+      at.push(match.index + mark.index)
+  }
+  return at.length ? patched(text, at, STAND_IN_OF) : text
 }
 /** The text with every stand-in turned back into its mark. */
 function unshieldTokens(text) {
-  return text.replace(STAND_IN_RE, (char) => MARK_OF[char])
+  const at = []
+  STAND_IN_RE.lastIndex = 0
+  for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
+  return at.length ? patched(text, at, MARK_OF) : text
+}
+/** How many UTF-16 units are turned into a string at once. */
+const CHUNK_UNITS = 8192
+/** The text with the character at each offset swapped for its counterpart, built from UTF-16 units in chunks. */
+function patched(text, offsets, swap) {
+  const units = new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
+  for (const offset of offsets) units[offset] = swap[text[offset]].charCodeAt(0)
+  const chunks = []
+  for (let from = 0; from < units.length; from += CHUNK_UNITS)
+    chunks.push(String.fromCharCode(...units.subarray(from, from + CHUNK_UNITS)))
+  return chunks.join("")
 }
 // ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
@@ -4721,8 +4746,7 @@ const WORD_BEFORE_STOP_RE = /\p{L}{2}["'”’)]*$/u
  * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
  * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
  */
-function cutBeforeLowercase(segment) {
-  const parts = []
+function* cutBeforeLowercase(segment) {
   let from = 0
   for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
     const at = match.index
@@ -4733,11 +4757,10 @@ function cutBeforeLowercase(segment) {
     // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
     if (/[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
     if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
-    parts.push([segment.slice(from, at + 1), from > 0])
+    yield [segment.slice(from, at + 1), from > 0]
     from = at + match[0].length
   }
-  parts.push([segment.slice(from), from > 0])
-  return parts
+  yield [segment.slice(from), from > 0]
 }
 /**
  * A stop that ICU reads on through: one with no space after it between a word and a sentence opener
@@ -4747,50 +4770,48 @@ function cutBeforeLowercase(segment) {
 const UNSPACED_STOP_RE =
   /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
-function segmentPieces(segment, emit) {
-  if (!segment.includes(".") && !segment.includes("．")) return cutPieces(segment, emit)
+function* segmentPieces(segment) {
+  if (!segment.includes(".") && !segment.includes("．")) return yield* cutPieces(segment)
   let from = 0
   for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
     const opener = match[1]
     if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
     const end = match.index + match[0].length
-    cutPieces(segment.slice(from, end), (text, hard) => emit(text, hard || from > 0))
+    for (const [text, hard] of cutPieces(segment.slice(from, end))) yield [text, hard || from > 0]
     from = end
   }
-  if (from === 0) return cutPieces(segment, emit)
-  cutPieces(segment.slice(from), (text, hard) => emit(text, true || hard))
+  if (from === 0) return yield* cutPieces(segment)
+  for (const [text] of cutPieces(segment.slice(from))) yield [text, true]
 }
 /** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
-function cutPieces(segment, emit) {
-  const push = (text, hard) => {
-    const trimmed = text.trim()
-    if (trimmed) emit(trimmed, hard)
-  }
+function* cutPieces(segment) {
   // Most segments have no full stop but their last and no code: they are one piece as they are.
   const stop = segment.indexOf(". ")
   const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
-  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  if (!innerStop && !segment.includes("`")) {
+    const trimmed = segment.trim()
+    if (trimmed) yield [trimmed, false]
+    return
+  }
   for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false]]) {
-    if (!part.includes("`")) push(part, hard)
-    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+    const texts = part.includes("`") ? cutBeforeCode(part) : [part]
+    for (const [i, text] of texts.entries()) {
+      const trimmed = text.trim()
+      if (trimmed) yield [trimmed, hard && i === 0]
+    }
   }
 }
 /** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
 function* piecesOf(block, segmenter) {
   let cursor = 0
+  // A segment that ends a line marks its last piece: each piece is handed on once the next one is known.
   let held
   for (const { segment } of segmenter.segment(block)) {
-    const found = []
-    segmentPieces(segment, (text, hard) => {
+    for (const [text, hard] of segmentPieces(segment)) {
       const at = block.indexOf(text, cursor)
       cursor = at + text.length
-      found.push({ text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) })
-    })
-    // A segment that ends a line marks its last piece; the piece is handed on once that is known.
-    if (found.length) {
       if (held) yield held
-      for (const piece of found.slice(0, -1)) yield piece
-      held = found.at(-1)
+      held = { text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) }
     }
     if (held && segment.endsWith("\n")) held.lineEnd = true
   }

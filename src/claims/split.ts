@@ -217,8 +217,7 @@ const WORD_BEFORE_STOP_RE = /\p{L}{2}["'”’)]*$/u
  * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
  * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
  */
-function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
-  const parts: Array<[string, boolean]> = []
+function* cutBeforeLowercase(segment: string): Generator<[string, boolean]> {
   let from = 0
   for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
     const at = match.index
@@ -229,11 +228,10 @@ function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
     // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
     if (/[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
     if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
-    parts.push([segment.slice(from, at + 1), from > 0])
+    yield [segment.slice(from, at + 1), from > 0]
     from = at + match[0].length
   }
-  parts.push([segment.slice(from), from > 0])
-  return parts
+  yield [segment.slice(from), from > 0]
 }
 
 /**
@@ -245,52 +243,50 @@ const UNSPACED_STOP_RE =
   /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
-function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
-  if (!segment.includes(".") && !segment.includes("．")) return cutPieces(segment, emit)
+function* segmentPieces(segment: string): Generator<[string, boolean]> {
+  if (!segment.includes(".") && !segment.includes("．")) return yield* cutPieces(segment)
   let from = 0
   for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
     const opener = match[1]
     if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
     const end = match.index + match[0].length
-    cutPieces(segment.slice(from, end), (text, hard) => emit(text, hard || from > 0))
+    for (const [text, hard] of cutPieces(segment.slice(from, end))) yield [text, hard || from > 0]
     from = end
   }
-  if (from === 0) return cutPieces(segment, emit)
-  cutPieces(segment.slice(from), (text, hard) => emit(text, true || hard))
+  if (from === 0) return yield* cutPieces(segment)
+  for (const [text] of cutPieces(segment.slice(from))) yield [text, true]
 }
 
 /** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
-function cutPieces(segment: string, emit: (text: string, hard: boolean) => void) {
-  const push = (text: string, hard: boolean) => {
-    const trimmed = text.trim()
-    if (trimmed) emit(trimmed, hard)
-  }
+function* cutPieces(segment: string): Generator<[string, boolean]> {
   // Most segments have no full stop but their last and no code: they are one piece as they are.
   const stop = segment.indexOf(". ")
   const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
-  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  if (!innerStop && !segment.includes("`")) {
+    const trimmed = segment.trim()
+    if (trimmed) yield [trimmed, false]
+    return
+  }
   for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
-    if (!part.includes("`")) push(part, hard)
-    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+    const texts = part.includes("`") ? cutBeforeCode(part) : [part]
+    for (const [i, text] of texts.entries()) {
+      const trimmed = text.trim()
+      if (trimmed) yield [trimmed, hard && i === 0]
+    }
   }
 }
 
 /** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
 function* piecesOf(block: string, segmenter: Intl.Segmenter): Generator<Piece> {
   let cursor = 0
+  // A segment that ends a line marks its last piece: each piece is handed on once the next one is known.
   let held: Piece | undefined
   for (const { segment } of segmenter.segment(block)) {
-    const found: Piece[] = []
-    segmentPieces(segment, (text, hard) => {
+    for (const [text, hard] of segmentPieces(segment)) {
       const at = block.indexOf(text, cursor)
       cursor = at + text.length
-      found.push({ text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) })
-    })
-    // A segment that ends a line marks its last piece; the piece is handed on once that is known.
-    if (found.length) {
       if (held) yield held
-      for (const piece of found.slice(0, -1)) yield piece
-      held = found.at(-1)
+      held = { text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) }
     }
     if (held && segment.endsWith("\n")) held.lineEnd = true
   }

@@ -23,15 +23,42 @@ const TOKEN_RE = /(?<!`)`(?!`)[^`\n]{1,400}(?<!`)`(?!`)|\bhttps?:\/\/[^\s<>"`]{1
 /** The text with every ".", "!" and "?" inside a token replaced by its stand-in. Linear: one pass. */
 export function shieldTokens(text: string): string {
   if (!text.includes("`") && !text.includes("://") && !/[\p{N}_]\.[\p{L}_]/u.test(text)) return text
-  return text.replace(TOKEN_RE, (token) => {
-    if (token === ".") return STAND_IN_OF["."] as string
+  // Offsets, not replaced pieces: a megabyte of code spans would otherwise hold a string per span.
+  const at: number[] = []
+  TOKEN_RE.lastIndex = 0
+  for (let match = TOKEN_RE.exec(text); match; match = TOKEN_RE.exec(text)) {
+    const token = match[0]
+    if (token === ".") {
+      at.push(match.index)
+      continue
+    }
     // A URL's last character may be the full stop of its sentence: "… see https://x.org/a." ends there.
     const keep = token.startsWith("`") ? token.length : token.search(/[.!?,;:)]*$/)
-    return token.slice(0, keep).replace(MARK_RE, (mark) => STAND_IN_OF[mark] as string) + token.slice(keep)
-  })
+    MARK_RE.lastIndex = 0
+    for (let mark = MARK_RE.exec(token); mark && mark.index < keep; mark = MARK_RE.exec(token))
+      at.push(match.index + mark.index)
+  }
+  return at.length ? patched(text, at, STAND_IN_OF) : text
 }
 
 /** The text with every stand-in turned back into its mark. */
 export function unshieldTokens(text: string): string {
-  return text.replace(STAND_IN_RE, (char) => MARK_OF[char] as string)
+  const at: number[] = []
+  STAND_IN_RE.lastIndex = 0
+  for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
+  return at.length ? patched(text, at, MARK_OF) : text
+}
+
+/** How many UTF-16 units are turned into a string at once. */
+const CHUNK_UNITS = 8192
+
+/** The text with the character at each offset swapped for its counterpart, built from UTF-16 units in chunks. */
+function patched(text: string, offsets: readonly number[], swap: Readonly<Record<string, string>>): string {
+  const units = new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
+  for (const offset of offsets) units[offset] = (swap[text[offset] as string] as string).charCodeAt(0)
+  const chunks: string[] = []
+  for (let from = 0; from < units.length; from += CHUNK_UNITS)
+    chunks.push(String.fromCharCode(...units.subarray(from, from + CHUNK_UNITS)))
+  return chunks.join("")
 }
