@@ -6017,18 +6017,28 @@ function* cutPieces(segment: string): Generator<[string, boolean]> {
   }
 }
 
+/** A stop inside a segment, with something after it: only then may the segment hold more than one piece. */
+const INNER_STOP_RE = /[.．](?=\S)|\.\s/
+
 /** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
 function* piecesOf(block: string, segmenter: Intl.Segmenter): Generator<Piece> {
   let cursor = 0
   // A segment that ends a line marks its last piece: each piece is handed on once the next one is known.
   let held: Piece | undefined
-  for (const { segment } of segmenter.segment(block)) {
-    for (const [text, hard] of segmentPieces(segment)) {
-      const at = block.indexOf(text, cursor)
-      cursor = at + text.length
+  for (const { segment, index } of segmenter.segment(block)) {
+    const text = segment.trimEnd()
+    // Most segments hold no stop but their last and no code: one piece as it is, with no cutting to do.
+    if (text && !text.includes("`") && !INNER_STOP_RE.test(text) && !/^\s/.test(text)) {
       if (held) yield held
-      held = { text, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) }
-    }
+      held = { text, at: index, hard: false, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) }
+      cursor = index + text.length
+    } else
+      for (const [piece, hard] of segmentPieces(segment)) {
+        const at = block.indexOf(piece, cursor)
+        cursor = at + piece.length
+        if (held) yield held
+        held = { text: piece, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(piece) }
+      }
     if (held && segment.endsWith("\n")) held.lineEnd = true
   }
   if (held) yield held
