@@ -68,6 +68,7 @@ export const MODULES = [
   "src/claims/prose.ts",
   "src/claims/words.ts",
   "src/claims/tokens.ts",
+  "src/claims/periods.ts",
   "src/claims/checkable.ts",
   "src/claims/split.ts",
   "src/judge/prompt.ts",
