@@ -9,7 +9,8 @@
  *   bun bench/run.ts              all sections
  *   bun bench/run.ts --only=2,5   some sections (1 judge latency, 2 capture, 3 streaming, 4 doc-pull,
  *                                 5 throughput, 6 cache, 7 cost, 8 adversarial scaling, 9 noisy judge,
- *                                 10 judge route in the real opencode, 11 batched judging)
+ *                                 10 judge route in the real opencode, 11 batched judging, 12 splitter
+ *                                 growth from 0.25 to 4 MB)
  */
 
 import { readFile } from "node:fs/promises"
@@ -25,11 +26,12 @@ import { benchCost } from "./sections/cost.ts"
 import { benchDocPull } from "./sections/doc-pull.ts"
 import { benchJudgeLatency } from "./sections/judge-latency.ts"
 import { benchScaling } from "./sections/scaling.ts"
+import { benchSplitterGrowth } from "./sections/splitter.ts"
 import { benchStreaming } from "./sections/streaming.ts"
 import { benchThroughput } from "./sections/throughput.ts"
 
 const only = new Set(
-  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10,11")
+  (process.argv.find((arg) => arg.startsWith("--only="))?.slice(7) ?? "1,2,3,4,5,6,7,8,9,10,11,12")
     .split(",")
     .map((part) => Number(part.trim())),
 )
@@ -61,6 +63,7 @@ const sections: Array<[number, () => Promise<void>]> = [
   [9, async () => void targets.push(...(await benchNoisyJudge(print)))],
   [10, async () => void (await benchRoute(print))],
   [11, async () => void targets.push(...(await benchBatch(print)))],
+  [12, () => benchSplitterGrowth(report)],
 ]
 for (const [number, run] of sections) {
   if (!only.has(number)) continue

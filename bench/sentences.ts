@@ -26,7 +26,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { notAClaim } from "../src/claims/checkable.ts"
-import { proseParagraphs, stripInlineMarkdown } from "../src/claims/prose.ts"
+import { eachProseBlock, stripInlineMarkdown } from "../src/claims/prose.ts"
 import { joinLines, sentences, splitClaims } from "../src/claims/split.ts"
 
 /** A sentence the plugin would judge. */
@@ -73,9 +73,9 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
 
 /** The splitter's sentences before the checkable filter, the way `splitClaims` forms them. */
 function rawSentences(text: string): string[] {
-  return proseParagraphs(text).flatMap((paragraph) =>
-    sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter),
-  )
+  return Array.from(eachProseBlock(text)).flatMap((block) => [
+    ...sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter),
+  ])
 }
 
 /** Word offsets at which the sentences of a list end, the last excluded. */
@@ -118,6 +118,11 @@ export function measureCase(entry: SentenceCase): CaseResult {
 export const UD_SETS = [
   { name: "English-EWT", option: "ewt", env: "RFE_UD_EWT", file: "en_ewt-ud-SPLIT.conllu", pairs: false },
   { name: "German-GSD", option: "gsd", env: "RFE_UD_GSD", file: "de_gsd-ud-SPLIT.conllu", pairs: true },
+  // Sets the rules were never looked at against: GUM (eight genres), PUD (news and wiki), HDT (news, IT).
+  { name: "English-GUM", option: "gum", env: "RFE_UD_GUM", file: "en_gum-ud-SPLIT.conllu", pairs: false },
+  { name: "English-PUD", option: "pud-en", env: "RFE_UD_PUD_EN", file: "en_pud-ud-test.conllu", pairs: true },
+  { name: "German-PUD", option: "pud-de", env: "RFE_UD_PUD_DE", file: "de_pud-ud-test.conllu", pairs: true },
+  { name: "German-HDT", option: "hdt", env: "RFE_UD_HDT", file: "de_hdt-ud-SPLIT.conllu", pairs: true },
 ] as const
 
 export function measureSet(cases: readonly SentenceCase[]) {

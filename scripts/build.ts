@@ -72,6 +72,8 @@ export const MODULES = [
   "src/capture/named.ts",
   "src/claims/prose.ts",
   "src/claims/words.ts",
+  "src/claims/tokens.ts",
+  "src/claims/periods.ts",
   "src/claims/checkable.ts",
   "src/claims/split.ts",
   "src/judge/prompt.ts",
@@ -82,6 +84,7 @@ export const MODULES = [
   "src/judge/route.ts",
   "src/judge/health.ts",
   "src/judge/gate.ts",
+  "src/judge/process-claim.ts",
   "src/judge/records.ts",
   "src/judge/relevance.ts",
   "src/judge/settle.ts",
@@ -209,6 +212,25 @@ function checkOrder(modules: readonly Module[]) {
   }
 }
 
+const TOP_LEVEL_NAME_RE =
+  /^(?:declare )?(?:const|let|var|function\*?|async function\*?|class|enum|type|interface) ([A-Za-z_$][\w$]*)/gm
+
+/**
+ * In one file every module's top-level names share one scope, so two modules may not declare the same name:
+ * the joined file would not compile (or, for an interface, would merge two types silently).
+ */
+function checkNames(modules: readonly Module[]) {
+  const owner = new Map<string, string>()
+  for (const module of modules) {
+    for (const [, name = ""] of module.body.matchAll(TOP_LEVEL_NAME_RE)) {
+      const first = owner.get(name)
+      if (first && first !== module.path)
+        throw new BuildError(`${name} is declared in both ${first} and ${module.path}`)
+      owner.set(name, module.path)
+    }
+  }
+}
+
 /** One import per source, type-only names marked, sorted as the formatter sorts them. */
 function hoistImports(modules: readonly Module[]): string[] {
   const bySource = new Map<string, Map<string, boolean>>()
@@ -242,6 +264,7 @@ const BANNER = `// GENERATED FILE: do not edit. Edit the modules under src/ and 
 export function build(read: (path: string) => string = readSource, order: readonly string[] = MODULES): string {
   const modules = order.map((path) => parseModule(path, read(path)))
   checkOrder(modules)
+  checkNames(modules)
   const parts = [BANNER, hoistImports(modules).join("\n")]
   for (const module of modules)
     parts.push(`${fence("Begin", module.path)}\n\n${module.body}\n\n${fence("End", module.path)}`)

@@ -902,6 +902,12 @@ interface ToolRecord {
   tests?: "passed" | "failed"
   /** Files a listing (glob) showed: the session saw a file there. */
   listed?: string[]
+  /** Lines of a run's output that report one test each (lowercased), and whether it passed. */
+  results?: Array<{ line: string; passed: boolean }>
+  /** A search or listing (grep, glob): its path is where it looked, often a directory, not a file it read. */
+  search?: boolean
+  /** The call failed (a tool error, a refused write, a patch that did not apply): it changed nothing. */
+  failed?: boolean
 }
 
 /** Why a sentence of a reply is not judged; `/ragfaith` lists the reason beside each. */
@@ -1213,6 +1219,20 @@ function originOf(tool: string, args: Record<string, unknown>): Origin {
 
 const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
 
+/** The files of an `apply_patch` envelope (a moved file is changed at both ends), or of a unified diff. */
+const PATCH_FILE_RE = /^\*\*\* (?:(?:Update|Add|Delete) File|Move to): (.+)$/gm
+
+const DIFF_FILE_RE = /^(?:\+\+\+|---) (?:[ab]\/)?(\S+)/gm
+
+/** Every file a patch touches, by its file headers only: what its body says names no file. */
+function patchFiles(patch: string): string[] {
+  const envelope = [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim())
+  const files = envelope.length
+    ? envelope
+    : [...patch.matchAll(DIFF_FILE_RE)].map((match) => match[1] ?? "").filter((path) => path !== "/dev/null")
+  return [...new Set(files.filter(Boolean))]
+}
+
 // ── End src/capture/tools.ts ───────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/sensitive.ts ─────────────────────────────────────────────────────────────────────────
@@ -1250,9 +1270,14 @@ function argPaths(args: Record<string, unknown>): string[] {
   return paths
 }
 
+/**
+ * Whether a call touches a sensitive file: by its path arguments, the words of its command, or the files a
+ * patch names in its headers. A patch to `README.md` whose text mentions `.env` touches no sensitive file.
+ */
 function touchesSensitivePath(tool: string, args: Record<string, unknown>): boolean {
   if (argPaths(args).some((path) => isSensitivePath(path.replace(/[?#].*$/, "")))) return true
-  for (const key of ["command", "cmd", "script", "patchText"]) {
+  if (typeof args.patchText === "string" && patchFiles(args.patchText).some(isSensitivePath)) return true
+  for (const key of ["command", "cmd", "script"]) {
     const value = args[key]
     if (typeof value === "string" && mentionsSensitivePath(value)) return true
   }
@@ -4918,6 +4943,107 @@ function namedFiles(commands: readonly SimpleCommand[]): string[] {
   )
 }
 
+/**
+ * Lines that report one test's result, with its name and outcome: unittest and Django in verbose mode and
+ * their failure headers, pytest -v and its short summary, go test -v, cargo test, Jest/Vitest/Mocha marks,
+ * bun test. What a claim about some tests ("the merge tests pass") is decided by.
+ */
+const TEST_RESULT_LINES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => boolean]> = [
+  [
+    /^(test\S*\s+\([^)]*\))(?:\s+\.\.\.)?.*?\s(ok|FAIL|ERROR|skipped\b.*|expected failure)$/,
+    (m) => m[2] !== "FAIL" && m[2] !== "ERROR",
+  ],
+  [/^(FAIL|ERROR): (test\S*(?:\s+\([^)]*\))?)/, () => false],
+  [/^(\S+::\S+)\s+(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\b/, (m) => m[2] !== "FAILED" && m[2] !== "ERROR"],
+  [/^(FAILED|ERROR) (\S+::\S+)/, () => false],
+  [/^--- (PASS|FAIL|SKIP): (\S+)/, (m) => m[1] !== "FAIL"],
+  [/^test (\S+) \.\.\. (ok|FAILED|ignored)$/, (m) => m[2] !== "FAILED"],
+  [/^(PASS|FAIL) (\S+\.(?:[jt]sx?|mjs|cjs))\b/, (m) => m[1] === "PASS"],
+  [/^(✓|✔|√|✗|✕|×|✘)\s+(.+)$/u, (m) => "✓✔√".includes(m[1] as string)],
+  [/^\((pass|fail)\) (.+)$/, (m) => m[1] === "pass"],
+]
+
+/** How many result lines a run keeps, and how much of each: enough to find a group of tests by name. */
+const RESULT_LINES = 300
+
+const RESULT_LINE_CHARS = 160
+
+/** One test's reported result: its line, lowercased and clipped, and whether it passed. */
+interface TestResult {
+  line: string
+  passed: boolean
+}
+
+/** The per-test result lines of a command's output, failures kept first when there are too many. */
+function testResults(output: string): TestResult[] {
+  const found: TestResult[] = []
+  for (const raw of output.split("\n")) {
+    const line = raw.trim()
+    if (line.length < 6 || line.length > 400) continue
+    for (const [pattern, passed] of TEST_RESULT_LINES) {
+      const match = pattern.exec(line)
+      if (!match) continue
+      found.push({ line: line.slice(0, RESULT_LINE_CHARS).toLowerCase(), passed: passed(match) })
+      break
+    }
+  }
+  if (found.length <= RESULT_LINES) return found
+  return [...found.filter((r) => !r.passed), ...found.filter((r) => r.passed)].slice(0, RESULT_LINES)
+}
+
+/** Programs that write every file they name: `touch x`, `tee x`, `sed -i … x`, `mv a b` (both ends change). */
+const WRITING_PROGRAM_RE = /^(?:touch|mv|tee|truncate|patch)$|^(?:sed|perl)$/
+
+/** Programs that write only their last operand, the destination: `cp a b`, `install a b`, `ln -s a b`. */
+const COPYING_PROGRAM_RE = /^(?:cp|install|ln|rsync)$/
+
+/** The files a simple command writes: its redirect targets, and what a writing program names. */
+function writtenFiles(simple: SimpleCommand): string[] {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  const operands = args.filter((word) => !word.startsWith("-"))
+  let named: string[] = []
+  if (name === "dd") named = args.filter((word) => word.startsWith("of=")).map((word) => word.slice(3))
+  else if (COPYING_PROGRAM_RE.test(name)) {
+    // `cp -t dir a b` names its destination first; otherwise it is the last operand.
+    const target = args.findIndex((word) => word === "-t" || word === "--target-directory")
+    const destination = target >= 0 ? args[target + 1] : operands.at(-1)
+    named = operands.length >= 2 && destination !== undefined ? [destination] : []
+  } else if (WRITING_PROGRAM_RE.test(name)) {
+    const inPlace = !(name === "sed" || name === "perl") || args.some((word) => /^-\w*i/.test(word))
+    named = inPlace ? operands : []
+  }
+  return [...simple.writes, ...named]
+}
+
+/** File programs that change only the files they name: what they did not name, they did not change. */
+const NAMED_ONLY_PROGRAM_RE = /^(?:cp|mv|install|ln|touch|tee|truncate|mkdir|rmdir|rm|chmod|chown)$/
+
+/** Whether a simple command changes no file but those it names (no glob, no recursion into a directory). */
+function writesOnlyNamed(simple: SimpleCommand): boolean {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  const inPlace = (name === "sed" || name === "perl") && args.some((word) => /^-\w*i/.test(word))
+  return (
+    (inPlace || NAMED_ONLY_PROGRAM_RE.test(name)) && !args.some((word) => /[*?]/.test(word) || /^-\w*[rR]/.test(word))
+  )
+}
+
+/**
+ * Whether a command may have shown the agent a file it does not name: a search or listing over directories
+ * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
+ * itself (a build, a migration, a script) shows the agent none of them.
+ */
+function showsUnnamed(simple: SimpleCommand): boolean {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
+  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
+  if (name === "git") return args[0] === "grep"
+  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
+  return false
+}
+
 // ── End src/capture/shell.ts ───────────────────────────────────────────────────────────────────────────────
 
 // ── Begin src/capture/provenance.ts ────────────────────────────────────────────────────────────────────────
@@ -4930,8 +5056,6 @@ const DOC_PULL_SCAN_CHARS = 64_000
 /** Shell commands that rewrite, move or delete the files they name; cmd's and PowerShell's too (read lowercased). */
 const SHELL_WRITE_RE =
   /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm)|del|erase|move|ren|rename|(?:remove|move|rename)-item|(?:set|add|clear)-content|out-file)\b/
-
-const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 
 /** Shows project files relative to the project, as a user would name them; on Windows in any case or separator. */
 function displayPath(path: string, directory: string): string {
@@ -5045,15 +5169,22 @@ function describeToolCall(
 
 function patchedPaths(args: Record<string, unknown>): string[] {
   const patch = stringArg(args, "patchText", "patch", "input")
-  if (!patch) return []
-  return [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim()).filter(Boolean)
+  return patch ? patchFiles(patch.slice(0, DOC_PULL_SCAN_CHARS)) : []
 }
 
-/** Files a tool call changed: premises read from them before no longer describe them. */
+/**
+ * Files a tool call changed: premises read from them before no longer describe them. `multiedit` may name a
+ * file per edit besides its own; a patch names every file it touches.
+ */
 function editedPaths(tool: string, args: Record<string, unknown>, directory: string): string[] {
   if (!EDIT_TOOL_RE.test(tool)) return []
   const direct = stringArg(args, "filePath", "file_path", "path")
-  return (direct ? [direct] : patchedPaths(args)).map((path) => resolvePath(path, directory))
+  const perEdit = Array.isArray(args.edits)
+    ? args.edits.flatMap((edit) => stringArg(asRecord(edit), "filePath", "file_path", "path") ?? [])
+    : []
+  const named = [...(direct ? [direct] : []), ...perEdit]
+  const paths = named.length ? named : patchedPaths(args)
+  return [...new Set(paths.map((path) => resolvePath(path, directory)))]
 }
 
 /**
@@ -5092,18 +5223,22 @@ const LISTED_FILES = 200
  * A tool call as the records check reads it. A command's output is read for a test runner's summary line
  * (its verdict joins the line the judge sees), a listing's for the files it showed.
  */
-function toolRecord(call: ToolCall, line: string, directory: string, output?: string): ToolRecord {
+function toolRecord(call: ToolCall, line: string, directory: string, output?: string, failed = false): ToolRecord {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
   const file = stringArg(call.args, "filePath", "file_path", "path")
   let kind: ToolRecord["kind"] = "other"
-  if (changed.length) kind = "change"
+  // A call that failed changed, ran and read nothing; the files it named were still seen.
+  if (failed) kind = "other"
+  else if (changed.length) kind = "change"
   else if (command !== undefined) kind = "run"
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  const tests = kind === "run" && output ? testSummary(output.slice(-DOC_PULL_SCAN_CHARS)) : undefined
+  const tail = kind === "run" && output ? output.slice(-DOC_PULL_SCAN_CHARS) : undefined
+  const tests = tail ? testSummary(tail) : undefined
+  const results = tail ? testResults(tail) : []
   const listed =
     output && FILE_LISTING_TOOL_RE.test(call.tool) && call.tool !== "grep"
       ? output
@@ -5121,6 +5256,9 @@ function toolRecord(call: ToolCall, line: string, directory: string, output?: st
     line: tests && (exit === 0) !== (tests === "passed") ? `${line} (test summary: ${tests})` : line,
     ...(tests ? { tests } : {}),
     ...(listed?.length ? { listed } : {}),
+    ...(results.length ? { results } : {}),
+    ...(failed ? { failed } : {}),
+    ...(FILE_LISTING_TOOL_RE.test(call.tool) ? { search: true } : {}),
   }
 }
 
@@ -5501,8 +5639,8 @@ interface FailedToolPart {
 
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 function createCapture({ config, directory, store }: PartContext) {
-  const record = (state: SessionState, call: ToolCall, line: string, output?: string) => {
-    const entry = toolRecord(call, line, directory, output)
+  const record = (state: SessionState, call: ToolCall, line: string, output?: string, failed = false) => {
+    const entry = toolRecord(call, line, directory, output, failed)
     state.records.push(entry)
     trimOldest(state.records, LIMITS.toolRecords)
     return entry
@@ -5546,7 +5684,7 @@ function createCapture({ config, directory, store }: PartContext) {
     toolFailed(state: SessionState, part: FailedToolPart) {
       const call = { tool: part.tool, args: part.input, metadata: {}, title: "" }
       const error = part.error === undefined ? "error" : clip(redactSecrets(part.error), 100)
-      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`)
+      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`, undefined, true)
     },
   }
 }
@@ -6126,23 +6264,53 @@ function listItem(line: string, previousMarker: string | undefined): { marker: s
   return { marker: `${label}.`, text: line.slice(dotted[0].length) }
 }
 
+/** A prose paragraph's source lines, and whether it is an item of a list. */
+interface ProseBlock {
+  lines: string[]
+  item: boolean
+}
+
+/** A paragraph this many lines long is handed on at its next line that ends a sentence: none is held whole. */
+const PARAGRAPH_LINES = 256
+
+const SENTENCE_LINE_END_RE = /[.!?]["'”’)\]]*$/
+
+/** The lines of a text one by one, without splitting all of it first. */
+function* eachLine(text: string): Generator<string> {
+  let from = 0
+  for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", from)) {
+    yield text.slice(from, end > from && text[end - 1] === "\r" ? end - 1 : end)
+    from = end + 1
+  }
+  yield text.slice(from)
+}
+
 /**
  * The prose paragraphs of a markdown reply, each as its source lines: code, headings, tables, rules and
  * link-only lines are dropped; each list item and each paragraph is its own entry, with bullets and quote
  * markers removed and inline markdown left in place.
+ *
+ * They come one by one: a long reply's lines are never all held at once.
  */
-function proseParagraphs(markdown: string): string[][] {
-  const paragraphs: string[][] = []
+function eachProseBlock(markdown: string): Generator<ProseBlock> {
+  return blocksOf(markdown)
+}
+
+function* blocksOf(markdown: string): Generator<ProseBlock> {
+  const paragraphs: ProseBlock[] = []
   let current: string[] = []
+  let currentItem = false
   let fence: string | undefined
   let previousBlank = true
   let inTable = false
   let marker: string | undefined
   const flush = () => {
-    if (current.length) paragraphs.push(current)
+    if (current.length) paragraphs.push({ lines: current, item: currentItem })
     current = []
+    currentItem = false
   }
-  for (const rawLine of markdown.split(/\r?\n/)) {
+  for (const rawLine of eachLine(markdown)) {
+    if (paragraphs.length) yield* paragraphs.splice(0)
     const fenceMatch = FENCE_RE.exec(rawLine)
     if (fence) {
       if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined
@@ -6179,15 +6347,17 @@ function proseParagraphs(markdown: string): string[][] {
     if (item) {
       flush()
       const inline = splitInlineItems(item.text, item.marker)
-      for (const text of inline.items.slice(0, -1)) paragraphs.push([text])
+      for (const text of inline.items.slice(0, -1)) paragraphs.push({ lines: [text], item: true })
       current.push(inline.items.at(-1) ?? "")
+      currentItem = true
       marker = inline.marker
       continue
     }
     current.push(line.trim())
+    if (current.length >= PARAGRAPH_LINES && SENTENCE_LINE_END_RE.test(line.trimEnd())) flush()
   }
   flush()
-  return paragraphs
+  yield* paragraphs
 }
 
 const CODE_SPAN_RE = /`([^`]+)`/g
@@ -6317,6 +6487,163 @@ const GERMAN_WORD_RE = new RegExp(String.raw`(?<!\p{L})${wordPattern(GERMAN_WORD
 
 // ── End src/claims/words.ts ────────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/claims/tokens.ts ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Stand-ins for ".", "!" and "?" inside a token while ICU segments: private-use characters, which ICU reads
+ * as ordinary letters-or-symbols and never breaks at. One character each, so every offset stays the same.
+ */
+const STAND_IN_OF: Readonly<Record<string, string>> = { ".": "\uE010", "!": "\uE011", "?": "\uE012" }
+
+const MARK_OF: Readonly<Record<string, string>> = { "\uE010": ".", "\uE011": "!", "\uE012": "?" }
+
+const STAND_IN_RE = /[\uE010-\uE012]/g
+
+/** A mark with a character right after it: a mark before a space may still end a sentence a stray backtick opened. */
+const MARK_RE = /[.!?](?=\S)/g
+
+/**
+ * What is shielded: a code span; a URL; and a dot that ICU would break at inside a word, after a digit or an
+ * underscore and before a letter (`s3.PutObject`, `v2.Client`, `__main__.Outer`). A dot after a letter is
+ * left alone: "e.g." and "U.S." are read by the abbreviation rules, and ICU keeps `fmt.Println` whole.
+ */
+const UNSPLITTABLE_RE =
+  /(?<!`)`(?!`)[^`\n]{1,400}(?<!`)`(?!`)|\bhttps?:\/\/[^\s<>"`]{1,400}|(?<=[\p{N}_])\.(?=[\p{L}_])/gu
+
+/** The text with every ".", "!" and "?" inside a token replaced by its stand-in. Linear: one pass. */
+function shieldTokens(text: string): string {
+  if (!text.includes("`") && !text.includes("://") && !/[\p{N}_]\.[\p{L}_]/u.test(text)) return text
+  // Offsets, not replaced pieces: a megabyte of code spans would otherwise hold a string per span.
+  const at: number[] = []
+  UNSPLITTABLE_RE.lastIndex = 0
+  for (let match = UNSPLITTABLE_RE.exec(text); match; match = UNSPLITTABLE_RE.exec(text)) {
+    const token = match[0]
+    if (token === ".") {
+      at.push(match.index)
+      continue
+    }
+    // A URL's last character may be the full stop of its sentence: "… see https://x.org/a." ends there.
+    const keep = token.startsWith("`") ? token.length : token.search(/[.!?,;:)]*$/)
+    MARK_RE.lastIndex = 0
+    for (let mark = MARK_RE.exec(token); mark && mark.index < keep; mark = MARK_RE.exec(token))
+      at.push(match.index + mark.index)
+  }
+  return at.length ? patched(text, at, STAND_IN_OF) : text
+}
+
+/** The text with every stand-in turned back into its mark. */
+function unshieldTokens(text: string): string {
+  const at: number[] = []
+  STAND_IN_RE.lastIndex = 0
+  for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
+  return at.length ? patched(text, at, MARK_OF) : text
+}
+
+/** How many UTF-16 units are turned into a string at once. */
+const CHUNK_UNITS = 8192
+
+/** The text with the character at each offset swapped for its counterpart, built from UTF-16 units in chunks. */
+function patched(text: string, offsets: readonly number[], swap: Readonly<Record<string, string>>): string {
+  const units = new Uint16Array(text.length)
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
+  for (const offset of offsets) units[offset] = (swap[text[offset] as string] as string).charCodeAt(0)
+  const chunks: string[] = []
+  for (let from = 0; from < units.length; from += CHUNK_UNITS)
+    chunks.push(String.fromCharCode(...units.subarray(from, from + CHUNK_UNITS)))
+  return chunks.join("")
+}
+
+// ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/claims/periods.ts ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
+ * The tail is cut to a few dozen characters, so this never scans a whole sentence.
+ */
+const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
+
+/** A sentence so far that is only a preposition and a year before an era: "In 44", "Um 800". */
+const ERA_PHRASE_RE = /^\s*(?:in|by|around|about|until|after|before|im|um|bis|nach|vor|ab|seit)\s+\d{1,4}\s*$/i
+
+const LETTER_RE = /\p{L}/u
+
+/**
+ * English units after a number end a sentence before any capital ("weighed 5 lb. Tom carried it"): English
+ * capitalises no noun after them. German units ("3 Std. Anfahrt") stand before nouns and keep the unit rule.
+ */
+const ENGLISH_UNITS = new Set(["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt", "hrs", "mins", "secs", "yrs", "wks"])
+
+type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
+
+/** What the word before a text's final period is, which decides whether that period ends the sentence. */
+function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
+  const match = PERIOD_END_RE.exec(tail)
+  if (!match) return undefined
+  const token = match[1] ?? ""
+  const lower = token.toLowerCase()
+  const before = tail.slice(0, match.index + match[0].length - token.length - 1)
+  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
+  const mark = before.at(-1)
+  if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
+  if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // A unit after a number: "984 ft." is feet, not Fort.
+  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before))
+    return { kind: ENGLISH_UNITS.has(lower) ? "final" : "unit", before }
+  // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
+  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
+  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
+  // German street names carry the abbreviation inside the word: "Hafenstr. 12".
+  if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
+  // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
+  if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
+  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
+  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
+  if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
+  return undefined
+}
+
+/** A capitalised word that is not a usual sentence opener: after an initial or acronym, the name goes on. */
+function startsLikeName(piece: string): boolean {
+  const word = /^\p{Lu}[\p{L}'’-]*/u.exec(piece)?.[0]
+  return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
+}
+
+/** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
+function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
+  const lower = /^\p{Ll}/u.test(piece)
+  const digit = /^\d/.test(piece)
+  switch (ending.kind) {
+    case "fixed":
+      return true
+    case "final":
+      // "GmbH & Co. KG" goes on; so does an era that ends a phrase of three words or less ("In 44 B.C. Caesar").
+      return lower || /^(?:KG|OHG)\b/.test(piece) || ERA_PHRASE_RE.test(ending.before)
+    case "number":
+      return lower || digit
+    case "ordinal":
+      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
+      return (
+        lower ||
+        digit ||
+        MONTH_START_RE.test(piece) ||
+        ORDINAL_NOUN_START_RE.test(piece) ||
+        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
+      )
+    case "acronym":
+    case "unit":
+    case "regnal":
+      return lower || digit || startsLikeName(piece)
+    case "initial":
+      // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
+      if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
+      return startsLikeName(piece) && /(?:\p{Lu}[\p{Ll}'’-]+|\p{L}\.)\s*$/u.test(ending.before)
+  }
+}
+
+// ── End src/claims/periods.ts ──────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────
 
 const MIN_CLAIM_CHARS = 10
@@ -6362,6 +6689,13 @@ const OFFER_RE = new RegExp(
   "i",
 )
 
+/**
+ * Offers that hang on the user's say ("If you'd rather keep it, we could …", "I can loosen the tolerance if you
+ * agree.", "Wenn du magst, kann ich …"): judged all the same when they give a reason or a fact.
+ */
+const CONDITIONAL_OFFER_RE =
+  /^(?:if you(?:['’]d)? (?:rather|prefer|agree|like|want)\b|(?:alternatively|otherwise),? (?:we|i) (?:could|can)\b|we could (?:also )?(?:keep|drop|add|switch|pin|move|split|rename|revert|try)\b|i (?:can|could) (?:also )?\p{L}+\b.*\bif you (?:agree|want|like|prefer|['’]d like|need)\b|wenn du (?:magst|willst|möchtest|einverstanden bist)\b|falls (?:gewünscht|du (?:magst|willst|möchtest))\b|alternativ (?:könnten wir|kann ich|könnte ich)\b|wir könnten (?:auch )?|ich kann\b.*\b(?:wenn du|falls du|falls gewünscht)\b)/iu
+
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
 const ADVICE_RE =
   /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
@@ -6372,7 +6706,7 @@ const REASON_CLAUSE_RE =
 
 /** Counts and quantities, English and German: a lead-in that holds one claims a count. */
 const COUNT_WORDS = [
-  ...["one", "two", "three", "four", "five", "six", "seven", "eight"],
+  ...["two", "three", "four", "five", "six", "seven", "eight"],
   ...["nine", "ten", "twelve", "all", "only", "every", "none", "both"],
 ] as const
 
@@ -6385,8 +6719,9 @@ const GERMAN_COUNT_WORDS = [
  * Words in a lead-in that make it say something checkable: a number, a count, code, a quote, a path or a
  * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
  */
+// "one" counts as a number, "one-liner" does not.
 const LEAD_IN_CONTENT_RE = new RegExp(
-  String.raw`\d|\`|["“„‘]|(?:^|\s)'|\/|\b${wordPattern([...COUNT_WORDS, ...GERMAN_COUNT_WORDS])}\b`,
+  String.raw`\d|\`|["“„‘]|(?:^|\s)'|\/|\b(?:one(?!-)|${wordPattern([...COUNT_WORDS, ...GERMAN_COUNT_WORDS])})\b`,
   "i",
 )
 
@@ -6414,12 +6749,24 @@ const LEAD_IN_OPENER_RE = new RegExp(
 const LEAD_IN_MAX_WORDS = 3
 
 /**
+ * A longer colon sentence that only names the block after it: the fix, the change, the numbers "at a glance"
+ * ("The fix is a one-liner:", "The relevant change looks like this:", "Die Latenzen im Überblick:").
+ */
+const BLOCK_NAMING_RE =
+  /(?:\b(?:as follows|like this|like so|the following|below|at a glance|in a nutshell|in brief|in short|one-liner|in detail|side by side|before and after)|(?<!\p{L})(?:im überblick|auf einen blick|wie folgt(?:\s+\p{L}+)?|folgendermaßen|so aus|im detail|kurz zusammengefasst|im vergleich|vorher und nachher|einzeiler))\s*:$|^(?:the|my|our|this|die|der|das|mein\p{L}*|unser\p{L}*|diese\p{L}*)\s+(?:\p{L}+\s+)?(?:fix|change|changes|diff|patch|result|results|output|summary|plan|idea|gist|approach|steps|options|numbers|timings|details|änderung(?:en)?|ergebnis(?:se)?|zusammenfassung|lösung|schritte|optionen|zahlen|details|latenzen|messwerte)(?:\s+(?:is|are|looks|look|was|were|ist|sind|sieht|sehen|war|waren)\b[^:]{0,40})?\s*:$/iu
+
+/** The agent telling what it did ("I refreshed the lockfile:", "Ich habe retry.ts angepasst:"): a claim. */
+const OWN_ACTION_RE =
+  /^(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|built|found|read|did|put|set|took|kept|left|gave|brought)\b|^(?:ich|wir)\s+(?:habe|haben)\b/iu
+
+/**
  * A sentence that only introduces the list or block after it. One that says something itself stays a claim:
  * "I changed the client:" reports the agent's work, "The config has three options:" a count.
  */
 function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
   if (!closesParagraph || !text.endsWith(":") || LEAD_IN_CONTENT_RE.test(text)) return false
-  return words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)
+  if (words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)) return true
+  return !OWN_ACTION_RE.test(text) && BLOCK_NAMING_RE.test(text)
 }
 
 /**
@@ -6433,9 +6780,59 @@ function notAClaim(sentence: string, closesParagraph = false): NotAClaim | undef
   if (/\?["'”’)\]]*$/.test(text)) return "a question"
   const plain = text.replace(INTERJECTION_RE, "")
   if (GREETING_RE.test(plain)) return "a greeting or sign-off"
-  if (OFFER_RE.test(plain) || (ADVICE_RE.test(plain) && !REASON_CLAUSE_RE.test(plain))) return "an offer or advice"
+  if (OFFER_RE.test(plain)) return "an offer or advice"
+  const hedged = ADVICE_RE.test(plain) || CONDITIONAL_OFFER_RE.test(plain)
+  if (hedged && !REASON_CLAUSE_RE.test(plain)) return "an offer or advice"
   if (closesParagraph && isLeadIn(text, text.split(/\s+/).length, closesParagraph)) return "a lead-in"
   return undefined
+}
+
+const ENGLISH_ACTIONS =
+  "updated|edited|modified|changed|created|added|touched|deleted|removed|renamed|fixed|read|reviewed|inspected"
+
+/** "Updated files:", "Files changed:", "Changes I made to:", "I updated these files:": a lead-in that states an action. */
+const ENGLISH_ACTION_LEAD_RE = new RegExp(
+  `^(?:(?:the\\s+)?(?:files?|changes?)\\s+(?:i\\s+|we\\s+)?(${ENGLISH_ACTIONS})|(${ENGLISH_ACTIONS})(?:\\s+(?:the\\s+)?(?:following\\s+)?files?)?|(?:i|we)\\s+(?:have\\s+|also\\s+)?(${ENGLISH_ACTIONS})\\s+(?:these|those|the\\s+following)(?:\\s+files?)?)\\s*:$`,
+  "i",
+)
+
+/** German lead-ins and the participle each item takes: "Geänderte Dateien:", "Ich habe folgende Dateien angepasst:". */
+const GERMAN_ACTION_LEAD_RE =
+  /^(?:(geänderte|angepasste|aktualisierte|bearbeitete|erstellte|neue|gelöschte|gelesene)\s+dateien|(geändert|angepasst|aktualisiert|bearbeitet|erstellt|gelöscht|gelesen)|(?:ich|wir)\s+habe?n?\s+(?:folgende|diese|die\s+folgenden)\s+dateien\s+(geändert|angepasst|aktualisiert|bearbeitet|erstellt|gelöscht|gelesen))\s*:$/iu
+
+const GERMAN_PARTICIPLES: Readonly<Record<string, string>> = {
+  geänderte: "geändert",
+  angepasste: "angepasst",
+  aktualisierte: "aktualisiert",
+  bearbeitete: "bearbeitet",
+  erstellte: "erstellt",
+  neue: "erstellt",
+  gelöschte: "gelöscht",
+  gelesene: "gelesen",
+}
+
+/**
+ * For a lead-in that states an action and names nothing itself ("Updated files:", "Geänderte Dateien:"), what
+ * each item under it claims: "Updated `src/a.ts`", "Ich habe `src/a.ts` geändert". Undefined for any other.
+ */
+function listAction(leadIn: string): ((item: string) => string) | undefined {
+  const text = leadIn.trim()
+  const english = ENGLISH_ACTION_LEAD_RE.exec(text)
+  const verb = english?.[1] ?? english?.[2] ?? english?.[3]
+  if (verb) {
+    const lower = verb.toLowerCase()
+    return (item) => `${lower[0]?.toUpperCase()}${lower.slice(1)} ${item}`
+  }
+  const german = GERMAN_ACTION_LEAD_RE.exec(text)
+  const adjective = german?.[1]?.toLowerCase()
+  const participle = (adjective ? GERMAN_PARTICIPLES[adjective] : undefined) ?? german?.[2] ?? german?.[3]
+  if (!participle) return undefined
+  const done = participle.toLowerCase()
+  return (item) => {
+    // "`src/a.ts`: liest jetzt den Port" keeps its words after the file: the participle goes after the file.
+    const colon = /^(`[^`]+`|\S+):\s*(.+)$/.exec(item)
+    return colon ? `Ich habe ${colon[1]} ${done}: ${colon[2]}` : `Ich habe ${item} ${done}`
+  }
 }
 
 // ── End src/claims/checkable.ts ────────────────────────────────────────────────────────────────────────────
@@ -6446,12 +6843,6 @@ const BEFORE_CHARS = 300
 
 /** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
 const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
-
-/**
- * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
- * The tail is cut to a few dozen characters, so this never scans a whole sentence.
- */
-const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
 
 /** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
 const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
@@ -6479,78 +6870,17 @@ function normalizeForMatch(text: string): string {
 /** What a claim's comparison form drops at its end: spaces, closing quotes and brackets, punctuation. */
 const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
 
-const LETTER_RE = /\p{L}/u
-
-type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
-
-/** What the word before a text's final period is, which decides whether that period ends the sentence. */
-function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
-  const match = PERIOD_END_RE.exec(tail)
-  if (!match) return undefined
-  const token = match[1] ?? ""
-  const lower = token.toLowerCase()
-  const before = tail.slice(0, match.index + match[0].length - token.length - 1)
-  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
-  const mark = before.at(-1)
-  if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
-  if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
-  // A unit after a number: "984 ft." is feet, not Fort.
-  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
-  // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
-  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
-  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
-  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
-  // German street names carry the abbreviation inside the word: "Hafenstr. 12".
-  if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
-  // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
-  if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
-  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
-  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
-  if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
-  return undefined
-}
-
-/** A capitalised word that is not a usual sentence opener: after an initial or acronym, the name goes on. */
-function startsLikeName(piece: string): boolean {
-  const word = /^\p{Lu}[\p{L}'’-]*/u.exec(piece)?.[0]
-  return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
-}
-
-/** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
-  const lower = /^\p{Ll}/u.test(piece)
-  const digit = /^\d/.test(piece)
-  switch (ending.kind) {
-    case "fixed":
-      return true
-    case "final":
-      return lower
-    case "number":
-      return lower || digit
-    case "ordinal":
-      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
-      return (
-        lower ||
-        digit ||
-        MONTH_START_RE.test(piece) ||
-        ORDINAL_NOUN_START_RE.test(piece) ||
-        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
-      )
-    case "acronym":
-    case "unit":
-    case "regnal":
-      return lower || digit || startsLikeName(piece)
-    case "initial":
-      // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
-      if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
-      return startsLikeName(piece) && /(?:\p{Lu}[\p{Ll}'’-]+|\p{L}\.)\s*$/u.test(ending.before)
-  }
-}
-
-/** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
+/**
+ * A sentence being put together from ICU's pieces, as offsets into its block: keeping a string per piece
+ * would hold a million small strings on a megabyte of "1. ", which the garbage collector pays for more than
+ * linearly. The text is sliced once at the end.
+ */
 type PendingSentence = {
-  pieces: string[]
-  length: number
+  start: number
+  end: number
+  /** Where its first piece ends: a question is recognised by how it opens. */
+  firstEnd: number
+  count: number
   closed: boolean
   /** A quotation opened in the sentence is still open. */
   quoted: boolean
@@ -6562,11 +6892,10 @@ function isFragment(text: string): boolean {
 }
 
 /** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
-function continuesSentence(previous: PendingSentence, piece: string): boolean {
+function continuesSentence(previous: PendingSentence, piece: string, block: string): boolean {
   if (!/\p{L}/u.test(piece)) return true
   // Only the end of the sentence decides, so only a bounded tail of it is read.
-  const last = previous.pieces.at(-1) ?? ""
-  const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
+  const tail = block.slice(Math.max(previous.start, previous.end - 48), previous.end)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
   // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
   // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
@@ -6577,8 +6906,10 @@ function continuesSentence(previous: PendingSentence, piece: string): boolean {
   if (continuesAfterPeriod(ending, piece)) return true
   // The split is doubtful: a piece too short to judge goes back to its neighbour rather than being dropped,
   // and a question cut there is joined up, so its first half is never judged as a statement.
-  const short = previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail))
-  const question = /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")
+  const short = previous.end - previous.start < MIN_CLAIM_CHARS || (previous.count === 1 && !/\s/.test(tail))
+  const question =
+    /\?["'”’)\]]*$/.test(piece) &&
+    QUESTION_START_RE.test(block.slice(previous.start, Math.min(previous.firstEnd, previous.start + 40)))
   return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
 }
 
@@ -6599,59 +6930,113 @@ function cutBeforeCode(segment: string): string[] {
 /** One piece of a block: ICU's segment or a part cut from it. `hard`: a sentence surely starts here. */
 interface Piece {
   text: string
+  /** Where the piece starts in its block. */
+  at: number
   hard: boolean
   /** The segment ended a line, which `joinLines` put there only where a sentence ends. */
   lineEnd: boolean
+  /** The piece has a quotation mark. */
+  marks: boolean
 }
 
-/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
-const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+/**
+ * ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences; or ". 2007 war", a number
+ * and a word (ICU breaks before neither: it reads on to the next lowercase letter).
+ */
+const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*|\d{1,4}\s+\p{L}))/gu
+
+/** Before a sentence that opens with a number, the stop must end a word: "Exemplare. 2009" but not "S. 12. 3". */
+const WORD_BEFORE_STOP_RE = /\p{L}{2}["'”’)]*$/u
 
 /**
  * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
  * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
  * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
  */
-function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
-  const parts: Array<[string, boolean]> = []
+function* cutBeforeLowercase(segment: string): Generator<[string, boolean]> {
   let from = 0
   for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
     const at = match.index
+    const next = match[1] ?? ""
+    const number = /^\d/.test(next)
+    if (number ? !WORD_BEFORE_STOP_RE.test(segment.slice(Math.max(0, at - 4), at)) : !SENTENCE_STARTERS.has(next))
+      continue
     // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
-    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (/[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
     if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
-    parts.push([segment.slice(from, at + 1), from > 0])
+    yield [segment.slice(from, at + 1), from > 0]
     from = at + match[0].length
   }
-  parts.push([segment.slice(from), from > 0])
-  return parts
+  yield [segment.slice(from), from > 0]
+}
+
+/**
+ * A stop that ICU reads on through: one with no space after it between a word and a sentence opener
+ * ("on Monday.The next"), a full-width one ("Monday．The"), and a footnote number after a year's full stop
+ * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number.
+ */
+const UNSPACED_STOP_RE =
+  /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
+
+/** The pieces of one ICU segment, first cut at stops ICU reads on through. */
+function* segmentPieces(segment: string): Generator<[string, boolean]> {
+  if (!segment.includes(".") && !segment.includes("．")) return yield* cutPieces(segment)
+  let from = 0
+  for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
+    const opener = match[1]
+    if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
+    const end = match.index + match[0].length
+    for (const [text, hard] of cutPieces(segment.slice(from, end))) yield [text, hard || from > 0]
+    from = end
+  }
+  if (from === 0) return yield* cutPieces(segment)
+  for (const [text] of cutPieces(segment.slice(from))) yield [text, true]
 }
 
 /** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
-function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
-  const push = (text: string, hard: boolean) => {
-    const trimmed = text.trim()
-    if (trimmed) emit(trimmed, hard)
-  }
+function* cutPieces(segment: string): Generator<[string, boolean]> {
   // Most segments have no full stop but their last and no code: they are one piece as they are.
   const stop = segment.indexOf(". ")
   const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
-  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  if (!innerStop && !segment.includes("`")) {
+    const trimmed = segment.trim()
+    if (trimmed) yield [trimmed, false]
+    return
+  }
   for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
-    if (!part.includes("`")) push(part, hard)
-    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+    const texts = part.includes("`") ? cutBeforeCode(part) : [part]
+    for (const [i, text] of texts.entries()) {
+      const trimmed = text.trim()
+      if (trimmed) yield [trimmed, hard && i === 0]
+    }
   }
 }
 
-/** Every piece of a block, for the merging that must look ahead (an open quotation). */
-function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
-  const pieces: Piece[] = []
-  for (const { segment } of segmenter.segment(block)) {
-    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
-    const last = pieces.at(-1)
-    if (last && segment.endsWith("\n")) last.lineEnd = true
+/** A stop inside a segment, with something after it: only then may the segment hold more than one piece. */
+const INNER_STOP_RE = /[.．](?=\S)|\.\s/
+
+/** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
+function* piecesOf(block: string, segmenter: Intl.Segmenter): Generator<Piece> {
+  let cursor = 0
+  // A segment that ends a line marks its last piece: each piece is handed on once the next one is known.
+  let held: Piece | undefined
+  for (const { segment, index } of segmenter.segment(block)) {
+    const text = segment.trimEnd()
+    // Most segments hold no stop but their last and no code: one piece as it is, with no cutting to do.
+    if (text && !text.includes("`") && !INNER_STOP_RE.test(text) && !/^\s/.test(text)) {
+      if (held) yield held
+      held = { text, at: index, hard: false, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) }
+      cursor = index + text.length
+    } else
+      for (const [piece, hard] of segmentPieces(segment)) {
+        const at = block.indexOf(piece, cursor)
+        cursor = at + piece.length
+        if (held) yield held
+        held = { text: piece, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(piece) }
+      }
+    if (held && segment.endsWith("\n")) held.lineEnd = true
   }
-  return pieces
+  if (held) yield held
 }
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
@@ -6680,16 +7065,10 @@ const QUOTE_LOOKAHEAD = 4
  * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
  * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
  */
-function insideQuotation(
-  previous: PendingSentence,
-  pieces: readonly Piece[],
-  quoted: readonly boolean[],
-  index: number,
-): boolean {
+function insideQuotation(previous: PendingSentence, ahead: readonly Piece[]): boolean {
   if (!previous.quoted) return false
-  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
-    const piece = pieces[at] as Piece
-    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
+  for (const piece of ahead) {
+    const close = piece.marks ? piece.text.search(QUOTE_CLOSE_RE) : -1
     if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
     if (piece.lineEnd) return false
   }
@@ -6701,39 +7080,49 @@ function insideQuotation(
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-function sentences(block: string, segmenter: Intl.Segmenter): string[] {
-  // Growing one string and reading its tail after every merge would copy it again each time.
-  const merged: PendingSentence[] = []
-  const add = (text: string, hard: boolean, inQuotation: (previous: PendingSentence) => boolean, marks: boolean) => {
-    const previous = merged.at(-1)
-    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
-      previous.pieces.push(text)
-      previous.length += text.length + 1
-      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
-    } else
-      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
-  }
-  const close = () => {
-    const last = merged.at(-1)
-    if (last) last.closed = true
-  }
-  if (!QUOTE_CHAR_RE.test(block)) {
-    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
-    const never = () => false
-    for (const { segment } of segmenter.segment(block)) {
-      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
-      if (segment.endsWith("\n")) close()
+function sentences(text: string, segmenter: Intl.Segmenter): Generator<string> {
+  return eachSentence(text, segmenter)
+}
+
+/** The sentences of a block one by one (see `sentences`): a long reply's sentences are never all held at once. */
+function* eachSentence(text: string, segmenter: Intl.Segmenter): Generator<string> {
+  // Code, URLs and identifiers hold no boundary: their marks are hidden from ICU and the rules below.
+  const block = shieldTokens(text)
+  const spans: number[] = []
+  let current: PendingSentence | undefined
+  const add = (piece: Piece, ahead: readonly Piece[]) => {
+    const end = piece.at + piece.text.length
+    const open = current && !current.closed && !piece.hard
+    if (current && open && (continuesSentence(current, piece.text, block) || insideQuotation(current, ahead))) {
+      current.end = end
+      current.count++
+      if (piece.marks) current.quoted = quoteOpenAfter(current.quoted, piece.text)
+    } else {
+      if (current) spans.push(current.start, current.end)
+      const quoted = piece.marks && quoteOpenAfter(false, piece.text)
+      current = { start: piece.at, end, firstEnd: end, count: 1, closed: false, quoted }
     }
-  } else {
-    const pieces = piecesOf(block, segmenter)
-    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
-    for (let index = 0; index < pieces.length; index++) {
-      const { text, hard, lineEnd } = pieces[index] as Piece
-      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
-      if (lineEnd) close()
-    }
+    if (piece.lineEnd) current.closed = true
   }
-  return merged.map(({ pieces: parts }) => parts.join(" "))
+  // A quotation opened in a sentence may close a few pieces ahead: those are held back to look at.
+  const window: Piece[] = []
+  const lookahead = QUOTE_CHAR_RE.test(block) ? QUOTE_LOOKAHEAD : 1
+  const next = () => {
+    const piece = window.shift() as Piece
+    add(piece, [piece, ...window])
+  }
+  const finished = function* () {
+    for (let at = 0; at < spans.length; at += 2) yield unshieldTokens(block.slice(spans[at], spans[at + 1]))
+    spans.length = 0
+  }
+  for (const piece of piecesOf(block, segmenter)) {
+    window.push(piece)
+    if (window.length === lookahead) next()
+    if (spans.length) yield* finished()
+  }
+  while (window.length) next()
+  if (current) spans.push(current.start, current.end)
+  yield* finished()
 }
 
 /**
@@ -6751,16 +7140,31 @@ function splitClaims(
   const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
-  for (const paragraph of proseParagraphs(reply)) {
-    const found = sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)
-    for (const [at, withCode] of found.entries()) {
+  const blocks = eachProseBlock(reply)
+  // What the items of a list claim under a lead-in that states an action ("Updated files:" + "- `a.ts`").
+  let carry: ((item: string) => string) | undefined
+  for (let next = blocks.next(); !next.done; ) {
+    const block = next.value
+    next = blocks.next()
+    const listFollows = next.value?.item === true && !block.item
+    if (!block.item) carry = undefined
+    const each = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    let ahead = each.next()
+    for (let at = 0; !ahead.done; at++) {
+      let withCode = ahead.value
+      ahead = each.next()
+      const last = ahead.done === true
+      if (at === 0 && block.item && carry && NAMES_FIRST_RE.test(withCode)) withCode = carry(withCode)
+      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
+      const action = last && listFollows ? listAction(withCode) : undefined
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      const why = notAClaim(sentence, at === found.length - 1)
+      const why = action ? "a lead-in" : notAClaim(sentence, last)
+      if (last && !block.item) carry = action
       if (why) {
         notClaims.push({ text: sentence, why })
         continue
@@ -6780,6 +7184,9 @@ function splitClaims(
   }
   return { claims, skipped, notClaims }
 }
+
+/** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
+const NAMES_FIRST_RE = /^(?:`[^`]+`|[\w.-]*[/.][\w./-]+)(?:\s|:|$)/
 
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/
@@ -8028,7 +8435,7 @@ function normalizeSources(premises: readonly Premise[]): string {
 
 // ── End src/judge/gate.ts ──────────────────────────────────────────────────────────────────────────────────
 
-// ── Begin src/judge/records.ts ─────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/process-claim.ts ───────────────────────────────────────────────────────────────────────
 
 const HEDGE_WORDS = [
   ...["should", "would", "could", "might", "may", "will", "shall", "can", "cannot"],
@@ -8088,6 +8495,26 @@ const PART_OF_RUN_RE = new RegExp(
   String.raw`(?<!\p{L})(?:${wordPattern([...RUN_PARTS, ...GERMAN_RUN_PARTS], { blank: String.raw`\s+` })}|\d+\s+of\s+the)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)`,
   "iu",
 )
+
+/** "the merge tests", "all 12 parser tests", "the `merge` and `diff` tests": the words that name which tests. */
+const NAMED_TESTS_RE =
+  /\b(?:the|all|every|both|these|those|\d+)\s+(?:of\s+the\s+)?((?:[\w`.:-]+\s+){1,3}?)(?:tests?|specs?|test\s+cases?)\b/i
+
+/** Words in front of "tests" that name no group of tests: counts, kinds and the run as a whole. */
+const GENERIC_TEST_WORDS = new Set([
+  ...["all", "the", "of", "and", "or", "unit", "integration", "e2e", "end-to-end", "full", "whole", "entire"],
+  ...["relevant", "existing", "remaining", "other", "new", "old", "core", "main", "test", "regression", "smoke"],
+  ...["automated", "python", "go", "rust", "js", "typescript", "jest", "pytest", "vitest", "bun", "cargo", "npm"],
+])
+
+/** The words that say which tests a claim means, or undefined when it means them all ("all 12 tests"). */
+function namedTests(plain: string): string[] | undefined {
+  const words = (NAMED_TESTS_RE.exec(plain)?.[1] ?? "")
+    .toLowerCase()
+    .split(/[\s`]+/)
+    .filter((word) => word && !/^\d+$/.test(word) && !GENERIC_TEST_WORDS.has(word))
+  return words.length ? words : undefined
+}
 
 /** "ran", "executed", "verified" said by the agent of itself. */
 const RAN_IT_RE =
@@ -8180,6 +8607,9 @@ const CHANGE_VERBS = [
   ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
 ] as const
 
+/** A line or range cited after a path: `AGENTS.md:42`, `a.ts:10-20`, `a.ts:10:5`, `app.ts#L10-L20`. */
+const CITATION_END_RE = /(?::\d+(?:[-–:]\d+)?|#L\d+(?:C\d+)?(?:-L?\d+(?:C\d+)?)?)$/
+
 const GERMAN_CHANGE_VERBS = [
   ...["geändert", "angepasst", "aktualisiert", "bearbeitet", "überarbeitet", "erstellt"],
   ...["angelegt", "hinzugefügt", "geschrieben", "korrigiert", "repariert"],
@@ -8196,7 +8626,7 @@ const READ_VERBS = ["read", "looked at", "inspected", "reviewed", "examined", "o
 
 /** The agent says it read a file. */
 const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?${wordPattern(READ_VERBS, { blank: "\\s+" })}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
+  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?${wordPattern(READ_VERBS, { blank: "\\s+" })}\\b|^${wordPattern(READ_VERBS, { blank: "\\s+" })}\\s+\`[^\`\\s]*[./][^\`\\s]*\`|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
   "i",
 )
 
@@ -8211,6 +8641,8 @@ type ProcessClaim =
       more?: boolean
       /** Only a part of the run is claimed to pass ("the other tests"): a failure elsewhere does not contradict it. */
       part?: boolean
+      /** The tests are named by what they test ("the merge tests"): only the output's lines for them decide. */
+      about?: string[]
     }
   | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean; more?: boolean }
   | FileClaim
@@ -8257,7 +8689,15 @@ function readProcessClaim(text: string): ProcessClaim | undefined {
   if (outcomeClaim) {
     const [subject, passed] = outcomeClaim
     const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
+    const about = subject === "tests" && !part ? namedTests(plain) : undefined
+    return {
+      kind: "outcome",
+      subject,
+      passed,
+      ranIt: ranIt || RAN_IT_RE.test(plain),
+      ...(part ? { part } : {}),
+      ...(about ? { about } : {}),
+    }
   }
   const suite = RAN_SUITE_RE.exec(plain)
   if (suite && !command) {
@@ -8266,12 +8706,18 @@ function readProcessClaim(text: string): ProcessClaim | undefined {
     const more = !said && MORE_CLAUSES_RE.test(after)
     return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
   }
-  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
+  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) =>
+    (match[1] ?? match[2] ?? "").replace(CITATION_END_RE, "").replace(/[.,:;]$/, ""),
+  )
   if (paths.length === 0) return undefined
   if (CHANGE_CLAIM_RE.test(plain)) return { kind: "file", action: "change", paths }
   if (READ_CLAIM_RE.test(plain)) return { kind: "file", action: "read", paths }
   return undefined
 }
+
+// ── End src/judge/process-claim.ts ─────────────────────────────────────────────────────────────────────────
+
+// ── Begin src/judge/records.ts ─────────────────────────────────────────────────────────────────────────────
 
 /** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
 function namesPath(path: string, named: string): boolean {
@@ -8329,7 +8775,7 @@ function decideProcessClaim(
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
-      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
+      const last = records.findLast((action) => !action.failed && ranCommand(action.command ?? "", claim.command))
       if (!last) {
         if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
@@ -8377,6 +8823,7 @@ function decideOutcome(
   if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
   const last = runs[lastAt] as ShellRun
   if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  if (claim.about) return decideNamedTests(claim.about, last.record, claim.passed)
   const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
   const outcome =
     (subject === "tests" ? last.record.tests : undefined) ??
@@ -8384,6 +8831,25 @@ function decideOutcome(
   // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
   if (claim.part && claim.passed && outcome === "failed") return undefined
   return outcomeOf(last.record, outcome, claim.passed)
+}
+
+/**
+ * Tests named by what they test, against the run's lines for them: a line that names every word of the claim
+ * ("merge" in `test_merge_keys (tests.test_merge.MergeTests) ... ok`). With no such line the output does not
+ * show those tests, and the judge decides, the records before it.
+ */
+function decideNamedTests(about: readonly string[], record: ToolRecord, passed: boolean): RecordDecision | undefined {
+  const stems = about.map((word) => word.replace(/(?:ing|s)$/, "").replace(/[^\p{L}\p{N}]+/gu, ""))
+  const lines = (record.results ?? []).filter(({ line }) => {
+    const flat = line.replace(/[^\p{L}\p{N}]+/gu, "")
+    return stems.every((stem) => stem.length >= 3 && flat.includes(stem))
+  })
+  if (lines.length === 0) return undefined
+  const failing = lines.find((result) => !result.passed)
+  return {
+    verdict: (failing === undefined) === passed ? "faithful" : "unfaithful",
+    quote: `${record.line}: ${clip(failing?.line ?? (lines[0] as { line: string }).line, 120)}`,
+  }
 }
 
 /** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
@@ -8409,32 +8875,13 @@ function outcomeOf(
   return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
 }
 
-/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
-const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
-
-/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
-function writesFile(simple: SimpleCommand, named: string): boolean {
-  if (simple.writes.some((target) => namesPath(target, named))) return true
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (!WRITING_PROGRAM_RE.test(name)) return false
-  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
-  return args.some((word) => namesPath(word, named))
-}
-
-/**
- * Whether a command may have shown the agent a file it does not name: a search or listing over directories
- * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
- * itself (a build, a migration, a script) shows the agent none of them.
- */
-function showsUnnamed(simple: SimpleCommand): boolean {
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
-  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
-  if (name === "git") return args[0] === "grep"
-  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
-  return false
+/** The simple commands of a run that wrote `named` and did not fail by the run's exit code. */
+function changedByRun(run: ShellRun, named: string): boolean {
+  return run.commands.some(
+    (simple, at) =>
+      writtenFiles(simple).some((word) => namesPath(word, named)) &&
+      ownOutcome(run.commands, at, run.record.exit) !== "failed",
+  )
 }
 
 /**
@@ -8459,10 +8906,10 @@ function decideFileClaim(
   const touching = (named: string) =>
     records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
   const byShell = (named: string) =>
-    runs.filter(({ commands }) =>
+    runs.filter((run) =>
       claim.action === "change"
-        ? commands.some((simple) => writesFile(simple, named))
-        : namedFiles(commands).some((word) => namesPath(word, named)),
+        ? changedByRun(run, named)
+        : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
   const evidence = (named: string) => [...touching(named), ...byShell(named).map((run) => run.record)]
   const missing = files.filter((named) => evidence(named).length === 0)
@@ -8474,16 +8921,51 @@ function decideFileClaim(
   // Test runs and builds are taken not to write sources.
   const unnamed = (run: ShellRun) =>
     claim.action === "change"
-      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple))
       : run.commands.some(showsUnnamed)
+  // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
+  // subagent's work, which the records cannot see, leaves that open.
+  const failed = records.findLast(
+    (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
+  )
+  if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
   if (!absent || runs.some(unnamed)) return undefined
-  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
-  const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
+  const done = records
+    .filter((action) => kinds.includes(action.kind) && !action.search)
+    .flatMap((action) => action.paths)
+  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .slice(0, 6)
+    .map((path) => path.split("/").slice(-2).join("/"))
   return {
     verdict: "unfaithful",
-    quote: list ? `files ${verb} in this session: ${list}` : `no file was ${verb} in this session`,
+    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
   }
+}
+
+/**
+ * Paths ordered by how near they are to the files a claim names: the same name first, then the same
+ * extension, then more folders in common; the order given (the latest first) breaks ties.
+ */
+function nearestFirst(paths: readonly string[], named: readonly string[]): string[] {
+  const wanted = named.map((path) => normalizePath(path).replace(/^\.\//, "").split("/"))
+  const score = (path: string) => {
+    const parts = path.split("/")
+    const base = parts.at(-1) ?? ""
+    let best = 0
+    for (const want of wanted) {
+      const name = want.at(-1) ?? ""
+      const extension = /\.[^.]+$/.exec(name)?.[0]
+      let points = base === name ? 8 : extension && base.endsWith(extension) ? 4 : 0
+      points += want.slice(0, -1).filter((folder) => parts.includes(folder)).length
+      best = Math.max(best, points)
+    }
+    return best
+  }
+  return paths
+    .map((path, at) => ({ path, at, points: score(path) }))
+    .sort((a, b) => b.points - a.points || a.at - b.at)
+    .map(({ path }) => path)
 }
 
 // ── End src/judge/records.ts ───────────────────────────────────────────────────────────────────────────────
@@ -8546,7 +9028,7 @@ const ENDINGS: ReadonlyArray<readonly [string, string]> = [
 const MIN_STEM = 3
 
 /** A run of letters, digits and the joints of names, paths and numbers (`src/a.ts`, `max_retries`, `1.5`). */
-const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}_.,/\\'’-]*/gu
+const TERM_RE = /[\p{L}\p{N}][\p{L}\p{N}_.,/\\'’-]*/gu
 
 /** A number as written: digits with separators, a decimal part, a version's dots. */
 const NUMBER_RE = /^\d[\d_,.]*$/
@@ -8619,7 +9101,7 @@ function wordTerms(token: string, into: Set<string>) {
 function addTerms(text: string, into: Set<string>) {
   // A token seen before in the same text adds nothing new: code that repeats its names costs one lookup each.
   const seen = new Set<string>()
-  for (const match of text.matchAll(TOKEN_RE)) {
+  for (const match of text.matchAll(TERM_RE)) {
     if (seen.has(match[0])) continue
     seen.add(match[0])
     const token = match[0].replace(/[.,'’]+$/, "")

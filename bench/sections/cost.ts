@@ -3,13 +3,13 @@ import { redactSecrets } from "../../src/capture/redact/redact.ts"
 import { splitClaims } from "../../src/claims/split.ts"
 import { DEFAULTS } from "../../src/config/config.ts"
 import { isVerbatimInSources, normalizeSources } from "../../src/judge/gate.ts"
+import { readProcessClaim } from "../../src/judge/process-claim.ts"
 import { buildJudgeBody, JUDGE_PROMPTS, pickPrompt, renderContext } from "../../src/judge/prompt.ts"
-import { decideProcessClaim, readProcessClaim } from "../../src/judge/records.ts"
+import { decideProcessClaim } from "../../src/judge/records.ts"
 import { CORPUS, type CorpusEntry, playTurn } from "../../test/support/corpora/agent-turns.ts"
 import { createHost } from "../../test/support/host.ts"
 import { judgeEnv } from "../../test/support/judge.ts"
 import { approxTokens, KB, startLatencyJudge, table, utf8Bytes } from "../lib.ts"
-
 import { claimPartAt, drain, type Host, JUDGE_MODEL, type Report } from "./common.ts"
 
 interface CostRow {

@@ -19,8 +19,8 @@ export interface FailedToolPart {
 
 /** Owns what a tool call leaves behind: its process record, the premises it made stale, and its evidence. */
 export function createCapture({ config, directory, store }: PartContext) {
-  const record = (state: SessionState, call: ToolCall, line: string, output?: string) => {
-    const entry = toolRecord(call, line, directory, output)
+  const record = (state: SessionState, call: ToolCall, line: string, output?: string, failed = false) => {
+    const entry = toolRecord(call, line, directory, output, failed)
     state.records.push(entry)
     trimOldest(state.records, LIMITS.toolRecords)
     return entry
@@ -64,7 +64,7 @@ export function createCapture({ config, directory, store }: PartContext) {
     toolFailed(state: SessionState, part: FailedToolPart) {
       const call = { tool: part.tool, args: part.input, metadata: {}, title: "" }
       const error = part.error === undefined ? "error" : clip(redactSecrets(part.error), 100)
-      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`)
+      record(state, call, `${describeToolCall(call, directory)} → failed: ${error}`, undefined, true)
     },
   }
 }

@@ -5,8 +5,8 @@ import { asRecord, stringArg } from "../base/unknown.ts"
 import type { ToolRecord } from "../state/shapes.ts"
 import { redactSecrets } from "./redact/redact.ts"
 import { normalizePath, touchesSensitivePath } from "./sensitive.ts"
-import { testSummary } from "./shell.ts"
-import { EDIT_TOOL_RE, FILE_LISTING_TOOL_RE, READING_TOOL_RE } from "./tools.ts"
+import { testResults, testSummary } from "./shell.ts"
+import { EDIT_TOOL_RE, FILE_LISTING_TOOL_RE, patchFiles, READING_TOOL_RE } from "./tools.ts"
 
 const PROCESS_RECORD_CHARS = 200
 
@@ -16,8 +16,6 @@ export const DOC_PULL_SCAN_CHARS = 64_000
 /** Shell commands that rewrite, move or delete the files they name; cmd's and PowerShell's too (read lowercased). */
 const SHELL_WRITE_RE =
   /(?:^|[;&|(]\s*|\s)(?:(?:sed|perl)\b[^;&|\n]{0,400}\s-\w*i|tee|mv|rm|truncate|patch|git\s+(?:checkout|restore|apply|reset|stash|mv|rm)|del|erase|move|ren|rename|(?:remove|move|rename)-item|(?:set|add|clear)-content|out-file)\b/
-
-const PATCH_FILE_RE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm
 
 /** Shows project files relative to the project, as a user would name them; on Windows in any case or separator. */
 function displayPath(path: string, directory: string): string {
@@ -131,15 +129,22 @@ export function describeToolCall(
 
 function patchedPaths(args: Record<string, unknown>): string[] {
   const patch = stringArg(args, "patchText", "patch", "input")
-  if (!patch) return []
-  return [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim()).filter(Boolean)
+  return patch ? patchFiles(patch.slice(0, DOC_PULL_SCAN_CHARS)) : []
 }
 
-/** Files a tool call changed: premises read from them before no longer describe them. */
+/**
+ * Files a tool call changed: premises read from them before no longer describe them. `multiedit` may name a
+ * file per edit besides its own; a patch names every file it touches.
+ */
 export function editedPaths(tool: string, args: Record<string, unknown>, directory: string): string[] {
   if (!EDIT_TOOL_RE.test(tool)) return []
   const direct = stringArg(args, "filePath", "file_path", "path")
-  return (direct ? [direct] : patchedPaths(args)).map((path) => resolvePath(path, directory))
+  const perEdit = Array.isArray(args.edits)
+    ? args.edits.flatMap((edit) => stringArg(asRecord(edit), "filePath", "file_path", "path") ?? [])
+    : []
+  const named = [...(direct ? [direct] : []), ...perEdit]
+  const paths = named.length ? named : patchedPaths(args)
+  return [...new Set(paths.map((path) => resolvePath(path, directory)))]
 }
 
 /**
@@ -178,18 +183,28 @@ const LISTED_FILES = 200
  * A tool call as the records check reads it. A command's output is read for a test runner's summary line
  * (its verdict joins the line the judge sees), a listing's for the files it showed.
  */
-export function toolRecord(call: ToolCall, line: string, directory: string, output?: string): ToolRecord {
+export function toolRecord(
+  call: ToolCall,
+  line: string,
+  directory: string,
+  output?: string,
+  failed = false,
+): ToolRecord {
   const command = stringArg(call.args, "command", "cmd")
   const exit = typeof call.metadata.exit === "number" ? call.metadata.exit : undefined
   const changed = editedPaths(call.tool, call.args, directory)
   const file = stringArg(call.args, "filePath", "file_path", "path")
   let kind: ToolRecord["kind"] = "other"
-  if (changed.length) kind = "change"
+  // A call that failed changed, ran and read nothing; the files it named were still seen.
+  if (failed) kind = "other"
+  else if (changed.length) kind = "change"
   else if (command !== undefined) kind = "run"
   else if (READING_TOOL_RE.test(call.tool)) kind = "read"
   else if (call.tool === "task") kind = "delegate"
   const paths = changed.length ? changed : file ? [resolvePath(file, directory)] : []
-  const tests = kind === "run" && output ? testSummary(output.slice(-DOC_PULL_SCAN_CHARS)) : undefined
+  const tail = kind === "run" && output ? output.slice(-DOC_PULL_SCAN_CHARS) : undefined
+  const tests = tail ? testSummary(tail) : undefined
+  const results = tail ? testResults(tail) : []
   const listed =
     output && FILE_LISTING_TOOL_RE.test(call.tool) && call.tool !== "grep"
       ? output
@@ -207,5 +222,8 @@ export function toolRecord(call: ToolCall, line: string, directory: string, outp
     line: tests && (exit === 0) !== (tests === "passed") ? `${line} (test summary: ${tests})` : line,
     ...(tests ? { tests } : {}),
     ...(listed?.length ? { listed } : {}),
+    ...(results.length ? { results } : {}),
+    ...(failed ? { failed } : {}),
+    ...(FILE_LISTING_TOOL_RE.test(call.tool) ? { search: true } : {}),
   }
 }

@@ -1,5 +1,5 @@
 // Sensitive paths: files whose content is never captured, whichever tool touched them.
-import { SHELL_TOOL_RE } from "./tools.ts"
+import { patchFiles, SHELL_TOOL_RE } from "./tools.ts"
 
 const SENSITIVE_BASENAME_RE =
   /^(?:\.env.*|.*\.pem|.*\.key|.*\.p12|.*\.pfx|id_rsa|id_dsa|id_ecdsa|id_ed25519|\.npmrc|\.netrc|\.pgpass|credentials(?:\.(?:json|ya?ml|toml|ini|txt|csv|xml|conf|cfg|env))?)$/
@@ -34,9 +34,14 @@ function argPaths(args: Record<string, unknown>): string[] {
   return paths
 }
 
+/**
+ * Whether a call touches a sensitive file: by its path arguments, the words of its command, or the files a
+ * patch names in its headers. A patch to `README.md` whose text mentions `.env` touches no sensitive file.
+ */
 export function touchesSensitivePath(tool: string, args: Record<string, unknown>): boolean {
   if (argPaths(args).some((path) => isSensitivePath(path.replace(/[?#].*$/, "")))) return true
-  for (const key of ["command", "cmd", "script", "patchText"]) {
+  if (typeof args.patchText === "string" && patchFiles(args.patchText).some(isSensitivePath)) return true
+  for (const key of ["command", "cmd", "script"]) {
     const value = args[key]
     if (typeof value === "string" && mentionsSensitivePath(value)) return true
   }

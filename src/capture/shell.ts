@@ -278,3 +278,104 @@ export function namedFiles(commands: readonly SimpleCommand[]): string[] {
     ),
   )
 }
+
+/**
+ * Lines that report one test's result, with its name and outcome: unittest and Django in verbose mode and
+ * their failure headers, pytest -v and its short summary, go test -v, cargo test, Jest/Vitest/Mocha marks,
+ * bun test. What a claim about some tests ("the merge tests pass") is decided by.
+ */
+const TEST_RESULT_LINES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => boolean]> = [
+  [
+    /^(test\S*\s+\([^)]*\))(?:\s+\.\.\.)?.*?\s(ok|FAIL|ERROR|skipped\b.*|expected failure)$/,
+    (m) => m[2] !== "FAIL" && m[2] !== "ERROR",
+  ],
+  [/^(FAIL|ERROR): (test\S*(?:\s+\([^)]*\))?)/, () => false],
+  [/^(\S+::\S+)\s+(PASSED|FAILED|ERROR|XPASS|XFAIL|SKIPPED)\b/, (m) => m[2] !== "FAILED" && m[2] !== "ERROR"],
+  [/^(FAILED|ERROR) (\S+::\S+)/, () => false],
+  [/^--- (PASS|FAIL|SKIP): (\S+)/, (m) => m[1] !== "FAIL"],
+  [/^test (\S+) \.\.\. (ok|FAILED|ignored)$/, (m) => m[2] !== "FAILED"],
+  [/^(PASS|FAIL) (\S+\.(?:[jt]sx?|mjs|cjs))\b/, (m) => m[1] === "PASS"],
+  [/^(✓|✔|√|✗|✕|×|✘)\s+(.+)$/u, (m) => "✓✔√".includes(m[1] as string)],
+  [/^\((pass|fail)\) (.+)$/, (m) => m[1] === "pass"],
+]
+
+/** How many result lines a run keeps, and how much of each: enough to find a group of tests by name. */
+const RESULT_LINES = 300
+
+const RESULT_LINE_CHARS = 160
+
+/** One test's reported result: its line, lowercased and clipped, and whether it passed. */
+interface TestResult {
+  line: string
+  passed: boolean
+}
+
+/** The per-test result lines of a command's output, failures kept first when there are too many. */
+export function testResults(output: string): TestResult[] {
+  const found: TestResult[] = []
+  for (const raw of output.split("\n")) {
+    const line = raw.trim()
+    if (line.length < 6 || line.length > 400) continue
+    for (const [pattern, passed] of TEST_RESULT_LINES) {
+      const match = pattern.exec(line)
+      if (!match) continue
+      found.push({ line: line.slice(0, RESULT_LINE_CHARS).toLowerCase(), passed: passed(match) })
+      break
+    }
+  }
+  if (found.length <= RESULT_LINES) return found
+  return [...found.filter((r) => !r.passed), ...found.filter((r) => r.passed)].slice(0, RESULT_LINES)
+}
+
+/** Programs that write every file they name: `touch x`, `tee x`, `sed -i … x`, `mv a b` (both ends change). */
+const WRITING_PROGRAM_RE = /^(?:touch|mv|tee|truncate|patch)$|^(?:sed|perl)$/
+
+/** Programs that write only their last operand, the destination: `cp a b`, `install a b`, `ln -s a b`. */
+const COPYING_PROGRAM_RE = /^(?:cp|install|ln|rsync)$/
+
+/** The files a simple command writes: its redirect targets, and what a writing program names. */
+export function writtenFiles(simple: SimpleCommand): string[] {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  const operands = args.filter((word) => !word.startsWith("-"))
+  let named: string[] = []
+  if (name === "dd") named = args.filter((word) => word.startsWith("of=")).map((word) => word.slice(3))
+  else if (COPYING_PROGRAM_RE.test(name)) {
+    // `cp -t dir a b` names its destination first; otherwise it is the last operand.
+    const target = args.findIndex((word) => word === "-t" || word === "--target-directory")
+    const destination = target >= 0 ? args[target + 1] : operands.at(-1)
+    named = operands.length >= 2 && destination !== undefined ? [destination] : []
+  } else if (WRITING_PROGRAM_RE.test(name)) {
+    const inPlace = !(name === "sed" || name === "perl") || args.some((word) => /^-\w*i/.test(word))
+    named = inPlace ? operands : []
+  }
+  return [...simple.writes, ...named]
+}
+
+/** File programs that change only the files they name: what they did not name, they did not change. */
+const NAMED_ONLY_PROGRAM_RE = /^(?:cp|mv|install|ln|touch|tee|truncate|mkdir|rmdir|rm|chmod|chown)$/
+
+/** Whether a simple command changes no file but those it names (no glob, no recursion into a directory). */
+export function writesOnlyNamed(simple: SimpleCommand): boolean {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  const inPlace = (name === "sed" || name === "perl") && args.some((word) => /^-\w*i/.test(word))
+  return (
+    (inPlace || NAMED_ONLY_PROGRAM_RE.test(name)) && !args.some((word) => /[*?]/.test(word) || /^-\w*[rR]/.test(word))
+  )
+}
+
+/**
+ * Whether a command may have shown the agent a file it does not name: a search or listing over directories
+ * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
+ * itself (a build, a migration, a script) shows the agent none of them.
+ */
+export function showsUnnamed(simple: SimpleCommand): boolean {
+  const [program = "", ...args] = programWords(simple)
+  const name = program.split("/").at(-1) ?? program
+  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
+  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
+  if (name === "git") return args[0] === "grep"
+  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
+  return false
+}

@@ -20,3 +20,17 @@ export function originOf(tool: string, args: Record<string, unknown>): Origin {
 }
 
 export const READING_TOOL_RE = /^(?:read|grep|glob|list|ls)$/i
+
+/** The files of an `apply_patch` envelope (a moved file is changed at both ends), or of a unified diff. */
+const PATCH_FILE_RE = /^\*\*\* (?:(?:Update|Add|Delete) File|Move to): (.+)$/gm
+
+const DIFF_FILE_RE = /^(?:\+\+\+|---) (?:[ab]\/)?(\S+)/gm
+
+/** Every file a patch touches, by its file headers only: what its body says names no file. */
+export function patchFiles(patch: string): string[] {
+  const envelope = [...patch.matchAll(PATCH_FILE_RE)].map((match) => (match[1] ?? "").trim())
+  const files = envelope.length
+    ? envelope
+    : [...patch.matchAll(DIFF_FILE_RE)].map((match) => match[1] ?? "").filter((path) => path !== "/dev/null")
+  return [...new Set(files.filter(Boolean))]
+}

@@ -45,6 +45,13 @@ const OFFER_RE = new RegExp(
   "i",
 )
 
+/**
+ * Offers that hang on the user's say ("If you'd rather keep it, we could …", "I can loosen the tolerance if you
+ * agree.", "Wenn du magst, kann ich …"): judged all the same when they give a reason or a fact.
+ */
+const CONDITIONAL_OFFER_RE =
+  /^(?:if you(?:['’]d)? (?:rather|prefer|agree|like|want)\b|(?:alternatively|otherwise),? (?:we|i) (?:could|can)\b|we could (?:also )?(?:keep|drop|add|switch|pin|move|split|rename|revert|try)\b|i (?:can|could) (?:also )?\p{L}+\b.*\bif you (?:agree|want|like|prefer|['’]d like|need)\b|wenn du (?:magst|willst|möchtest|einverstanden bist)\b|falls (?:gewünscht|du (?:magst|willst|möchtest))\b|alternativ (?:könnten wir|kann ich|könnte ich)\b|wir könnten (?:auch )?|ich kann\b.*\b(?:wenn du|falls du|falls gewünscht)\b)/iu
+
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
 const ADVICE_RE =
   /^(?:next,? you (?:can|could|might|should)|you (?:could|might|may) (?:also |then |first )?(?:want to|consider|try|add|run|use|switch)|consider (?:adding|using|running|switching|moving|enabling|disabling|writing|splitting)|as a next step|a good next step|als nächsten schritt|du könntest (?:auch |noch )?)/i
@@ -55,7 +62,7 @@ const REASON_CLAUSE_RE =
 
 /** Counts and quantities, English and German: a lead-in that holds one claims a count. */
 const COUNT_WORDS = [
-  ...["one", "two", "three", "four", "five", "six", "seven", "eight"],
+  ...["two", "three", "four", "five", "six", "seven", "eight"],
   ...["nine", "ten", "twelve", "all", "only", "every", "none", "both"],
 ] as const
 
@@ -68,8 +75,9 @@ const GERMAN_COUNT_WORDS = [
  * Words in a lead-in that make it say something checkable: a number, a count, code, a quote, a path or a
  * name of the sources ("The config has three options:" claims a count; "Other settings:" claims nothing).
  */
+// "one" counts as a number, "one-liner" does not.
 const LEAD_IN_CONTENT_RE = new RegExp(
-  String.raw`\d|\`|["“„‘]|(?:^|\s)'|\/|\b${wordPattern([...COUNT_WORDS, ...GERMAN_COUNT_WORDS])}\b`,
+  String.raw`\d|\`|["“„‘]|(?:^|\s)'|\/|\b(?:one(?!-)|${wordPattern([...COUNT_WORDS, ...GERMAN_COUNT_WORDS])})\b`,
   "i",
 )
 
@@ -97,12 +105,24 @@ const LEAD_IN_OPENER_RE = new RegExp(
 const LEAD_IN_MAX_WORDS = 3
 
 /**
+ * A longer colon sentence that only names the block after it: the fix, the change, the numbers "at a glance"
+ * ("The fix is a one-liner:", "The relevant change looks like this:", "Die Latenzen im Überblick:").
+ */
+const BLOCK_NAMING_RE =
+  /(?:\b(?:as follows|like this|like so|the following|below|at a glance|in a nutshell|in brief|in short|one-liner|in detail|side by side|before and after)|(?<!\p{L})(?:im überblick|auf einen blick|wie folgt(?:\s+\p{L}+)?|folgendermaßen|so aus|im detail|kurz zusammengefasst|im vergleich|vorher und nachher|einzeiler))\s*:$|^(?:the|my|our|this|die|der|das|mein\p{L}*|unser\p{L}*|diese\p{L}*)\s+(?:\p{L}+\s+)?(?:fix|change|changes|diff|patch|result|results|output|summary|plan|idea|gist|approach|steps|options|numbers|timings|details|änderung(?:en)?|ergebnis(?:se)?|zusammenfassung|lösung|schritte|optionen|zahlen|details|latenzen|messwerte)(?:\s+(?:is|are|looks|look|was|were|ist|sind|sieht|sehen|war|waren)\b[^:]{0,40})?\s*:$/iu
+
+/** The agent telling what it did ("I refreshed the lockfile:", "Ich habe retry.ts angepasst:"): a claim. */
+const OWN_ACTION_RE =
+  /^(?:i|we)\s+(?:\p{L}+ed|ran|wrote|made|built|found|read|did|put|set|took|kept|left|gave|brought)\b|^(?:ich|wir)\s+(?:habe|haben)\b/iu
+
+/**
  * A sentence that only introduces the list or block after it. One that says something itself stays a claim:
  * "I changed the client:" reports the agent's work, "The config has three options:" a count.
  */
 function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
   if (!closesParagraph || !text.endsWith(":") || LEAD_IN_CONTENT_RE.test(text)) return false
-  return words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)
+  if (words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)) return true
+  return !OWN_ACTION_RE.test(text) && BLOCK_NAMING_RE.test(text)
 }
 
 /**
@@ -116,7 +136,57 @@ export function notAClaim(sentence: string, closesParagraph = false): NotAClaim 
   if (/\?["'”’)\]]*$/.test(text)) return "a question"
   const plain = text.replace(INTERJECTION_RE, "")
   if (GREETING_RE.test(plain)) return "a greeting or sign-off"
-  if (OFFER_RE.test(plain) || (ADVICE_RE.test(plain) && !REASON_CLAUSE_RE.test(plain))) return "an offer or advice"
+  if (OFFER_RE.test(plain)) return "an offer or advice"
+  const hedged = ADVICE_RE.test(plain) || CONDITIONAL_OFFER_RE.test(plain)
+  if (hedged && !REASON_CLAUSE_RE.test(plain)) return "an offer or advice"
   if (closesParagraph && isLeadIn(text, text.split(/\s+/).length, closesParagraph)) return "a lead-in"
   return undefined
+}
+
+const ENGLISH_ACTIONS =
+  "updated|edited|modified|changed|created|added|touched|deleted|removed|renamed|fixed|read|reviewed|inspected"
+
+/** "Updated files:", "Files changed:", "Changes I made to:", "I updated these files:": a lead-in that states an action. */
+const ENGLISH_ACTION_LEAD_RE = new RegExp(
+  `^(?:(?:the\\s+)?(?:files?|changes?)\\s+(?:i\\s+|we\\s+)?(${ENGLISH_ACTIONS})|(${ENGLISH_ACTIONS})(?:\\s+(?:the\\s+)?(?:following\\s+)?files?)?|(?:i|we)\\s+(?:have\\s+|also\\s+)?(${ENGLISH_ACTIONS})\\s+(?:these|those|the\\s+following)(?:\\s+files?)?)\\s*:$`,
+  "i",
+)
+
+/** German lead-ins and the participle each item takes: "Geänderte Dateien:", "Ich habe folgende Dateien angepasst:". */
+const GERMAN_ACTION_LEAD_RE =
+  /^(?:(geänderte|angepasste|aktualisierte|bearbeitete|erstellte|neue|gelöschte|gelesene)\s+dateien|(geändert|angepasst|aktualisiert|bearbeitet|erstellt|gelöscht|gelesen)|(?:ich|wir)\s+habe?n?\s+(?:folgende|diese|die\s+folgenden)\s+dateien\s+(geändert|angepasst|aktualisiert|bearbeitet|erstellt|gelöscht|gelesen))\s*:$/iu
+
+const GERMAN_PARTICIPLES: Readonly<Record<string, string>> = {
+  geänderte: "geändert",
+  angepasste: "angepasst",
+  aktualisierte: "aktualisiert",
+  bearbeitete: "bearbeitet",
+  erstellte: "erstellt",
+  neue: "erstellt",
+  gelöschte: "gelöscht",
+  gelesene: "gelesen",
+}
+
+/**
+ * For a lead-in that states an action and names nothing itself ("Updated files:", "Geänderte Dateien:"), what
+ * each item under it claims: "Updated `src/a.ts`", "Ich habe `src/a.ts` geändert". Undefined for any other.
+ */
+export function listAction(leadIn: string): ((item: string) => string) | undefined {
+  const text = leadIn.trim()
+  const english = ENGLISH_ACTION_LEAD_RE.exec(text)
+  const verb = english?.[1] ?? english?.[2] ?? english?.[3]
+  if (verb) {
+    const lower = verb.toLowerCase()
+    return (item) => `${lower[0]?.toUpperCase()}${lower.slice(1)} ${item}`
+  }
+  const german = GERMAN_ACTION_LEAD_RE.exec(text)
+  const adjective = german?.[1]?.toLowerCase()
+  const participle = (adjective ? GERMAN_PARTICIPLES[adjective] : undefined) ?? german?.[2] ?? german?.[3]
+  if (!participle) return undefined
+  const done = participle.toLowerCase()
+  return (item) => {
+    // "`src/a.ts`: liest jetzt den Port" keeps its words after the file: the participle goes after the file.
+    const colon = /^(`[^`]+`|\S+):\s*(.+)$/.exec(item)
+    return colon ? `Ich habe ${colon[1]} ${done}: ${colon[2]}` : `Ich habe ${item} ${done}`
+  }
 }

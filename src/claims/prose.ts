@@ -167,23 +167,53 @@ function listItem(line: string, previousMarker: string | undefined): { marker: s
   return { marker: `${label}.`, text: line.slice(dotted[0].length) }
 }
 
+/** A prose paragraph's source lines, and whether it is an item of a list. */
+interface ProseBlock {
+  lines: string[]
+  item: boolean
+}
+
+/** A paragraph this many lines long is handed on at its next line that ends a sentence: none is held whole. */
+const PARAGRAPH_LINES = 256
+
+const SENTENCE_LINE_END_RE = /[.!?]["'”’)\]]*$/
+
+/** The lines of a text one by one, without splitting all of it first. */
+function* eachLine(text: string): Generator<string> {
+  let from = 0
+  for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", from)) {
+    yield text.slice(from, end > from && text[end - 1] === "\r" ? end - 1 : end)
+    from = end + 1
+  }
+  yield text.slice(from)
+}
+
 /**
  * The prose paragraphs of a markdown reply, each as its source lines: code, headings, tables, rules and
  * link-only lines are dropped; each list item and each paragraph is its own entry, with bullets and quote
  * markers removed and inline markdown left in place.
+ *
+ * They come one by one: a long reply's lines are never all held at once.
  */
-export function proseParagraphs(markdown: string): string[][] {
-  const paragraphs: string[][] = []
+export function eachProseBlock(markdown: string): Generator<ProseBlock> {
+  return blocksOf(markdown)
+}
+
+function* blocksOf(markdown: string): Generator<ProseBlock> {
+  const paragraphs: ProseBlock[] = []
   let current: string[] = []
+  let currentItem = false
   let fence: string | undefined
   let previousBlank = true
   let inTable = false
   let marker: string | undefined
   const flush = () => {
-    if (current.length) paragraphs.push(current)
+    if (current.length) paragraphs.push({ lines: current, item: currentItem })
     current = []
+    currentItem = false
   }
-  for (const rawLine of markdown.split(/\r?\n/)) {
+  for (const rawLine of eachLine(markdown)) {
+    if (paragraphs.length) yield* paragraphs.splice(0)
     const fenceMatch = FENCE_RE.exec(rawLine)
     if (fence) {
       if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined
@@ -220,15 +250,17 @@ export function proseParagraphs(markdown: string): string[][] {
     if (item) {
       flush()
       const inline = splitInlineItems(item.text, item.marker)
-      for (const text of inline.items.slice(0, -1)) paragraphs.push([text])
+      for (const text of inline.items.slice(0, -1)) paragraphs.push({ lines: [text], item: true })
       current.push(inline.items.at(-1) ?? "")
+      currentItem = true
       marker = inline.marker
       continue
     }
     current.push(line.trim())
+    if (current.length >= PARAGRAPH_LINES && SENTENCE_LINE_END_RE.test(line.trimEnd())) flush()
   }
   flush()
-  return paragraphs
+  yield* paragraphs
 }
 
 export const CODE_SPAN_RE = /`([^`]+)`/g

@@ -3,31 +3,16 @@
 import { clipStart } from "../base/text.ts"
 import { wordPattern } from "../base/words.ts"
 import type { Claim, NotJudged } from "../state/shapes.ts"
-import { MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
-import { CODE_SPAN_RE, proseParagraphs, stripInlineMarkdown } from "./prose.ts"
-import {
-  BEFORE_ORDINAL_RE,
-  FINAL_ABBREVIATIONS,
-  FIXED_ABBREVIATIONS,
-  GERMAN_WORD_RE,
-  MONTH_START_RE,
-  NUMBER_ABBREVIATIONS,
-  ORDINAL_NOUN_START_RE,
-  QUESTION_START_RE,
-  SENTENCE_STARTERS,
-  UNIT_ABBREVIATIONS,
-} from "./words.ts"
+import { listAction, MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
+import { continuesAfterPeriod, periodEnding, startsLikeName } from "./periods.ts"
+import { CODE_SPAN_RE, eachProseBlock, stripInlineMarkdown } from "./prose.ts"
+import { shieldTokens, unshieldTokens } from "./tokens.ts"
+import { GERMAN_WORD_RE, QUESTION_START_RE, SENTENCE_STARTERS } from "./words.ts"
 
 const BEFORE_CHARS = 300
 
 /** ICU does not break before a lowercase letter, so ". `pool_size` is ..." stays one segment without this cut. */
 const STOP_BEFORE_CODE_RE = /[.!?]["'”’)\]]*\s+$/
-
-/**
- * The word before a final period, as ICU leaves it: "K" in "Ada K.", "U.S" in "the U.S.", "3" in "1.–3.".
- * The tail is cut to a few dozen characters, so this never scans a whole sentence.
- */
-const PERIOD_END_RE = /(?:^|[\s([„"“‘'/–—-])([^\s([„"“‘'/–—-]*)\.$/u
 
 /** Names that carry "!": before a capitalised word that opens no sentence, the sentence goes on ("Yahoo! Mail"). */
 const NAME_EXCLAIMED_RE = /(?:^|[\s(])(?:Yahoo|Jeopardy|Joomla|Wham)!$/u
@@ -55,78 +40,17 @@ export function normalizeForMatch(text: string): string {
 /** What a claim's comparison form drops at its end: spaces, closing quotes and brackets, punctuation. */
 const TRAILING_MARKS = new Set([" ", '"', "'", "”", ")", ".", ":", ";", "!", ","])
 
-const LETTER_RE = /\p{L}/u
-
-type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
-
-/** What the word before a text's final period is, which decides whether that period ends the sentence. */
-function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
-  const match = PERIOD_END_RE.exec(tail)
-  if (!match) return undefined
-  const token = match[1] ?? ""
-  const lower = token.toLowerCase()
-  const before = tail.slice(0, match.index + match[0].length - token.length - 1)
-  // An apostrophe inside a word is no quote: "didn't." ends with the word "didn't", not with a letter "t".
-  const mark = before.at(-1)
-  if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
-  if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
-  // A unit after a number: "984 ft." is feet, not Fort.
-  if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before)) return { kind: "unit", before }
-  // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
-  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
-  // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
-  if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
-  // German street names carry the abbreviation inside the word: "Hafenstr. 12".
-  if (NUMBER_ABBREVIATIONS.has(lower) || /\p{L}str$/u.test(lower)) return { kind: "number", before }
-  // Days, months, centuries and ranks; a four-digit number is a year or a count and ends sentences.
-  if (/^\d{1,3}$/.test(token)) return { kind: "ordinal", before }
-  // A regnal number after a name: "Heinrich VIII. Tudor", "Wilhelm II. Er dankte ab".
-  if (/^[IVX]{2,5}$/.test(token) && /\p{Lu}\p{Ll}+\s*$/u.test(before)) return { kind: "regnal", before }
-  if (/^\p{Lu}(?:\.\p{Lu})+$/u.test(token)) return { kind: "acronym", before }
-  return undefined
-}
-
-/** A capitalised word that is not a usual sentence opener: after an initial or acronym, the name goes on. */
-function startsLikeName(piece: string): boolean {
-  const word = /^\p{Lu}[\p{L}'’-]*/u.exec(piece)?.[0]
-  return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
-}
-
-/** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
-  const lower = /^\p{Ll}/u.test(piece)
-  const digit = /^\d/.test(piece)
-  switch (ending.kind) {
-    case "fixed":
-      return true
-    case "final":
-      return lower
-    case "number":
-      return lower || digit
-    case "ordinal":
-      // "am 3. Oktober", "im 19. Jahrhundert", "auf der 35. Kommandeurstagung"; "auf Seite 12. Dort" ends.
-      return (
-        lower ||
-        digit ||
-        MONTH_START_RE.test(piece) ||
-        ORDINAL_NOUN_START_RE.test(piece) ||
-        (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
-      )
-    case "acronym":
-    case "unit":
-    case "regnal":
-      return lower || digit || startsLikeName(piece)
-    case "initial":
-      // "Ada K. Lovelace", "J. R. R. Tolkien", "z. B. Wasser"; but "the reviewer and I. Then ..." ends.
-      if (lower || digit || /^\p{Lu}\.(?:\s|$)/u.test(piece)) return true
-      return startsLikeName(piece) && /(?:\p{Lu}[\p{Ll}'’-]+|\p{L}\.)\s*$/u.test(ending.before)
-  }
-}
-
-/** A sentence being put together from ICU's pieces; kept as pieces and joined once at the end. */
+/**
+ * A sentence being put together from ICU's pieces, as offsets into its block: keeping a string per piece
+ * would hold a million small strings on a megabyte of "1. ", which the garbage collector pays for more than
+ * linearly. The text is sliced once at the end.
+ */
 type PendingSentence = {
-  pieces: string[]
-  length: number
+  start: number
+  end: number
+  /** Where its first piece ends: a question is recognised by how it opens. */
+  firstEnd: number
+  count: number
   closed: boolean
   /** A quotation opened in the sentence is still open. */
   quoted: boolean
@@ -138,11 +62,10 @@ function isFragment(text: string): boolean {
 }
 
 /** Whether `piece`, which ICU cut off, belongs to the sentence before it. */
-function continuesSentence(previous: PendingSentence, piece: string): boolean {
+function continuesSentence(previous: PendingSentence, piece: string, block: string): boolean {
   if (!/\p{L}/u.test(piece)) return true
   // Only the end of the sentence decides, so only a bounded tail of it is read.
-  const last = previous.pieces.at(-1) ?? ""
-  const tail = last.length >= 48 ? last.slice(-48) : previous.pieces.slice(-3).join(" ").slice(-48)
+  const tail = block.slice(Math.max(previous.start, previous.end - 48), previous.end)
   if (OMISSION_END_RE.test(tail) || SPACED_ELLIPSIS_END_RE.test(tail)) return true
   // ICU always breaks after "!" and "?": "uses Yahoo! for the login" is one sentence, and so is a name
   // that carries "!" before a word that opens none ("the login page of Yahoo! Mail").
@@ -153,8 +76,10 @@ function continuesSentence(previous: PendingSentence, piece: string): boolean {
   if (continuesAfterPeriod(ending, piece)) return true
   // The split is doubtful: a piece too short to judge goes back to its neighbour rather than being dropped,
   // and a question cut there is joined up, so its first half is never judged as a statement.
-  const short = previous.length < MIN_CLAIM_CHARS || (previous.pieces.length === 1 && !/\s/.test(tail))
-  const question = /\?["'”’)\]]*$/.test(piece) && QUESTION_START_RE.test(previous.pieces[0] ?? "")
+  const short = previous.end - previous.start < MIN_CLAIM_CHARS || (previous.count === 1 && !/\s/.test(tail))
+  const question =
+    /\?["'”’)\]]*$/.test(piece) &&
+    QUESTION_START_RE.test(block.slice(previous.start, Math.min(previous.firstEnd, previous.start + 40)))
   return short || question || (isFragment(piece) && !/[.!?]["'”’)\]]*$/.test(piece))
 }
 
@@ -175,59 +100,113 @@ function cutBeforeCode(segment: string): string[] {
 /** One piece of a block: ICU's segment or a part cut from it. `hard`: a sentence surely starts here. */
 interface Piece {
   text: string
+  /** Where the piece starts in its block. */
+  at: number
   hard: boolean
   /** The segment ended a line, which `joinLines` put there only where a sentence ends. */
   lineEnd: boolean
+  /** The piece has a quotation mark. */
+  marks: boolean
 }
 
-/** ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences (ICU breaks before none). */
-const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*))/gu
+/**
+ * ". the", ". it", ". und": a full stop, then a lowercase word that opens sentences; or ". 2007 war", a number
+ * and a word (ICU breaks before neither: it reads on to the next lowercase letter).
+ */
+const STOP_BEFORE_LOWER_RE = /\.\s+(?=(\p{Ll}[\p{Ll}'’]*|\d{1,4}\s+\p{L}))/gu
+
+/** Before a sentence that opens with a number, the stop must end a word: "Exemplare. 2009" but not "S. 12. 3". */
+const WORD_BEFORE_STOP_RE = /\p{L}{2}["'”’)]*$/u
 
 /**
  * Cuts a segment where a sentence starts lowercase: after a full stop that ends an ordinary word or a number
  * (no abbreviation, initial, ordinal or ellipsis), before a lowercase word that usually opens a sentence
  * ("… in 2024. it fixed", "… is warm. the queue"). Each part after the first is a sure start.
  */
-function cutBeforeLowercase(segment: string): Array<[string, boolean]> {
-  const parts: Array<[string, boolean]> = []
+function* cutBeforeLowercase(segment: string): Generator<[string, boolean]> {
   let from = 0
   for (const match of segment.matchAll(STOP_BEFORE_LOWER_RE)) {
     const at = match.index
+    const next = match[1] ?? ""
+    const number = /^\d/.test(next)
+    if (number ? !WORD_BEFORE_STOP_RE.test(segment.slice(Math.max(0, at - 4), at)) : !SENTENCE_STARTERS.has(next))
+      continue
     // An ellipsis, spaced or not, goes on into lowercase: "weakened . . . was that".
-    if (!SENTENCE_STARTERS.has(match[1] ?? "") || /[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
+    if (/[.…]\s?$/.test(segment.slice(Math.max(0, at - 2), at))) continue
     if (periodEnding(segment.slice(Math.max(from, at - 47), at + 1)) !== undefined) continue
-    parts.push([segment.slice(from, at + 1), from > 0])
+    yield [segment.slice(from, at + 1), from > 0]
     from = at + match[0].length
   }
-  parts.push([segment.slice(from), from > 0])
-  return parts
+  yield [segment.slice(from), from > 0]
+}
+
+/**
+ * A stop that ICU reads on through: one with no space after it between a word and a sentence opener
+ * ("on Monday.The next"), a full-width one ("Monday．The"), and a footnote number after a year's full stop
+ * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number.
+ */
+const UNSPACED_STOP_RE =
+  /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
+
+/** The pieces of one ICU segment, first cut at stops ICU reads on through. */
+function* segmentPieces(segment: string): Generator<[string, boolean]> {
+  if (!segment.includes(".") && !segment.includes("．")) return yield* cutPieces(segment)
+  let from = 0
+  for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
+    const opener = match[1]
+    if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
+    const end = match.index + match[0].length
+    for (const [text, hard] of cutPieces(segment.slice(from, end))) yield [text, hard || from > 0]
+    from = end
+  }
+  if (from === 0) return yield* cutPieces(segment)
+  for (const [text] of cutPieces(segment.slice(from))) yield [text, true]
 }
 
 /** The pieces of one ICU segment, cut before inline code after a stop and before a lowercase sentence start. */
-function segmentPieces(segment: string, emit: (text: string, hard: boolean) => void) {
-  const push = (text: string, hard: boolean) => {
-    const trimmed = text.trim()
-    if (trimmed) emit(trimmed, hard)
-  }
+function* cutPieces(segment: string): Generator<[string, boolean]> {
   // Most segments have no full stop but their last and no code: they are one piece as they are.
   const stop = segment.indexOf(". ")
   const innerStop = stop >= 0 && stop < segment.trimEnd().length - 1
-  if (!innerStop && !segment.includes("`")) return push(segment, false)
+  if (!innerStop && !segment.includes("`")) {
+    const trimmed = segment.trim()
+    if (trimmed) yield [trimmed, false]
+    return
+  }
   for (const [part, hard] of innerStop ? cutBeforeLowercase(segment) : [[segment, false] as const]) {
-    if (!part.includes("`")) push(part, hard)
-    else for (const [i, text] of cutBeforeCode(part).entries()) push(text, hard && i === 0)
+    const texts = part.includes("`") ? cutBeforeCode(part) : [part]
+    for (const [i, text] of texts.entries()) {
+      const trimmed = text.trim()
+      if (trimmed) yield [trimmed, hard && i === 0]
+    }
   }
 }
 
-/** Every piece of a block, for the merging that must look ahead (an open quotation). */
-function piecesOf(block: string, segmenter: Intl.Segmenter): Piece[] {
-  const pieces: Piece[] = []
-  for (const { segment } of segmenter.segment(block)) {
-    segmentPieces(segment, (text, hard) => pieces.push({ text, hard, lineEnd: false }))
-    const last = pieces.at(-1)
-    if (last && segment.endsWith("\n")) last.lineEnd = true
+/** A stop inside a segment, with something after it: only then may the segment hold more than one piece. */
+const INNER_STOP_RE = /[.．](?=\S)|\.\s/
+
+/** The pieces of a block in order, each found at its offset: a piece is the next text after the one before. */
+function* piecesOf(block: string, segmenter: Intl.Segmenter): Generator<Piece> {
+  let cursor = 0
+  // A segment that ends a line marks its last piece: each piece is handed on once the next one is known.
+  let held: Piece | undefined
+  for (const { segment, index } of segmenter.segment(block)) {
+    const text = segment.trimEnd()
+    // Most segments hold no stop but their last and no code: one piece as it is, with no cutting to do.
+    if (text && !text.includes("`") && !INNER_STOP_RE.test(text) && !/^\s/.test(text)) {
+      if (held) yield held
+      held = { text, at: index, hard: false, lineEnd: false, marks: QUOTE_CHAR_RE.test(text) }
+      cursor = index + text.length
+    } else
+      for (const [piece, hard] of segmentPieces(segment)) {
+        const at = block.indexOf(piece, cursor)
+        cursor = at + piece.length
+        if (held) yield held
+        held = { text: piece, at, hard, lineEnd: false, marks: QUOTE_CHAR_RE.test(piece) }
+      }
+    if (held && segment.endsWith("\n")) held.lineEnd = true
   }
-  return pieces
+  if (held) yield held
 }
 
 /** Whether a quotation is open after `text`, given whether one was open before: straight, „…“ and “…” quotes. */
@@ -256,16 +235,10 @@ const QUOTE_LOOKAHEAD = 4
  * ICU's cut inside it is undone when the quotation closes within a few pieces and the sentence goes on in
  * lowercase after it. `quoted[i]` says whether piece i has a quotation mark at all.
  */
-function insideQuotation(
-  previous: PendingSentence,
-  pieces: readonly Piece[],
-  quoted: readonly boolean[],
-  index: number,
-): boolean {
+function insideQuotation(previous: PendingSentence, ahead: readonly Piece[]): boolean {
   if (!previous.quoted) return false
-  for (let at = index; at < Math.min(pieces.length, index + QUOTE_LOOKAHEAD); at++) {
-    const piece = pieces[at] as Piece
-    const close = quoted[at] ? piece.text.search(QUOTE_CLOSE_RE) : -1
+  for (const piece of ahead) {
+    const close = piece.marks ? piece.text.search(QUOTE_CLOSE_RE) : -1
     if (close >= 0) return /^[\s,;:)\]]*\p{Ll}/u.test(piece.text.slice(close + 1))
     if (piece.lineEnd) return false
   }
@@ -277,39 +250,49 @@ function insideQuotation(
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-export function sentences(block: string, segmenter: Intl.Segmenter): string[] {
-  // Growing one string and reading its tail after every merge would copy it again each time.
-  const merged: PendingSentence[] = []
-  const add = (text: string, hard: boolean, inQuotation: (previous: PendingSentence) => boolean, marks: boolean) => {
-    const previous = merged.at(-1)
-    if (previous && !previous.closed && !hard && (continuesSentence(previous, text) || inQuotation(previous))) {
-      previous.pieces.push(text)
-      previous.length += text.length + 1
-      if (marks) previous.quoted = quoteOpenAfter(previous.quoted, text)
-    } else
-      merged.push({ pieces: [text], length: text.length, closed: false, quoted: marks && quoteOpenAfter(false, text) })
-  }
-  const close = () => {
-    const last = merged.at(-1)
-    if (last) last.closed = true
-  }
-  if (!QUOTE_CHAR_RE.test(block)) {
-    // Most blocks quote nothing: their pieces are merged as ICU makes them, with no look ahead.
-    const never = () => false
-    for (const { segment } of segmenter.segment(block)) {
-      segmentPieces(segment, (text, hard) => add(text, hard, never, false))
-      if (segment.endsWith("\n")) close()
+export function sentences(text: string, segmenter: Intl.Segmenter): Generator<string> {
+  return eachSentence(text, segmenter)
+}
+
+/** The sentences of a block one by one (see `sentences`): a long reply's sentences are never all held at once. */
+function* eachSentence(text: string, segmenter: Intl.Segmenter): Generator<string> {
+  // Code, URLs and identifiers hold no boundary: their marks are hidden from ICU and the rules below.
+  const block = shieldTokens(text)
+  const spans: number[] = []
+  let current: PendingSentence | undefined
+  const add = (piece: Piece, ahead: readonly Piece[]) => {
+    const end = piece.at + piece.text.length
+    const open = current && !current.closed && !piece.hard
+    if (current && open && (continuesSentence(current, piece.text, block) || insideQuotation(current, ahead))) {
+      current.end = end
+      current.count++
+      if (piece.marks) current.quoted = quoteOpenAfter(current.quoted, piece.text)
+    } else {
+      if (current) spans.push(current.start, current.end)
+      const quoted = piece.marks && quoteOpenAfter(false, piece.text)
+      current = { start: piece.at, end, firstEnd: end, count: 1, closed: false, quoted }
     }
-  } else {
-    const pieces = piecesOf(block, segmenter)
-    const quoted = pieces.map((piece) => QUOTE_CHAR_RE.test(piece.text))
-    for (let index = 0; index < pieces.length; index++) {
-      const { text, hard, lineEnd } = pieces[index] as Piece
-      add(text, hard, (previous) => insideQuotation(previous, pieces, quoted, index), quoted[index] === true)
-      if (lineEnd) close()
-    }
+    if (piece.lineEnd) current.closed = true
   }
-  return merged.map(({ pieces: parts }) => parts.join(" "))
+  // A quotation opened in a sentence may close a few pieces ahead: those are held back to look at.
+  const window: Piece[] = []
+  const lookahead = QUOTE_CHAR_RE.test(block) ? QUOTE_LOOKAHEAD : 1
+  const next = () => {
+    const piece = window.shift() as Piece
+    add(piece, [piece, ...window])
+  }
+  const finished = function* () {
+    for (let at = 0; at < spans.length; at += 2) yield unshieldTokens(block.slice(spans[at], spans[at + 1]))
+    spans.length = 0
+  }
+  for (const piece of piecesOf(block, segmenter)) {
+    window.push(piece)
+    if (window.length === lookahead) next()
+    if (spans.length) yield* finished()
+  }
+  while (window.length) next()
+  if (current) spans.push(current.start, current.end)
+  yield* finished()
 }
 
 /**
@@ -327,16 +310,31 @@ export function splitClaims(
   const notClaims: NotJudged[] = []
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
-  for (const paragraph of proseParagraphs(reply)) {
-    const found = sentences(stripInlineMarkdown(joinLines(paragraph), true), segmenter)
-    for (const [at, withCode] of found.entries()) {
+  const blocks = eachProseBlock(reply)
+  // What the items of a list claim under a lead-in that states an action ("Updated files:" + "- `a.ts`").
+  let carry: ((item: string) => string) | undefined
+  for (let next = blocks.next(); !next.done; ) {
+    const block = next.value
+    next = blocks.next()
+    const listFollows = next.value?.item === true && !block.item
+    if (!block.item) carry = undefined
+    const each = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    let ahead = each.next()
+    for (let at = 0; !ahead.done; at++) {
+      let withCode = ahead.value
+      ahead = each.next()
+      const last = ahead.done === true
+      if (at === 0 && block.item && carry && NAMES_FIRST_RE.test(withCode)) withCode = carry(withCode)
+      // The lead-in's action is claimed item by item; the lead-in itself says nothing more.
+      const action = last && listFollows ? listAction(withCode) : undefined
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
       const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
-      const why = notAClaim(sentence, at === found.length - 1)
+      const why = action ? "a lead-in" : notAClaim(sentence, last)
+      if (last && !block.item) carry = action
       if (why) {
         notClaims.push({ text: sentence, why })
         continue
@@ -356,6 +354,9 @@ export function splitClaims(
   }
   return { claims, skipped, notClaims }
 }
+
+/** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
+const NAMES_FIRST_RE = /^(?:`[^`]+`|[\w.-]*[/.][\w./-]+)(?:\s|:|$)/
 
 /** Line ends that decide whether the next line of a paragraph goes on with the same sentence. */
 const TERMINAL_LINE_END_RE = /[.!?…]["'”’)\]*_]*\s*$/

@@ -11,252 +11,13 @@ import {
   programWords,
   runnerOf,
   type SimpleCommand,
+  showsUnnamed,
   splitCommand,
+  writesOnlyNamed,
+  writtenFiles,
 } from "../capture/shell.ts"
 import type { ToolRecord } from "../state/shapes.ts"
-
-const HEDGE_WORDS = [
-  ...["should", "would", "could", "might", "may", "will", "shall", "can", "cannot"],
-  ...["won't", "wouldn't", "if", "unless", "once", "until", "whether", "when", "make sure"],
-  ...["ensure", "please", "try", "expect", "expects", "expected", "hopefully", "probably", "likely"],
-  ...["let me", "let's", "i'll", "you'll", "you can", "need to", "needs to", "have to", "must"],
-] as const
-
-const GERMAN_HEDGE_WORDS = [
-  ...["kann", "kannst", "können", "wird", "werden", "wenn", "falls", "sobald"],
-  ...["bis", "ob", "damit", "bitte", "vermutlich", "wahrscheinlich", "muss"],
-] as const
-
-/** Stems that hedge in every form: "assumes", "assuming", "sollten", "würden". */
-const HEDGE_STEMS = ["assum", "sollte", "würde", "könnte", "müsste"] as const
-
-/**
- * Sentences that plan, instruct, suppose or hedge ("should pass", "run `npm test` to verify", "wenn die
- * Tests durchlaufen"): none of them claims what happened.
- */
-const HEDGE_RE = new RegExp(
-  String.raw`\b(?:${wordPattern([...HEDGE_WORDS, ...GERMAN_HEDGE_WORDS])}|${wordPattern(HEDGE_STEMS)}\w*)\b|\bto (?:verify|check|confirm|see|make sure)\b`,
-  "i",
-)
-
-const NEGATIONS = [
-  ...["not", "no longer", "never", "nothing", "none", "except"],
-  ...["excepting", "apart from", "aside from", "other than", "save for"],
-] as const
-
-const GERMAN_NEGATIONS = ["nicht", "nie", "außer", "bis auf", "abgesehen"] as const
-
-/**
- * A negated claim ("not all tests pass", "der Build läuft nicht durch") or one with an exception ("pass except
- * the flaky one", "bis auf einen") is left to the judge: a failing run may be just what it says.
- */
-const NEGATION_RE = new RegExp(
-  String.raw`\b(?:${wordPattern([...NEGATIONS, ...GERMAN_NEGATIONS])}|kein\w*)\b|n't\b`,
-  "i",
-)
-
-const RUN_PARTS = [
-  ...["other", "remaining", "rest of the", "new", "existing", "old", "relevant", "related", "affected", "updated"],
-  ...["added", "core", "unit", "integration", "these", "those", "both", "my", "this", "that"],
-] as const
-
-const GERMAN_RUN_PARTS = [
-  ...["übrigen", "anderen", "restlichen", "neuen", "bestehenden", "betroffenen"],
-  ...["beiden", "diese", "diesen", "dieser", "dieses"],
-] as const
-
-/**
- * Tests named as a part of the run ("the other tests", "the new tests", "both tests", "die übrigen Tests"): a
- * failing run does not contradict them, since the failures may be elsewhere; a passing one confirms them.
- */
-const PART_OF_RUN_RE = new RegExp(
-  String.raw`(?<!\p{L})(?:${wordPattern([...RUN_PARTS, ...GERMAN_RUN_PARTS], { blank: String.raw`\s+` })}|\d+\s+of\s+the)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)(?!\p{L})|\bthe\s+test\s+(?:pass|succeed)`,
-  "iu",
-)
-
-/** "ran", "executed", "verified" said by the agent of itself. */
-const RAN_IT_RE =
-  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|now\s+)?(?:ran|re-?ran|run|executed|verified|confirmed|checked)\b|\bafter\s+running\b|\b(?:now|again)\s+pass|\bpass(?:es)?\s+(?:now|again)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen|geprüft)\b|\b(?:laufen|läuft)\s+(?:jetzt|nun|wieder)\s+durch\b/i
-
-const FIRST_PERSON_RAN_RE =
-  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+)?(?:ran|re-?ran|run|executed)\b|\b(?:ich|wir)\s+habe?n?\b.*\b(?:ausgeführt|laufen\s+lassen)\b/i
-
-/**
- * "I ran the tests", "we re-ran the unit tests", "Ich habe die Tests ausgeführt": a run of the suite claimed
- * without naming its command. What follows may say how it went ("… and they pass").
- */
-const RAN_SUITE_RE =
-  /\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|also\s+|then\s+|now\s+)?(?:ran|re-?ran|run|executed)\s+(?:the\s+|all\s+(?:of\s+)?(?:the\s+)?|our\s+|both\s+)?(?:(?:unit|integration|e2e|relevant|existing|full|whole|affected|new|updated|related)\s+)*(?:test\s+suite|tests?|specs?)\b|\b(?:ich|wir)\s+habe?n?\s+(?:\p{L}+\s+){0,3}?(?:die|alle)\s+(?:\p{L}+\s+)?tests?\s+(?:\p{L}+\s+)?(?:ausgeführt|laufen\s+lassen)(?!\p{L})/iu
-
-/** How the run of the suite went, said after the run: "… and they (all) pass", "…, und sie laufen durch". */
-const SUITE_OUTCOME_PATTERNS: ReadonlyArray<readonly [boolean, RegExp]> = [
-  [
-    true,
-    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|all|both|everything|each|all\s+of\s+them|sie|alle)\s+(?:all\s+|alle\s+|now\s+|jetzt\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:all\s+)?(?:passing|green)|laufen\s+(?:\p{L}+\s+)?durch|sind\s+(?:\p{L}+\s+)?grün|bestehen|bestanden)\b\W*$/iu,
-  ],
-  [
-    false,
-    /^\s*(?:,\s*)?(?:and|und)\s+(?:they|some|one|two|three|sie|einige|zwei|drei)\s+(?:still\s+|noch\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing|schlagen\s+(?:\p{L}+\s+)?fehl)\b\W*$/iu,
-  ],
-]
-
-/** Programs an agent runs, as a command starts; `./` for a script of the project. */
-const AGENT_PROGRAMS = [
-  ...["npm", "npx", "pnpm", "yarn", "bun", "bunx", "node", "deno", "python3", "python", "pip3"],
-  ...["pip", "uv", "poetry", "pytest", "go", "cargo", "make", "tsc", "eslint", "prettier", "biome"],
-  ...["ruff", "mypy", "black", "jest", "vitest", "mocha", "git", "docker", "mvn", "gradle", "./gradlew"],
-  ...["dotnet", "bundle", "rake", "rspec", "composer", "php", "sh", "bash", "./"],
-] as const
-
-/** A command in backticks that starts with a program an agent runs. */
-const BACKTICK_COMMAND_RE = new RegExp(String.raw`\`(${wordPattern(AGENT_PROGRAMS)}[^\`]{0,160})\``, "i")
-
-const COMMAND_PASSED_RE =
-  /\b(?:pass(?:es|ed)|succeed(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?0\b|(?:runs?|ran|finish(?:es|ed)|complet(?:es|ed))\s+(?:cleanly|successfully|without\s+(?:errors?|warnings?|problems?|issues?))|reports?\s+no\s+(?:errors?|problems?|issues?)|is\s+(?:clean|green)|läuft\s+(?:\w+\s+)?durch|erfolgreich|fehlerfrei|ohne\s+fehler)\b/i
-
-const COMMAND_FAILED_RE =
-  /\b(?:fail(?:s|ed)|exit(?:s|ed)?\s+(?:with\s+)?(?:code\s+|status\s+)?[1-9]\d*\b|errors?\s+out|crash(?:es|ed)|schlägt\s+(?:\w+\s+)?fehl|schlug\s+(?:\w+\s+)?fehl|bricht\s+(?:\w+\s+)?ab)\b/i
-
-/** Outcome claims about the tests or the build, English and German: [kind, passed, shapes]. */
-const OUTCOME_PATTERNS: ReadonlyArray<readonly ["tests" | "build", boolean, readonly RegExp[]]> = [
-  [
-    "tests",
-    true,
-    [
-      /\b(?:all|the|every|both|these|those|\d+)\s+(?:of\s+the\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|specs?|test\s+cases?)\s+(?:now\s+|still\s+|all\s+)?(?:pass(?:ed)?|succeed(?:ed)?|are\s+(?:now\s+|all\s+)?(?:passing|green))(?=\s*(?:$|[.,;:!)(—–]|\s(?:again|now|locally|cleanly|successfully|without|with|on|in|after)\b))/i,
-      /\b(?:the\s+)?test\s+suite\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is\s+(?:now\s+)?green)\b/i,
-      /\b(?:alle|die)\s+(?:\d+\s+)?(?:[\wäöüß-]+\s+)?tests?\s+(?:laufen|liefen|sind|waren)\s+(?:jetzt\s+|nun\s+|wieder\s+)?(?:durch|grün|erfolgreich|bestanden)\b/i,
-      /\b(?:alle|die)\s+(?:\d+\s+)?tests?\s+(?:bestehen|bestanden)\b/i,
-      /\bdie\s+test-?suite\s+(?:läuft|lief)\s+(?:jetzt\s+|wieder\s+)?(?:durch|grün)\b/i,
-    ],
-  ],
-  [
-    "tests",
-    false,
-    [
-      /\b(?:\d+|one|two|three|some|several|the|all)\s+(?:[\w-]+\s+){0,2}?tests?\s+(?:still\s+|now\s+)?(?:fail(?:ed)?|are\s+(?:still\s+)?failing)\b/i,
-      /\btests?\s+(?:schlagen|schlugen)\s+(?:\w+\s+)?fehl\b/i,
-      /\btests?\s+(?:sind|waren)\s+(?:\w+\s+)?fehlgeschlagen\b/i,
-    ],
-  ],
-  [
-    "build",
-    true,
-    [
-      /\bthe\s+build\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is\s+(?:now\s+)?green|completes?\s+successfully)\b/i,
-      /\b(?:it|the\s+(?:project|code|package)|everything)\s+(?:now\s+)?(?:compiles|builds)(?:\s+(?:cleanly|successfully|without\s+errors))?(?=\s*(?:$|[.,;:!]))/i,
-      /\b(?:builds|compiles)\s+(?:cleanly|successfully|without\s+errors)\b/i,
-      /\bder\s+build\s+(?:läuft|lief|ist|war)\s+(?:jetzt\s+|wieder\s+|nun\s+)?(?:durch|grün|erfolgreich)\b/i,
-      /\b(?:kompiliert|baut)\s+(?:jetzt\s+|wieder\s+|nun\s+)?(?:fehlerfrei|sauber|erfolgreich|ohne\s+fehler)\b/i,
-    ],
-  ],
-  [
-    "build",
-    false,
-    [
-      /\bthe\s+build\s+(?:still\s+|now\s+)?(?:fails|failed|is\s+(?:still\s+)?(?:broken|failing|red))\b/i,
-      /\bder\s+build\s+(?:schlägt|schlug)\s+(?:\w+\s+)?fehl\b/i,
-    ],
-  ],
-]
-
-const CHANGE_VERBS = [
-  ...["updated", "edited", "modified", "changed", "fixed", "refactored"],
-  ...["rewrote", "patched", "adjusted", "created", "added", "wrote"],
-] as const
-
-const GERMAN_CHANGE_VERBS = [
-  ...["geändert", "angepasst", "aktualisiert", "bearbeitet", "überarbeitet", "erstellt"],
-  ...["angelegt", "hinzugefügt", "geschrieben", "korrigiert", "repariert"],
-] as const
-
-/** The agent says it changed a file: "I updated `x`", "Updated `x` to …", "`x` was updated", "Ich habe `x` angepasst". */
-const CHANGE_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|now\\s+|then\\s+)?${wordPattern(CHANGE_VERBS)}\\b|^${wordPattern(CHANGE_VERBS)}\\s|\`\\s+(?:was|were|has\\s+been|have\\s+been)\\s+${wordPattern(CHANGE_VERBS)}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*(?<!\\p{L})${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})|\\bwurden?\\s+(?:\\p{L}+\\s+)?${wordPattern(GERMAN_CHANGE_VERBS)}(?!\\p{L})`,
-  // "u": a German verb may begin with an umlaut ("überarbeitet"), which \b does not see as a letter.
-  "iu",
-)
-
-const READ_VERBS = ["read", "looked at", "inspected", "reviewed", "examined", "opened", "went through"] as const
-
-/** The agent says it read a file. */
-const READ_CLAIM_RE = new RegExp(
-  `\\b(?:i|we)(?:'ve|\\s+have)?\\s+(?:also\\s+|just\\s+|first\\s+)?${wordPattern(READ_VERBS, { blank: "\\s+" })}\\b|\\b(?:ich|wir)\\s+habe?n?\\b.*\\b(?:gelesen|angesehen|angeschaut|durchgesehen)\\b`,
-  "i",
-)
-
-/** A claim about the agent's own work that its tool calls can settle. */
-type ProcessClaim =
-  /** `passed` is undefined for a run claimed with no outcome ("I ran the tests."). */
-  | {
-      kind: "outcome"
-      subject: "tests" | "build"
-      passed: boolean | undefined
-      ranIt: boolean
-      more?: boolean
-      /** Only a part of the run is claimed to pass ("the other tests"): a failure elsewhere does not contradict it. */
-      part?: boolean
-    }
-  | { kind: "command"; command: string; outcome: "passed" | "failed" | "ran"; ranIt: boolean; more?: boolean }
-  | FileClaim
-
-interface FileClaim {
-  kind: "file"
-  action: "change" | "read"
-  paths: string[]
-}
-
-/** A second clause after a command, perhaps after its verb ("… and updated X", "… ausgeführt und …"). */
-const MORE_CLAUSES_RE =
-  /^[^\p{L}\d,;]*(?:\p{L}+[^\p{L}\d,;]*)?(?:[,;]|\b(?:and|then|und|dann|danach|sowie)\b)\s*\p{L}{2,}/iu
-
-/**
- * Reads a claim about what the agent did, conservatively: plans, instructions, conditions and hedged or
- * negated sentences are not read at all, since a wrong flag costs more than a missed one.
- */
-
-export function readProcessClaim(text: string): ProcessClaim | undefined {
-  const plain = text.replace(/\s+/g, " ").trim()
-  if (HEDGE_RE.test(plain) || /\?\s*$/.test(plain) || NEGATION_RE.test(plain)) return undefined
-  const command = BACKTICK_COMMAND_RE.exec(plain)?.[1]
-  const ranIt = FIRST_PERSON_RAN_RE.test(plain)
-  const outcomeClaim = OUTCOME_PATTERNS.find(([, , patterns]) => patterns.some((re) => re.test(plain)))
-  // A command is the claim's subject only where the agent says it ran it or the sentence opens with it:
-  // "it tried to import `python` and failed" says nothing about a run of `python`.
-  if (command && (ranIt || plain.startsWith(`\`${command}\``))) {
-    const outcome = COMMAND_FAILED_RE.test(plain)
-      ? "failed"
-      : COMMAND_PASSED_RE.test(plain)
-        ? "passed"
-        : ranIt
-          ? "ran"
-          : undefined
-    if (outcome && outcome !== "ran") return { kind: "command", command, outcome, ranIt }
-    // "I ran `npm test` and all tests pass": the outcome is the claim that matters. Any other second clause
-    // ("… and updated the docs") says more than the run: the records can still show the run never happened.
-    if (outcome === "ran" && !outcomeClaim) {
-      const after = plain.slice(plain.indexOf(command) + command.length + 1)
-      return { kind: "command", command, outcome, ranIt, more: MORE_CLAUSES_RE.test(after) }
-    }
-  }
-  if (outcomeClaim) {
-    const [subject, passed] = outcomeClaim
-    const part = subject === "tests" && PART_OF_RUN_RE.test(plain)
-    return { kind: "outcome", subject, passed, ranIt: ranIt || RAN_IT_RE.test(plain), ...(part ? { part } : {}) }
-  }
-  const suite = RAN_SUITE_RE.exec(plain)
-  if (suite && !command) {
-    const after = plain.slice(suite.index + suite[0].length)
-    const said = SUITE_OUTCOME_PATTERNS.find(([, re]) => re.test(after))
-    const more = !said && MORE_CLAUSES_RE.test(after)
-    return { kind: "outcome", subject: "tests", passed: said?.[0], ranIt: true, more }
-  }
-  const paths = [...plain.matchAll(PATH_TOKEN_RE)].map((match) => (match[1] ?? match[2] ?? "").replace(/[.,:;]$/, ""))
-  if (paths.length === 0) return undefined
-  if (CHANGE_CLAIM_RE.test(plain)) return { kind: "file", action: "change", paths }
-  if (READ_CLAIM_RE.test(plain)) return { kind: "file", action: "read", paths }
-  return undefined
-}
+import { type FileClaim, type ProcessClaim, readProcessClaim } from "./process-claim.ts"
 
 /** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
 function namesPath(path: string, named: string): boolean {
@@ -314,7 +75,7 @@ export function decideProcessClaim(
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
-      const last = records.findLast((action) => ranCommand(action.command ?? "", claim.command))
+      const last = records.findLast((action) => !action.failed && ranCommand(action.command ?? "", claim.command))
       if (!last) {
         if (!claim.ranIt || !absent) return undefined
         return { verdict: "unfaithful", quote: `no \`${clip(claim.command, 80)}\` among this session's commands` }
@@ -362,6 +123,7 @@ function decideOutcome(
   if (claim.more || runs.slice(lastAt + 1).some(could)) return undefined
   const last = runs[lastAt] as ShellRun
   if (claim.passed === undefined) return { verdict: "faithful", quote: last.record.line }
+  if (claim.about) return decideNamedTests(claim.about, last.record, claim.passed)
   const first = last.commands.findIndex((simple) => runnerOf(simple) === subject)
   const outcome =
     (subject === "tests" ? last.record.tests : undefined) ??
@@ -369,6 +131,25 @@ function decideOutcome(
   // "The other tests pass" after a failing run: the failures may be the tests the claim leaves out.
   if (claim.part && claim.passed && outcome === "failed") return undefined
   return outcomeOf(last.record, outcome, claim.passed)
+}
+
+/**
+ * Tests named by what they test, against the run's lines for them: a line that names every word of the claim
+ * ("merge" in `test_merge_keys (tests.test_merge.MergeTests) ... ok`). With no such line the output does not
+ * show those tests, and the judge decides, the records before it.
+ */
+function decideNamedTests(about: readonly string[], record: ToolRecord, passed: boolean): RecordDecision | undefined {
+  const stems = about.map((word) => word.replace(/(?:ing|s)$/, "").replace(/[^\p{L}\p{N}]+/gu, ""))
+  const lines = (record.results ?? []).filter(({ line }) => {
+    const flat = line.replace(/[^\p{L}\p{N}]+/gu, "")
+    return stems.every((stem) => stem.length >= 3 && flat.includes(stem))
+  })
+  if (lines.length === 0) return undefined
+  const failing = lines.find((result) => !result.passed)
+  return {
+    verdict: (failing === undefined) === passed ? "faithful" : "unfaithful",
+    quote: `${record.line}: ${clip(failing?.line ?? (lines[0] as { line: string }).line, 120)}`,
+  }
 }
 
 /** How a claimed command went by its record: the whole line's exit code, or its own part's when it is one. */
@@ -394,32 +175,13 @@ function outcomeOf(
   return { verdict: (outcome === "passed") === passed ? "faithful" : "unfaithful", quote: action.line }
 }
 
-/** Programs that write the files they name: `touch x`, `cp a x`, `tee x`, `sed -i … x`. */
-const WRITING_PROGRAM_RE = /^(?:touch|cp|mv|tee|install|ln|patch|truncate|dd)$|^(?:sed|perl)$/
-
-/** Whether a simple command writes `named`: a redirect into it, or a program that writes what it names. */
-function writesFile(simple: SimpleCommand, named: string): boolean {
-  if (simple.writes.some((target) => namesPath(target, named))) return true
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (!WRITING_PROGRAM_RE.test(name)) return false
-  if ((name === "sed" || name === "perl") && !args.some((word) => /^-\w*i/.test(word))) return false
-  return args.some((word) => namesPath(word, named))
-}
-
-/**
- * Whether a command may have shown the agent a file it does not name: a search or listing over directories
- * (`grep -r`, `rg`, `git grep`, `find`, `ls -R`, `tree`) or a glob (`cat src/*.ts`). A program that reads files
- * itself (a build, a migration, a script) shows the agent none of them.
- */
-function showsUnnamed(simple: SimpleCommand): boolean {
-  const [program = "", ...args] = programWords(simple)
-  const name = program.split("/").at(-1) ?? program
-  if (args.some((word) => /[*?]/.test(word) && !word.startsWith("-"))) return true
-  if (["rg", "ag", "ack", "find", "tree", "fd"].includes(name)) return true
-  if (name === "git") return args[0] === "grep"
-  if (["grep", "egrep", "fgrep"].includes(name) || name === "ls") return args.some((word) => /^-\w*[rR]/.test(word))
-  return false
+/** The simple commands of a run that wrote `named` and did not fail by the run's exit code. */
+function changedByRun(run: ShellRun, named: string): boolean {
+  return run.commands.some(
+    (simple, at) =>
+      writtenFiles(simple).some((word) => namesPath(word, named)) &&
+      ownOutcome(run.commands, at, run.record.exit) !== "failed",
+  )
 }
 
 /**
@@ -444,10 +206,10 @@ function decideFileClaim(
   const touching = (named: string) =>
     records.filter((action) => kinds.includes(action.kind) && action.paths.some((path) => namesPath(path, named)))
   const byShell = (named: string) =>
-    runs.filter(({ commands }) =>
+    runs.filter((run) =>
       claim.action === "change"
-        ? commands.some((simple) => writesFile(simple, named))
-        : namedFiles(commands).some((word) => namesPath(word, named)),
+        ? changedByRun(run, named)
+        : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
   const evidence = (named: string) => [...touching(named), ...byShell(named).map((run) => run.record)]
   const missing = files.filter((named) => evidence(named).length === 0)
@@ -459,14 +221,49 @@ function decideFileClaim(
   // Test runs and builds are taken not to write sources.
   const unnamed = (run: ShellRun) =>
     claim.action === "change"
-      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined)
+      ? !run.commands.every((simple) => looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple))
       : run.commands.some(showsUnnamed)
+  // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
+  // subagent's work, which the records cannot see, leaves that open.
+  const failed = records.findLast(
+    (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
+  )
+  if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
   if (!absent || runs.some(unnamed)) return undefined
-  const done = records.filter((action) => kinds.includes(action.kind)).flatMap((action) => action.paths)
   const verb = claim.action === "change" ? "changed" : "read"
-  const list = [...new Set(done.map((path) => path.split("/").slice(-2).join("/")))].slice(0, 6).join(", ")
+  const done = records
+    .filter((action) => kinds.includes(action.kind) && !action.search)
+    .flatMap((action) => action.paths)
+  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .slice(0, 6)
+    .map((path) => path.split("/").slice(-2).join("/"))
   return {
     verdict: "unfaithful",
-    quote: list ? `files ${verb} in this session: ${list}` : `no file was ${verb} in this session`,
+    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
   }
+}
+
+/**
+ * Paths ordered by how near they are to the files a claim names: the same name first, then the same
+ * extension, then more folders in common; the order given (the latest first) breaks ties.
+ */
+function nearestFirst(paths: readonly string[], named: readonly string[]): string[] {
+  const wanted = named.map((path) => normalizePath(path).replace(/^\.\//, "").split("/"))
+  const score = (path: string) => {
+    const parts = path.split("/")
+    const base = parts.at(-1) ?? ""
+    let best = 0
+    for (const want of wanted) {
+      const name = want.at(-1) ?? ""
+      const extension = /\.[^.]+$/.exec(name)?.[0]
+      let points = base === name ? 8 : extension && base.endsWith(extension) ? 4 : 0
+      points += want.slice(0, -1).filter((folder) => parts.includes(folder)).length
+      best = Math.max(best, points)
+    }
+    return best
+  }
+  return paths
+    .map((path, at) => ({ path, at, points: score(path) }))
+    .sort((a, b) => b.points - a.points || a.at - b.at)
+    .map(({ path }) => path)
 }

@@ -59,7 +59,7 @@ const ENDINGS: ReadonlyArray<readonly [string, string]> = [
 const MIN_STEM = 3
 
 /** A run of letters, digits and the joints of names, paths and numbers (`src/a.ts`, `max_retries`, `1.5`). */
-const TOKEN_RE = /[\p{L}\p{N}][\p{L}\p{N}_.,/\\'’-]*/gu
+const TERM_RE = /[\p{L}\p{N}][\p{L}\p{N}_.,/\\'’-]*/gu
 
 /** A number as written: digits with separators, a decimal part, a version's dots. */
 const NUMBER_RE = /^\d[\d_,.]*$/
@@ -132,7 +132,7 @@ function wordTerms(token: string, into: Set<string>) {
 function addTerms(text: string, into: Set<string>) {
   // A token seen before in the same text adds nothing new: code that repeats its names costs one lookup each.
   const seen = new Set<string>()
-  for (const match of text.matchAll(TOKEN_RE)) {
+  for (const match of text.matchAll(TERM_RE)) {
     if (seen.has(match[0])) continue
     seen.add(match[0])
     const token = match[0].replace(/[.,'’]+$/, "")

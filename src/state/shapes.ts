@@ -38,6 +38,12 @@ export interface ToolRecord {
   tests?: "passed" | "failed"
   /** Files a listing (glob) showed: the session saw a file there. */
   listed?: string[]
+  /** Lines of a run's output that report one test each (lowercased), and whether it passed. */
+  results?: Array<{ line: string; passed: boolean }>
+  /** A search or listing (grep, glob): its path is where it looked, often a directory, not a file it read. */
+  search?: boolean
+  /** The call failed (a tool error, a refused write, a patch that did not apply): it changed nothing. */
+  failed?: boolean
 }
 
 /** Why a sentence of a reply is not judged; `/ragfaith` lists the reason beside each. */

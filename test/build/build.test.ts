@@ -165,6 +165,11 @@ describe("the build's rules stop a module that breaks them", () => {
     expect(run).toThrow(/src\/(?:base|config) and src\/(?:base|config) import each other/)
   })
 
+  test("a top-level name that another module declares too", () => {
+    const text = `${original}\nconst LIMITS = 1\n`
+    expect(buildWith(path, text)).toThrow(/LIMITS is declared in both src\/base\/bounds\.ts and src\/judge\/cache\.ts/)
+  })
+
   test("no import of the real modules points forward or closes a folder pair", () => {
     expect(() => build()).not.toThrow()
   })

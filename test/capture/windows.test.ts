@@ -15,7 +15,8 @@ import {
 } from "../../src/capture/provenance.ts"
 import { dropSensitiveLines, touchesSensitivePath } from "../../src/capture/sensitive.ts"
 import { namedFiles, splitCommand, testSummary } from "../../src/capture/shell.ts"
-import { decideProcessClaim, readProcessClaim } from "../../src/judge/records.ts"
+import { readProcessClaim } from "../../src/judge/process-claim.ts"
+import { decideProcessClaim } from "../../src/judge/records.ts"
 import { createHost } from "../support/host.ts"
 import { judgeEnv, withJudge } from "../support/judge.ts"
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test"
 import { notAClaim } from "../../src/claims/checkable.ts"
-import { proseParagraphs, stripInlineMarkdown } from "../../src/claims/prose.ts"
+import { eachProseBlock, stripInlineMarkdown } from "../../src/claims/prose.ts"
 import { splitClaims } from "../../src/claims/split.ts"
 import { BOUNDARY_CASES } from "../support/corpora/boundaries.ts"
 import { CHATTER } from "../support/corpora/chatter.ts"
@@ -10,7 +10,7 @@ import { judgeEnv, startJudge, withJudge } from "../support/judge.ts"
 
 /** Each paragraph and list item of a reply as one line of plain text: what the splitter starts from. */
 const proseBlocks = (markdown: string) =>
-  proseParagraphs(markdown)
+  Array.from(eachProseBlock(markdown), (block) => block.lines)
     .map((lines) => stripInlineMarkdown(lines.join(" ")))
     .filter(Boolean)
 

@@ -6,7 +6,8 @@
 
 import { describe, expect, test } from "bun:test"
 import { testSummary } from "../../src/capture/shell.ts"
-import { decideProcessClaim, readProcessClaim } from "../../src/judge/records.ts"
+import { readProcessClaim } from "../../src/judge/process-claim.ts"
+import { decideProcessClaim } from "../../src/judge/records.ts"
 import { FACTS } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
 import { judgeEnv, withJudge } from "../support/judge.ts"

@@ -1,0 +1,239 @@
+/**
+ * Public opencode sessions replayed through the fake host, with a judge that always answers faithful: every
+ * flag is the records' (or the splitter's) and is read by hand.
+ *
+ *   bun bench/opencode-sessions.ts /path/to/mirror [--verbose] [--fail-changes]
+ *
+ * The mirror is a bare git copy of remorses/kimaki, whose `discord/src/__snapshots__/*.md` (deleted in 2026, read
+ * from every commit that held them) are markdown renders of real opencode sessions: "### 👤 User" and "### 🤖
+ * Assistant" sections, each tool call as "#### 🛠️ Tool: NAME" with its YAML input and its output. Tools seen:
+ * read, edit, write, bash, grep, glob, todowrite, task. Nothing of it is copied here.
+ *
+ * Each user turn becomes a turn of one session: the user's text, then every tool call of the turn in order
+ * (through `tool.execute.after`, or as an error part when the render shows no output), then the turn's last
+ * assistant text as the reply that is judged. A tool the render shows no output for completed with none (a
+ * clean `tsc`).
+ *
+ * With --fail-changes every edit, write, multiedit and apply_patch call fails instead, as opencode reports it
+ * (an error part, no `tool.execute.after`): then each reply that says it changed a file says something false,
+ * and the records must flag it.
+ */
+
+import { execFileSync } from "node:child_process"
+import { splitClaims } from "../src/claims/split.ts"
+import { readProcessClaim } from "../src/judge/process-claim.ts"
+import { createHost } from "../test/support/host.ts"
+import { judgeEnv, withJudge } from "../test/support/judge.ts"
+
+interface ToolStep {
+  tool: string
+  args: Record<string, unknown>
+  output: string | undefined
+}
+
+interface Turn {
+  user: string
+  tools: ToolStep[]
+  reply: string
+}
+
+/** How opencode's change tools fail (their error text, as the tool part's `state.error` carries it). */
+const FAILURES: Readonly<Record<string, string>> = {
+  edit: "Error: oldString not found in content",
+  multiedit: "Error: oldString not found in content",
+  write: "Error: The user rejected permission to use this specific tool call.",
+  apply_patch: "Error: apply_patch verification failed: Failed to find expected lines",
+}
+
+/** Top-level keys of the small YAML the render writes: `key: value` and `key: |-` blocks indented by two. */
+function readYaml(text: string): Record<string, unknown> {
+  const args: Record<string, unknown> = {}
+  const lines = text.split("\n")
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([A-Za-z_]\w*):(?: (.*))?$/.exec(lines[i] ?? "")
+    if (!match) continue
+    const value = match[2] ?? ""
+    if (/^[|>][-+]?$/.test(value)) {
+      const block: string[] = []
+      while (i + 1 < lines.length && (lines[i + 1]?.startsWith("  ") || lines[i + 1] === ""))
+        block.push(lines[++i]?.slice(2) ?? "")
+      args[match[1] as string] = block.join("\n").replace(/\n+$/, "")
+    } else if (value !== "") {
+      args[match[1] as string] = value.replace(/^(['"])(.*)\1$/, "$2")
+    }
+  }
+  return args
+}
+
+/** The fenced block that starts at `at` (its fence line), and the line after it. */
+function fenced(lines: readonly string[], at: number): [string, number] {
+  const fence = /^(`{3,})/.exec(lines[at] ?? "")?.[1] ?? "```"
+  const body: string[] = []
+  let i = at + 1
+  for (; i < lines.length && lines[i] !== fence; i++) body.push(lines[i] ?? "")
+  return [body.join("\n"), i + 1]
+}
+
+/** The turns of a rendered session. */
+export function readSession(markdown: string): Turn[] {
+  const turns: Turn[] = []
+  const lines = markdown.split("\n")
+  let turn: Turn | undefined
+  let text: string[] = []
+  let inAssistant = false
+  const endText = () => {
+    const said = text
+      .join("\n")
+      .replace(/^\*\*Started using .*\*\*$/gm, "")
+      .replace(/^\*Completed in .*\*$/gm, "")
+      .trim()
+    if (turn && inAssistant && said) turn.reply = said
+    if (turn && !inAssistant && said) turn.user += said
+    text = []
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ""
+    if (line.startsWith("### 👤 User")) {
+      endText()
+      turn = { user: "", tools: [], reply: "" }
+      turns.push(turn)
+      inAssistant = false
+    } else if (line.startsWith("### 🤖 Assistant")) {
+      endText()
+      inAssistant = true
+    } else if (line.startsWith("#### 🛠️ Tool: ") && turn) {
+      endText()
+      const tool = line.slice("#### 🛠️ Tool: ".length).trim()
+      let args: Record<string, unknown> = {}
+      let output: string | undefined
+      let j = i + 1
+      for (; j < lines.length; j++) {
+        const next = lines[j] ?? ""
+        if (next === "**Input:**" && /^`{3,}/.test(lines[j + 1] ?? "")) {
+          const [body, after] = fenced(lines, j + 1)
+          args = readYaml(body)
+          j = after - 1
+        } else if (next === "**Output:**" && /^`{3,}/.test(lines[j + 1] ?? "")) {
+          const [body, after] = fenced(lines, j + 1)
+          output = body
+          j = after - 1
+        } else if (next.startsWith("### ") || next.startsWith("#### ")) break
+        else if (next.trim() && !next.startsWith("*Completed") && next !== "**Input:**" && next !== "**Output:**") break
+      }
+      turn.tools.push({ tool, args, output })
+      i = j - 1
+    } else if (inAssistant || turn) text.push(line)
+  }
+  endText()
+  return turns.filter((t) => t.reply)
+}
+
+/** Every distinct rendered session in the mirror's history. */
+function sessions(repo: string): Array<{ name: string; markdown: string }> {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["--git-dir", repo, ...args], {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+  const seen = new Set<string>()
+  const out: Array<{ name: string; markdown: string }> = []
+  const paths = ["session-1", "session-2", "session-3", "session-with-tools", "first-session-with-info"]
+  for (const name of paths) {
+    const path = `discord/src/__snapshots__/${name}.md`
+    for (const commit of git("log", "--format=%h", "--", path).split("\n").filter(Boolean)) {
+      let markdown: string
+      try {
+        markdown = git("show", `${commit}:${path}`)
+      } catch {
+        continue
+      }
+      const key = markdown.slice(0, 4000)
+      if (!markdown.trim() || seen.has(key)) continue
+      seen.add(key)
+      out.push({ name: `${name}@${commit}`, markdown })
+    }
+  }
+  return out
+}
+
+/** Where the sessions ran: the directory of the first absolute path a tool names. */
+function directoryOf(turns: readonly Turn[]): string {
+  for (const turn of turns)
+    for (const step of turn.tools) {
+      const path = String(step.args.filePath ?? step.args.path ?? "")
+      const root = /^(\/Users\/[^/]+\/Documents\/GitHub\/[^/]+)\//.exec(path)?.[1]
+      if (root) return root
+    }
+  return "/project"
+}
+
+async function main() {
+  const repo = process.argv[2] ?? process.env.RFE_KIMAKI_REPO
+  if (!repo) {
+    process.stderr.write("usage: bun bench/opencode-sessions.ts /path/to/remorses+kimaki mirror [--verbose]\n")
+    process.exit(2)
+  }
+  const verbose = process.argv.includes("--verbose")
+  const failChanges = process.argv.includes("--fail-changes")
+  const print = (line: string) => process.stdout.write(`${line}\n`)
+  let replies = 0
+  let requests = 0
+  let flagged = 0
+  let claims = 0
+  let fileClaims = 0
+  let citations = 0
+  let failed = 0
+  const tools = new Map<string, number>()
+  await withJudge(
+    () => ({ verdict: "faithful", source: "S1" }),
+    async (judge) => {
+      for (const { name, markdown } of sessions(repo)) {
+        const turns = readSession(markdown)
+        const directory = directoryOf(turns)
+        const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory })
+        const id = await host.createSession()
+        for (const turn of turns) {
+          const userID = await host.userMessage(id, turn.user.slice(0, 4000) || "Continue")
+          for (const step of turn.tools) {
+            tools.set(step.tool, (tools.get(step.tool) ?? 0) + 1)
+            const error = failChanges ? FAILURES[step.tool] : undefined
+            if (error) failed++
+            const result = error ? { error } : { output: step.output ?? "" }
+            await host.toolCall(id, userID, step.tool, step.args, result)
+          }
+          const before = judge.requests.length
+          const prompts = host.prompts.length
+          for (const claim of splitClaims(turn.reply, 50).claims) {
+            claims++
+            const raw = claim.raw ?? claim.text
+            if (/`[^`\s]+(?::\d+(?:-\d+)?|#L\d+)[^`]*`|\(line \d+\)/.test(raw)) citations++
+            if (readProcessClaim(raw)?.kind === "file") {
+              fileClaims++
+              if (verbose) print(`  file claim in ${name}: ${raw}`)
+            }
+          }
+          await host.reply(id, userID, turn.reply)
+          await host.settle()
+          replies++
+          requests += judge.requests.length - before
+          for (const prompt of host.prompts.slice(prompts)) {
+            flagged++
+            print(`\n### flag in ${name}\n${prompt.text.slice(0, 1500)}`)
+          }
+          if (verbose)
+            print(`  ${name}: ${judge.requests.length - before} requests for a reply of ${turn.reply.length} chars`)
+        }
+      }
+    },
+  )
+  print(
+    `\n## ${replies} replies replayed; ${requests} judge requests (${(requests / Math.max(replies, 1)).toFixed(2)} per reply); ${flagged} notes`,
+  )
+  print(`tool calls: ${[...tools].map(([tool, count]) => `${tool} ${count}`).join(", ")}; ${failed} replayed as failed`)
+  print(
+    `claims: ${claims}; ${fileClaims} about files read or changed; ${citations} cite a line (path:line, #L, "(line N)")`,
+  )
+}
+
+if (import.meta.main) await main()

@@ -1,0 +1,390 @@
+/**
+ * Replies with the sentences that claim nothing labelled: lead-ins of more than three words before a block or
+ * a list, offers that wait for the user, advice, and lists under a lead-in that states an action. Written for
+ * this project in the way coding agents report work, English and German. `nonClaims` must cost no request;
+ * `fabricated` (false statements) must each be judged. bench/nonclaims.ts counts both.
+ */
+
+export interface LabelledReply {
+  name: string
+  lang: "en" | "de"
+  reply: string
+  /** Sentences, as the splitter gives them, that state nothing to check. */
+  nonClaims: string[]
+  /** Sentences that state something false; each must reach the judge. */
+  fabricated: string[]
+}
+
+const lines = (...text: string[]) => text.join("\n")
+
+export const LABELLED_REPLIES: LabelledReply[] = [
+  {
+    name: "a one-line fix shown as a block",
+    lang: "en",
+    reply: lines(
+      "The crash came from a null config.",
+      "",
+      "The fix is a one-liner:",
+      "",
+      "```ts",
+      "const port = config?.port ?? 8080",
+      "```",
+      "",
+      "If you'd rather keep the strict check, we could throw a clearer error instead.",
+    ),
+    nonClaims: [
+      "The fix is a one-liner:",
+      "If you'd rather keep the strict check, we could throw a clearer error instead.",
+    ],
+    fabricated: ["The crash came from a null config."],
+  },
+  {
+    name: "latency table with a German lead-in",
+    lang: "de",
+    reply: lines(
+      "Ich habe die Messung dreimal wiederholt.",
+      "",
+      "Die Latenzen im Überblick:",
+      "",
+      "| Pfad | p50 | p99 |",
+      "|---|---|---|",
+      "| /api | 12 ms | 80 ms |",
+      "",
+      "Wenn du magst, kann ich auch den Kaltstart messen.",
+    ),
+    nonClaims: ["Die Latenzen im Überblick:", "Wenn du magst, kann ich auch den Kaltstart messen."],
+    fabricated: [],
+  },
+  {
+    name: "an offer that waits for agreement",
+    lang: "en",
+    reply: lines(
+      "The flaky test compares floats with a tolerance of 1e-9.",
+      "",
+      "I can loosen the tolerance if you agree.",
+    ),
+    nonClaims: ["I can loosen the tolerance if you agree."],
+    fabricated: ["The flaky test compares floats with a tolerance of 1e-9."],
+  },
+  {
+    name: "updated files as a list",
+    lang: "en",
+    reply: lines(
+      "Updated files:",
+      "",
+      "- `src/config.ts`",
+      "- `src/server.ts`",
+      "",
+      "Let me know if anything looks off.",
+    ),
+    nonClaims: ["Updated files:", "Let me know if anything looks off."],
+    fabricated: [],
+  },
+  {
+    name: "a lead-in that is itself a claim",
+    lang: "en",
+    reply: lines("I refreshed the lockfile:", "", "```", "npm install --package-lock-only", "```"),
+    nonClaims: [],
+    fabricated: ["I refreshed the lockfile:"],
+  },
+  {
+    name: "the relevant change looks like this",
+    lang: "en",
+    reply: lines(
+      "The retry helper ignored the abort signal.",
+      "",
+      "The relevant change looks like this:",
+      "",
+      "```diff",
+      "- await sleep(ms)",
+      "+ await sleep(ms, { signal })",
+      "```",
+    ),
+    nonClaims: ["The relevant change looks like this:"],
+    fabricated: ["The retry helper ignored the abort signal."],
+  },
+  {
+    name: "German changed files",
+    lang: "de",
+    reply: lines(
+      "Geänderte Dateien:",
+      "",
+      "- `src/cache.ts`",
+      "- `test/cache.test.ts`",
+      "",
+      "Falls gewünscht, ergänze ich noch einen Benchmark.",
+    ),
+    nonClaims: ["Geänderte Dateien:", "Falls gewünscht, ergänze ich noch einen Benchmark."],
+    fabricated: [],
+  },
+  {
+    name: "alternatives offered",
+    lang: "en",
+    reply: lines(
+      "The cache keys ignore the locale.",
+      "",
+      "Alternatively, we could key the cache by user instead.",
+      "",
+      "You might want to clear the cache after deploying.",
+    ),
+    nonClaims: [
+      "Alternatively, we could key the cache by user instead.",
+      "You might want to clear the cache after deploying.",
+    ],
+    fabricated: [],
+  },
+  {
+    name: "German alternative and advice",
+    lang: "de",
+    reply: lines(
+      "Der Import scheitert an einem Zirkelbezug.",
+      "",
+      "Alternativ könnten wir das Modul aufteilen.",
+      "",
+      "Du könntest auch die Typen in eine eigene Datei ziehen.",
+    ),
+    nonClaims: [
+      "Alternativ könnten wir das Modul aufteilen.",
+      "Du könntest auch die Typen in eine eigene Datei ziehen.",
+    ],
+    fabricated: ["Der Import scheitert an einem Zirkelbezug."],
+  },
+  {
+    name: "the steps as follows",
+    lang: "en",
+    reply: lines(
+      "To reproduce it locally, the steps are as follows:",
+      "",
+      "1. Start the server with an empty database.",
+      "2. Send two requests at once.",
+    ),
+    nonClaims: ["To reproduce it locally, the steps are as follows:"],
+    fabricated: [],
+  },
+  {
+    name: "German lead-in: so sieht es aus",
+    lang: "de",
+    reply: lines(
+      "Die Konfiguration liest jetzt beide Variablen.",
+      "",
+      "Die neue Konfiguration sieht so aus:",
+      "",
+      "```yaml",
+      "port: 8080",
+      "```",
+    ),
+    nonClaims: ["Die neue Konfiguration sieht so aus:"],
+    fabricated: [],
+  },
+  {
+    name: "an offer with a reason stays a claim",
+    lang: "en",
+    reply: lines(
+      "The pool size is set to 10.",
+      "",
+      "If you'd rather keep it small, we could drop it to 4, which the driver docs recommend.",
+    ),
+    nonClaims: [],
+    fabricated: ["If you'd rather keep it small, we could drop it to 4, which the driver docs recommend."],
+  },
+  {
+    name: "I updated these files",
+    lang: "en",
+    reply: lines("I updated these files:", "", "- `README.md`", "- `docs/setup.md`", "", "Hope that helps!"),
+    nonClaims: ["I updated these files:", "Hope that helps!"],
+    fabricated: [],
+  },
+  {
+    name: "German: Ich kann … wenn du einverstanden bist",
+    lang: "de",
+    reply: lines(
+      "Der Timeout steht auf 30 Sekunden.",
+      "",
+      "Ich kann ihn auf 60 Sekunden anheben, wenn du einverstanden bist.",
+    ),
+    nonClaims: [],
+    fabricated: ["Der Timeout steht auf 30 Sekunden."],
+  },
+  {
+    name: "the summary in short",
+    lang: "en",
+    reply: lines(
+      "The migration ran on staging.",
+      "",
+      "The results in short:",
+      "",
+      "- Every table was converted.",
+      "- The job took four minutes.",
+    ),
+    nonClaims: ["The results in short:"],
+    fabricated: ["The job took four minutes."],
+  },
+  {
+    name: "German result lead-in",
+    lang: "de",
+    reply: lines(
+      "Die Ergebnisse im Detail:",
+      "",
+      "- Der Parser liest jetzt Kommentare.",
+      "- Leere Zeilen werden übersprungen.",
+    ),
+    nonClaims: ["Die Ergebnisse im Detail:"],
+    fabricated: [],
+  },
+  {
+    name: "before and after",
+    lang: "en",
+    reply: lines(
+      "The query used a full scan.",
+      "",
+      "The timings before and after:",
+      "",
+      "| run | before | after |",
+      "|---|---|---|",
+      "| cold | 900 ms | 40 ms |",
+      "",
+      "We could also add an index on the date column.",
+    ),
+    nonClaims: ["The timings before and after:"],
+    fabricated: ["The query used a full scan."],
+  },
+  {
+    name: "files read",
+    lang: "en",
+    reply: lines(
+      "Files I reviewed:",
+      "",
+      "- `src/auth.ts`",
+      "- `src/session.ts`",
+      "",
+      "The session cookie is set without the Secure flag.",
+    ),
+    nonClaims: ["Files I reviewed:"],
+    fabricated: ["The session cookie is set without the Secure flag."],
+  },
+  {
+    name: "a plan offered to the user",
+    lang: "en",
+    reply: lines(
+      "The endpoint returns 500 when the body is empty.",
+      "",
+      "If you want, I can add a 400 response for that case.",
+    ),
+    nonClaims: ["If you want, I can add a 400 response for that case."],
+    fabricated: [],
+  },
+  {
+    name: "German offer with soll ich",
+    lang: "de",
+    reply: lines("Die Tabelle hat keinen Index auf der Spalte.", "", "Soll ich einen anlegen?"),
+    nonClaims: ["Soll ich einen anlegen?"],
+    fabricated: ["Die Tabelle hat keinen Index auf der Spalte."],
+  },
+  {
+    name: "here is the diff",
+    lang: "en",
+    reply: lines(
+      "Here is the diff I applied:",
+      "",
+      "```diff",
+      "- retries: 3",
+      "+ retries: 5",
+      "```",
+      "",
+      "The test suite passes with the change.",
+    ),
+    nonClaims: ["Here is the diff I applied:"],
+    fabricated: [],
+  },
+  {
+    name: "German lead-in wie folgt",
+    lang: "de",
+    reply: lines(
+      "Ich habe den Fehler gefunden.",
+      "",
+      "Die Ursache lässt sich wie folgt zusammenfassen:",
+      "",
+      "- Der Cache wird nie geleert.",
+      "",
+      "Wenn du willst, schreibe ich noch einen Test dafür.",
+    ),
+    nonClaims: [
+      "Die Ursache lässt sich wie folgt zusammenfassen:",
+      "Wenn du willst, schreibe ich noch einen Test dafür.",
+    ],
+    fabricated: ["Der Cache wird nie geleert."],
+  },
+  {
+    name: "advice to consider",
+    lang: "en",
+    reply: lines(
+      "The logger writes to stdout only.",
+      "",
+      "Consider adding a file sink for production.",
+      "",
+      "Happy to help with that too.",
+    ),
+    nonClaims: ["Consider adding a file sink for production.", "Happy to help with that too."],
+    fabricated: [],
+  },
+  {
+    name: "files changed and a claim",
+    lang: "en",
+    reply: lines(
+      "Files changed:",
+      "",
+      "- `src/parser.ts`: handles escaped quotes",
+      "",
+      "The parser was rewritten from scratch.",
+    ),
+    nonClaims: ["Files changed:"],
+    fabricated: ["The parser was rewritten from scratch."],
+  },
+  {
+    name: "German: Zusammengefasst",
+    lang: "de",
+    reply: lines("Zusammengefasst:", "", "- Der Build läuft.", "- Die Warnungen sind weg.", "", "Viel Erfolg!"),
+    nonClaims: ["Zusammengefasst:", "Viel Erfolg!"],
+    fabricated: [],
+  },
+  {
+    name: "options the user can pick",
+    lang: "en",
+    reply: lines(
+      "The options side by side:",
+      "",
+      "| option | cost |",
+      "|---|---|",
+      "| A | low |",
+      "",
+      "Let me know which one you prefer.",
+    ),
+    nonClaims: ["The options side by side:", "Let me know which one you prefer."],
+    fabricated: [],
+  },
+  {
+    name: "German wir könnten",
+    lang: "de",
+    reply: lines(
+      "Die Funktion wird bei jedem Render neu erzeugt.",
+      "",
+      "Wir könnten sie mit useCallback stabilisieren.",
+    ),
+    nonClaims: ["Wir könnten sie mit useCallback stabilisieren."],
+    fabricated: ["Die Funktion wird bei jedem Render neu erzeugt."],
+  },
+  {
+    name: "my plan for the rest",
+    lang: "en",
+    reply: lines(
+      "The first half of the migration is done.",
+      "",
+      "My plan for the rest looks like this:",
+      "",
+      "1. Move the users table.",
+      "2. Move the orders table.",
+    ),
+    nonClaims: ["My plan for the rest looks like this:"],
+    fabricated: ["The first half of the migration is done."],
+  },
+]
