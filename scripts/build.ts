@@ -80,6 +80,7 @@ export const MODULES = [
   "src/judge/records.ts",
   "src/judge/settle.ts",
   "src/feedback/notifier.ts",
+  "src/feedback/contrast.ts",
   "src/feedback/note.ts",
   "src/feedback/command.ts",
   "src/feedback/undo.ts",

@@ -7997,6 +7997,143 @@ function tokenSink(judgeLog: string | undefined, deps: Deps, onWriteError: (erro
 
 // ── End src/feedback/notifier.ts ───────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/feedback/contrast.ts ─────────────────────────────────────────────────────────────────────────
+
+/** A claim's wrong part and, where the quote has one in its place, the source's words for it. */
+interface Contrast {
+  /** The words of the claim that differ from the source, as the claim writes them. */
+  claimPart: string
+  /** The source's words in their place, as the quote writes them; undefined when the quote has none. */
+  sourcePart: string | undefined
+}
+
+/** Words that carry no fact of their own, in English and German: never the wrong part, never its anchor. */
+const FILLER = new Set(
+  (
+    "a an the of in on at to for from by with and or as is are was were be been it its this that these those " +
+    "only just there here has have had do does did will would can could may might shall should which who whom whose " +
+    "der die das den dem des ein eine einen einem einer eines und oder ist sind war waren wird werden hat " +
+    "haben nur es im in am an auf aus bei mit nach von vom zu zum zur für über unter als wie auch"
+  ).split(" "),
+)
+
+/** Number words a claim may write where the source has digits, or the other way round. */
+const NUMBER_WORDS = new Set(
+  (
+    "zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred " +
+    "thousand million billion first second third half null eins zwei drei vier fünf sechs sieben acht neun " +
+    "zehn elf zwölf zwanzig dreißig hundert tausend millionen milliarden erste zweite dritte hälfte"
+  ).split(" "),
+)
+
+/** Words whose presence or absence turns a statement around. */
+const NEGATIONS = new Set("not no never none without nicht kein keine keinen keinem keiner nie niemals ohne".split(" "))
+
+interface Token {
+  text: string
+  key: string
+  /** Where it stands in the sentence: the first word is capitalised anyway. */
+  index: number
+}
+
+/** Words and numbers of a text, with the keys they compare by (lower case, no trailing punctuation). */
+function tokensOf(text: string): Token[] {
+  const found = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.,:%/-]*/gu) ?? []
+  return found.map((raw, index) => {
+    const word = raw.replace(/[.,:'’-]+$/, "")
+    return { text: word, key: word.toLowerCase(), index }
+  })
+}
+
+/** How telling a differing word is: numbers first, then names, then negations, then other content words. */
+function weight(token: Token): number {
+  if (/\d/.test(token.key) || NUMBER_WORDS.has(token.key)) return 4
+  if (NEGATIONS.has(token.key)) return 3
+  if (token.index > 0 && /^\p{Lu}/u.test(token.text)) return 2
+  return FILLER.has(token.key) ? 0 : 1
+}
+
+/** Whether a word can anchor a contrast: a content word both texts share. */
+const anchors = (token: Token | undefined, quoteKeys: ReadonlySet<string>) =>
+  token !== undefined && !FILLER.has(token.key) && quoteKeys.has(token.key)
+
+/** How many words beside the anchor read the same in claim and quote, going away from the wrong part. */
+function sharedContext(claim: Token[], quote: Token[], claimAt: number, quoteAt: number, away: number): number {
+  let n = 0
+  while (claim[claimAt + n * away] && claim[claimAt + n * away]?.key === quote[quoteAt + n * away]?.key) n++
+  return n
+}
+
+/**
+ * The source's words in place of the claim's run `[from, to]`: beside a word both share, the quote's
+ * differing words on the same side. "Seven bridges span…" against "Freedonia has 3 bridges" gives
+ * "Seven bridges" and "3 bridges"; "The capital is Fredville" against "…is Marxburg" gives the two names.
+ * Of the places the shared word stands, the one whose surroundings read most like the claim's wins, a content
+ * word before a filler.
+ */
+function counterpart(claim: Token[], quote: Token[], from: number, to: number, claimKeys: ReadonlySet<string>) {
+  const differs = (token: Token | undefined) => token !== undefined && !claimKeys.has(token.key) && weight(token) > 0
+  const quoteKeys = new Set(quote.map((token) => token.key))
+  let best: { score: number; claimSide: Token[]; quoteSide: Token[] } | undefined
+  for (const { anchorAt, step } of [
+    { anchorAt: to + 1, step: -1 },
+    { anchorAt: from - 1, step: 1 },
+  ]) {
+    const anchor = claim[anchorAt]
+    if (!anchor || !quoteKeys.has(anchor.key)) continue
+    const content = anchors(anchor, quoteKeys)
+    for (const at of quote.flatMap((token, i) => (token.key === anchor.key ? [i] : []))) {
+      const run: Token[] = []
+      for (let i = at + step; differs(quote[i]) && run.length < 3; i += step) run.push(quote[i] as Token)
+      if (run.length === 0) continue
+      // A number reads with the word after it ("7 bridges"), so that side goes first among content words.
+      const unit = step === -1 && weight(claim[to] as Token) === 4 ? 10 : 0
+      const score = (content ? 100 : 0) + unit + sharedContext(claim, quote, anchorAt, at, -step)
+      if (best && best.score >= score) continue
+      if (step === -1) run.reverse()
+      const claimRun = claim.slice(from, to + 1)
+      const withAnchor = (tokens: Token[]) =>
+        !content ? tokens : step === -1 ? [...tokens, anchor] : [anchor, ...tokens]
+      best = { score, claimSide: withAnchor(claimRun), quoteSide: withAnchor(run) }
+    }
+  }
+  if (!best) return undefined
+  const words = (tokens: Token[]) => tokens.map((t) => t.text).join(" ")
+  return { claimPart: words(best.claimSide), sourcePart: words(best.quoteSide) }
+}
+
+/**
+ * The part of a contradicted claim the quote does not bear out: its most telling differing word (a number,
+ * a negation, a name, then any content word) and the differing words next to it, up to three; with the
+ * quote's own words in their place when the two share a word beside them. Undefined when every content word of
+ * the claim stands in the quote (a reordering, a paraphrase), or there is no quote.
+ */
+function contrastOf(claim: string, quote: string | undefined): Contrast | undefined {
+  if (!quote) return undefined
+  const claimTokens = tokensOf(claim)
+  const quoteTokens = tokensOf(quote)
+  const quoteKeys = new Set(quoteTokens.map((token) => token.key))
+  const claimKeys = new Set(claimTokens.map((token) => token.key))
+  const differing = claimTokens.filter((token) => !quoteKeys.has(token.key) && weight(token) > 0)
+  if (differing.length === 0) return undefined
+  // The most telling word wins; among equals the first, as the claim reads.
+  const best = differing.reduce((top, token) => (weight(token) > weight(top) ? token : top))
+  let [from, to] = [best.index, best.index]
+  // Only numbers, negations and names join the word: "in 1802" stays "1802", "Fredville Town" stays whole.
+  const differs = (token: Token | undefined) => token !== undefined && !quoteKeys.has(token.key) && weight(token) > 1
+  while (to - from < 2 && differs(claimTokens[to + 1])) to++
+  while (to - from < 2 && differs(claimTokens[from - 1])) from--
+  const found = counterpart(claimTokens, quoteTokens, from, to, claimKeys)
+  if (found) return found
+  const part = claimTokens
+    .slice(from, to + 1)
+    .map((token) => token.text)
+    .join(" ")
+  return { claimPart: part, sourcePart: undefined }
+}
+
+// ── End src/feedback/contrast.ts ───────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/feedback/note.ts ─────────────────────────────────────────────────────────────────────────────
 
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
@@ -8016,7 +8153,7 @@ const MESSAGE_WIDTH = 72
 const NOTICE_LINES = 2
 
 /** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
-const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16] as const
+const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16, 0] as const
 
 /** The same for the source's words; 0 leaves them out. */
 const NOTICE_QUOTE_CHARS = [60, 40, 24, 0] as const
@@ -8034,6 +8171,7 @@ function clipWords(text: string, max: number): string {
 
 /** How much of the notice to keep: the statement's and the quote's lengths, and whether to say it tersely. */
 interface NoticeFit {
+  /** 0 leaves the statement out: the wrong part alone is quoted. */
   claimChars: number
   quoteChars: number
   terse: boolean
@@ -8047,10 +8185,70 @@ function sourcesOf(items: readonly FlaggedClaim[], terse: boolean): string {
   return names.map((name) => clipWords(name, terse ? short : long)).join(" and ")
 }
 
-/** The notice's one sentence, shortened as `fit` says. */
-function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string {
-  const [first] = items
-  const claim = `"${clipWords(first?.claim ?? "", fit.claimChars)}"`
+/** Shortens a statement to `max` around its wrong part, so the part is always in what is shown. */
+function clipAround(claim: string, part: string, max: number): string {
+  const flat = claim.replace(/\s+/g, " ").trim()
+  const at = flat.indexOf(part)
+  if (flat.length <= max || at < 0 || at + part.length < max - 1) return clipWords(flat, max)
+  const from = flat.indexOf(" ", at + part.length - (max - 2))
+  return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
+}
+
+/** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
+function leadOf(items: readonly FlaggedClaim[]) {
+  const lead = items.find((item) => item.verdict === "unfaithful") ?? items[0]
+  const contrast = lead?.verdict === "unfaithful" ? contrastOf(lead.claim, lead.quote) : undefined
+  return { lead, contrast }
+}
+
+/** What happens next, and how many more statements it covers. */
+function noticeTail(items: readonly FlaggedClaim[], terse: boolean): string {
+  const more = items.length - 1
+  if (more === 0) return "Asking the agent to correct it."
+  const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
+  return terse
+    ? `Asking the agent to fix it and ${others}; see /ragfaith.`
+    : `Asking the agent to correct it and ${others}; /ragfaith lists them.`
+}
+
+/**
+ * The notice's sentence for a contradicted statement whose wrong part is known: the statement (or only its
+ * wrong part), the source, and the source's words in place of the wrong part where they fit.
+ */
+function contrastSentence(
+  lead: FlaggedClaim,
+  contrast: Contrast,
+  items: readonly FlaggedClaim[],
+  fit: NoticeFit,
+): string | undefined {
+  const part = clipWords(contrast.claimPart, 40)
+  // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
+  if (fit.claimChars > 0 && fit.claimChars < part.length + 12 && lead.claim.length > fit.claimChars) return undefined
+  // A wrong part with no words of the source in its place reads only inside its statement.
+  if (fit.claimChars === 0 && contrast.sourcePart === undefined && fit.quoteChars > 0) return undefined
+  const named = `"${fit.claimChars > 0 ? clipAround(lead.claim, contrast.claimPart, fit.claimChars) : part}"`
+  const source = lead.source ? clipWords(lead.source, NOTICE_SOURCE_CHARS[fit.terse ? 1 : 0]) : "the sources"
+  const words = contrast.sourcePart ?? lead.quote?.replace(/[.;,\s]+$/, "")
+  const fits = words !== undefined && fit.quoteChars > 0 && (contrast.sourcePart !== undefined || fit.quoteChars >= 24)
+  const which = source === "the sources" ? "which say" : "which says"
+  const says = !fits
+    ? fit.claimChars > 0
+      ? ` on "${part}"`
+      : ""
+    : contrast.sourcePart !== undefined
+      ? `, ${which} "${clipWords(words, fit.quoteChars)}"${fit.claimChars > 0 && !fit.terse ? `, not "${part}"` : ""}`
+      : fit.claimChars > 0
+        ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
+        : `, ${which} "${clipWords(words, fit.quoteChars)}"`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse)}`
+}
+
+/** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
+function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string | undefined {
+  const { lead, contrast } = leadOf(items)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit)
+  const claimChars = fit.claimChars || 16
+  const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
     const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
     const more = fit.terse
@@ -8059,29 +8257,40 @@ function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string 
     const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
-  if (first?.verdict !== "unfaithful") {
+  if (lead?.verdict !== "unfaithful") {
     return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
   }
-  const quote = first.quote?.replace(/[.;,\s]+$/, "")
+  const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
   return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
 }
 
-/** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
-const NOTICE_FITS: readonly NoticeFit[] = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
-  [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
-)
+/**
+ * The ways to fit the notice, most complete first. What is wrong stays longest: the statement is cut around
+ * its wrong part, down to the part alone, while the source's words stay; they go last.
+ */
+const NOTICE_FITS: readonly NoticeFit[] = [
+  ...NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+    NOTICE_QUOTE_CHARS.filter(Boolean).flatMap((quoteChars) =>
+      [false, true].map((terse) => ({ claimChars, quoteChars, terse })),
+    ),
+  ),
+  ...NOTICE_CLAIM_CHARS.flatMap((claimChars) => [false, true].map((terse) => ({ claimChars, quoteChars: 0, terse }))),
+]
 
 /**
- * The notice between the wrong reply and the correction: that an automatic check ran, the first flagged
- * statement (and how many more), where it conflicts, and what happens next. At most two lines, broken here at
- * word boundaries so the TUI never breaks a word or `/ragfaith` itself. It goes in as one visible part of the
- * note, beside the agent's instruction (the TUI would put a blank line between two parts).
+ * The notice between the wrong reply and the correction: that an automatic check ran, what is wrong in the
+ * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
+ * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
+ * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
+ * (the TUI would put a blank line between two parts).
  */
 function buildNotice(items: readonly FlaggedClaim[]): string {
   let lines: string[] = []
   for (const fit of NOTICE_FITS) {
-    lines = wrap(noticeSentence(items, fit), MESSAGE_WIDTH)
+    const sentence = noticeSentence(items, fit)
+    if (sentence === undefined) continue
+    lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
   }
   return lines.join("\n")
