@@ -5900,6 +5900,11 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
 }
 // ── End src/judge/records.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
 function gatherEvidence(state, config, judge, exists) {
@@ -6156,6 +6161,11 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const judge = await route.settings(config.activeModel ?? state.activeModel)
     if (!("problem" in judge)) return judge
     notifier.reportFailure("no-judge-model", judge.problem)
+    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
+    const message = problem.includes("small_model")
+      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+      : problem
+    health.lastError = { message, at: deps.now() }
     return undefined
   }
   /** The judged claims of a reply, their sources named as the note cites them. */
@@ -6173,7 +6183,11 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
       settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
-    if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
+    // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
+    if (run.failure) {
+      const at = deps.now()
+      health.lastError = { message: describeOutage(run.failure, evidence.judge, evidence.model, at), at }
+    }
     const judged = results
       .filter((result) => result !== undefined)
       .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
@@ -6186,6 +6200,8 @@ const TOAST_DURATION_MS = 6_000
 /** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
 const TOAST_LINE = 54
 const TOAST_CHARS = 2 * TOAST_LINE
+/** How many of the last toasts `/ragfaith` repeats. */
+const WARNED_KEPT = 3
 /** A judge that stays broken is told again this often, not only once. */
 const FAILURE_REPEAT_MS = 10 * 60_000
 /** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
@@ -6225,7 +6241,16 @@ function createNotifier(config, warnings, deps) {
     }
   }
   const held = createToastHold(show, deps)
-  const toast = (message, variant = "warning") => held.toast(message, variant)
+  const recent = []
+  const toast = (message, variant = "warning") => {
+    // Kept as the toast reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later.
+    const text = toastText(message)
+    const old = recent.findIndex((entry) => entry.message === text)
+    if (old >= 0) recent.splice(old, 1)
+    recent.push({ message: text, at: deps.now() })
+    trimOldest(recent, WARNED_KEPT)
+    held.toast(message, variant)
+  }
   const reportFailure = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -6273,6 +6298,7 @@ function createNotifier(config, warnings, deps) {
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+    warned: () => recent,
   }
 }
 /** At most this many toasts wait behind a hold; older ones give way. */
@@ -6750,8 +6776,8 @@ const MARKS = { unfaithful: "✗", unverifiable: "?", faithful: "✓" }
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item) {
   const mark = MARKS[item.verdict]
-  const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
-  const where = item.via === "gate" ? "stands word for word in a source" : named
+  const named = item.source ? `: ${item.source}` : item.verdict === "faithful" ? "" : ": no source"
+  const where = item.via === "gate" ? ": stands word for word in a source" : named
   const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
   const how = {
     gate: "",
@@ -6768,10 +6794,12 @@ function reportItem(item) {
         : item.second === "silent"
           ? " The second judge did not answer; the verified quote decides."
           : ""
-  const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
+  // The quote says what the reason would repeat; the reason stands where there is no quote.
+  const why =
+    item.reason && item.verdict !== "faithful" && !item.quote ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
+    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
 }
 /** What became of a judged reply, in words that fit what was judged in it. */
@@ -6801,7 +6829,11 @@ function notClaimLines(notClaims) {
 function unjudgedOf(report) {
   const left = [
     report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
-    report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
+    !report.unjudged
+      ? ""
+      : report.model
+        ? `${plural(report.unjudged, "statement")} the judge did not answer for`
+        : `${plural(report.unjudged, "statement")}, as there was no judge to ask (see Judge below)`,
   ].filter(Boolean)
   return left.length ? wrap(`Not judged: ${left.join("; ")}.`, MESSAGE_WIDTH) : []
 }
@@ -6838,16 +6870,47 @@ function reportReply(report, title, options) {
   }
   return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
 }
+/** A message as a sentence of the report: no "ragfaith:" prefix, one full stop. */
+const asSentence = (message) => message.replace(/^ragfaith:\s*/, "").replace(/[.\s]+$/, "")
 /** Why no reply has a report yet, when the session says. */
-function noReportYet(state, health) {
+function noReportYet(state, health, disabled) {
   const why = !state.judging
     ? ""
-    : health.lastError
-      ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
-      : state.premises.length === 0 && state.records.length === 0
-        ? " A reply is judged once the agent has read a source or run a tool in this session."
-        : ""
+    : disabled
+      ? ` ${asSentence(disabled).replace(/^./, (c) => c.toUpperCase())}.`
+      : health.lastError
+        ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
+        : state.premises.length === 0 && state.records.length === 0
+          ? " A reply is judged once the agent has read a source or run a tool in this session."
+          : ""
   return `Automatic check: no reply of this session has been judged yet.${why}`
+}
+/**
+ * The judge and what went wrong with it, with the setting to check; then what the last toasts said, so a
+ * warning that showed for a few seconds can be read again. A toast that says what the failure line says is
+ * not repeated.
+ */
+function judgeLines(health, options) {
+  const failed = health.lastError
+  const judge = health.model
+    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
+    : options.disabled
+      ? "none, as the settings stand"
+      : failed
+        ? "none"
+        : "none asked yet"
+  const message = failed ? asSentence(failed.message) : ""
+  const status = failed
+    ? ` Last failure at ${clockTime(failed.at)}: ${message.replace(/^./, (c) => c.toLowerCase())}.`
+    : ""
+  const same = (text) => text.slice(0, 24).toLowerCase() === message.slice(0, 24).toLowerCase()
+  const toasts = options.warned.filter((toast) => !same(asSentence(toast.message)))
+  return [
+    ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH),
+    ...toasts.flatMap((toast) =>
+      wrap(`Toast at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`, MESSAGE_WIDTH, "  "),
+    ),
+  ]
 }
 /**
  * The report `/ragfaith` shows. The reply that drew the last note comes first (a person asks after seeing a
@@ -6861,18 +6924,15 @@ function renderReport(state, health, options) {
     lines.push(...reportReply(flaggedReport, "the reply that drew the last note", options), "")
     if (report) lines.push(...reportReply(report, "the reply after it", options))
   } else if (report) lines.push(...reportReply(report, "the last reply", options))
-  else lines.push(...wrap(noReportYet(state, health), MESSAGE_WIDTH))
-  const failed = health.lastError
-  const judge = health.model
-    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
-    : "none asked yet"
-  const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
+  else lines.push(...wrap(noReportYet(state, health, options.disabled), MESSAGE_WIDTH))
+  lines.push("", ...judgeLines(health, options))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
-    `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
-    `${t.cacheHits.toLocaleString("en")} from the cache. `
+    t.statements === 0 && t.tokensIn === 0
+      ? `This session: no statement judged, ${plural(t.notes, "note")} sent. `
+      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
+        `${t.cacheHits.toLocaleString("en")} from the cache. `
   const next = state.judging
     ? "/ragfaith all lists every statement; /ragfaith off stops checking."
     : "Checking is off; /ragfaith on turns it back on."
@@ -6888,6 +6948,8 @@ function createCommand({ config, deps, store, notifier, health }) {
     all,
     marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
     route: config.judge.route === "opencode",
+    disabled: config.judgeDisabled,
+    warned: notifier.warned(),
   })
   return {
     register(cfg) {

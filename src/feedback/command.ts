@@ -30,13 +30,17 @@ interface ReportOptions {
   all: boolean
   marks: string
   route: boolean
+  /** Why nothing is judged at all, when the settings say so. */
+  disabled: string | undefined
+  /** The last toasts, as they read. */
+  warned: ReadonlyArray<{ message: string; at: number }>
 }
 
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item: FlaggedClaim): string[] {
   const mark = MARKS[item.verdict]
-  const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
-  const where = item.via === "gate" ? "stands word for word in a source" : named
+  const named = item.source ? `: ${item.source}` : item.verdict === "faithful" ? "" : ": no source"
+  const where = item.via === "gate" ? ": stands word for word in a source" : named
   const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
   const how = {
     gate: "",
@@ -53,10 +57,12 @@ function reportItem(item: FlaggedClaim): string[] {
         : item.second === "silent"
           ? " The second judge did not answer; the verified quote decides."
           : ""
-  const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
+  // The quote says what the reason would repeat; the reason stands where there is no quote.
+  const why =
+    item.reason && item.verdict !== "faithful" && !item.quote ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
+    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
   ]
 }
 
@@ -89,7 +95,11 @@ function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
 function unjudgedOf(report: ReplyReport): string[] {
   const left = [
     report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
-    report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
+    !report.unjudged
+      ? ""
+      : report.model
+        ? `${plural(report.unjudged, "statement")} the judge did not answer for`
+        : `${plural(report.unjudged, "statement")}, as there was no judge to ask (see Judge below)`,
   ].filter(Boolean)
   return left.length ? wrap(`Not judged: ${left.join("; ")}.`, MESSAGE_WIDTH) : []
 }
@@ -128,16 +138,49 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
   return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
 }
 
+/** A message as a sentence of the report: no "ragfaith:" prefix, one full stop. */
+const asSentence = (message: string) => message.replace(/^ragfaith:\s*/, "").replace(/[.\s]+$/, "")
+
 /** Why no reply has a report yet, when the session says. */
-function noReportYet(state: SessionState, health: JudgeHealth): string {
+function noReportYet(state: SessionState, health: JudgeHealth, disabled: string | undefined): string {
   const why = !state.judging
     ? ""
-    : health.lastError
-      ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
-      : state.premises.length === 0 && state.records.length === 0
-        ? " A reply is judged once the agent has read a source or run a tool in this session."
-        : ""
+    : disabled
+      ? ` ${asSentence(disabled).replace(/^./, (c) => c.toUpperCase())}.`
+      : health.lastError
+        ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
+        : state.premises.length === 0 && state.records.length === 0
+          ? " A reply is judged once the agent has read a source or run a tool in this session."
+          : ""
   return `Automatic check: no reply of this session has been judged yet.${why}`
+}
+
+/**
+ * The judge and what went wrong with it, with the setting to check; then what the last toasts said, so a
+ * warning that showed for a few seconds can be read again. A toast that says what the failure line says is
+ * not repeated.
+ */
+function judgeLines(health: JudgeHealth, options: ReportOptions): string[] {
+  const failed = health.lastError
+  const judge = health.model
+    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
+    : options.disabled
+      ? "none, as the settings stand"
+      : failed
+        ? "none"
+        : "none asked yet"
+  const message = failed ? asSentence(failed.message) : ""
+  const status = failed
+    ? ` Last failure at ${clockTime(failed.at)}: ${message.replace(/^./, (c) => c.toLowerCase())}.`
+    : ""
+  const same = (text: string) => text.slice(0, 24).toLowerCase() === message.slice(0, 24).toLowerCase()
+  const toasts = options.warned.filter((toast) => !same(asSentence(toast.message)))
+  return [
+    ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH),
+    ...toasts.flatMap((toast) =>
+      wrap(`Toast at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`, MESSAGE_WIDTH, "  "),
+    ),
+  ]
 }
 
 /**
@@ -152,18 +195,15 @@ function renderReport(state: SessionState, health: JudgeHealth, options: ReportO
     lines.push(...reportReply(flaggedReport, "the reply that drew the last note", options), "")
     if (report) lines.push(...reportReply(report, "the reply after it", options))
   } else if (report) lines.push(...reportReply(report, "the last reply", options))
-  else lines.push(...wrap(noReportYet(state, health), MESSAGE_WIDTH))
-  const failed = health.lastError
-  const judge = health.model
-    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
-    : "none asked yet"
-  const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH))
+  else lines.push(...wrap(noReportYet(state, health, options.disabled), MESSAGE_WIDTH))
+  lines.push("", ...judgeLines(health, options))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
-    `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
-    `${t.cacheHits.toLocaleString("en")} from the cache. `
+    t.statements === 0 && t.tokensIn === 0
+      ? `This session: no statement judged, ${plural(t.notes, "note")} sent. `
+      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
+        `${t.cacheHits.toLocaleString("en")} from the cache. `
   const next = state.judging
     ? "/ragfaith all lists every statement; /ragfaith off stops checking."
     : "Checking is off; /ragfaith on turns it back on."
@@ -180,6 +220,8 @@ export function createCommand({ config, deps, store, notifier, health }: PartCon
     all,
     marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
     route: config.judge.route === "opencode",
+    disabled: config.judgeDisabled,
+    warned: notifier.warned(),
   })
   return {
     register(cfg: Record<string, unknown>) {

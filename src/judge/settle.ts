@@ -13,12 +13,18 @@ import type { Claim, ClaimResult, JudgeVerdict, RawVerdict, ToolRecord } from ".
 import { type CacheRecord, cacheKey, type VerdictCache } from "./cache.ts"
 import { directAttempt, JUDGE_MAX_TOKENS, type JudgeCompat, JudgeError, judgeClaim, retryJudge } from "./client.ts"
 import { isVerbatimInSources, normalizeSources } from "./gate.ts"
-import { type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
+import { describeOutage, type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
 import { secondOpinionModel, selectJudgeModel } from "./models.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import { decideProcessClaim, type RecordContext, readProcessClaim, shellRuns } from "./records.ts"
 import type { OpencodeRoute } from "./route.ts"
 import { anchorQuote, parseBatchVerdicts, quotableTexts } from "./verdict.ts"
+
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 export const QUESTION_CHARS = 300
@@ -359,6 +365,11 @@ export function createClaimJudge(
     const judge = await route.settings(config.activeModel ?? state.activeModel)
     if (!("problem" in judge)) return judge
     notifier.reportFailure("no-judge-model", judge.problem)
+    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
+    const message = problem.includes("small_model")
+      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+      : problem
+    health.lastError = { message, at: deps.now() }
     return undefined
   }
   /** The judged claims of a reply, their sources named as the note cites them. */
@@ -376,7 +387,11 @@ export function createClaimJudge(
       settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
-    if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
+    // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
+    if (run.failure) {
+      const at = deps.now()
+      health.lastError = { message: describeOutage(run.failure, evidence.judge, evidence.model, at), at }
+    }
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => ({ ...result, source: result.source && (evidence.refs.get(result.source) ?? result.source) }))
