@@ -478,6 +478,8 @@ function newSession(id) {
     flaggedReport: undefined,
     counters: newCounters(),
     silentSeconds: new Map(),
+    upheld: new Set(),
+    disputes: { upheld: 0, rejected: 0, marked: 0 },
   }
 }
 /** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
@@ -5007,6 +5009,84 @@ function createVerdictCache(cacheDir, deps, warn) {
   }
 }
 // ── End src/judge/cache.ts ─────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/disputes.ts ────────────────────────────────────────────────────────────────────────────
+/** The file beside the verdict cache's: one JSON line per statement marked wrong. */
+const DISPUTES_FILE = "opencode-disputes.jsonl"
+/**
+ * A statement as disputes know it: a digest of its normalised key, so a flagged item carries no text of the
+ * reply beyond the clipped, redacted claim it shows (the items go to logs).
+ */
+function statementId(claimKey) {
+  return createHash("sha256").update(claimKey).digest("hex").slice(0, 32)
+}
+/**
+ * A statement's dispute key: its normalised key within the project directory, hashed, so the file holds no
+ * text of a reply (which may quote a source the user would not keep on disk) and one project's marks never
+ * clear a statement in another.
+ */
+function disputeKey(directory, id) {
+  return createHash("sha256").update(`${directory}\x00${id}`).digest("hex")
+}
+/**
+ * Memory first; with a cache directory, an append-only JSONL file read once, written one line per mark the
+ * way the verdict cache writes (one `appendFile` of one short line, so processes sharing it do not interleave).
+ * A line cut short by a crash is skipped. A directory that cannot be used leaves the marks in memory, told once.
+ */
+function createDisputeStore(cacheDir, directory, deps, warn) {
+  const marked = new Set()
+  const file = `${cacheDir}/${DISPUTES_FILE}`
+  let usable = cacheDir !== undefined
+  let loading
+  let writing = Promise.resolve()
+  let cutTail = false
+  const disable = (error) => {
+    if (!usable) return
+    usable = false
+    warn(
+      `ragfaith: cannot keep the statements marked wrong in RFE_CACHE_DIR (${String(error)}); they last until opencode stops`,
+    )
+  }
+  const remember = (key) => {
+    marked.delete(key)
+    marked.add(key)
+    trimOldest(marked, LIMITS.cacheEntries)
+  }
+  return {
+    load() {
+      if (!usable || !cacheDir) return Promise.resolve()
+      loading ??= deps
+        .ensureDir(cacheDir)
+        .then(() => deps.readText(file))
+        .then((text) => {
+          for (const line of (text ?? "").split("\n")) {
+            try {
+              const record = JSON.parse(line)
+              if (typeof record.k === "string" && /^[0-9a-f]{64}$/.test(record.k)) remember(record.k)
+            } catch {
+              // A line cut short by a crash or a full disk: skip it, keep the rest.
+            }
+          }
+          cutTail = Boolean(text && !text.endsWith("\n"))
+        })
+        .catch(disable)
+      return loading
+    },
+    has: (id) => marked.has(disputeKey(directory, id)),
+    add(id) {
+      const key = disputeKey(directory, id)
+      if (marked.has(key)) return
+      remember(key)
+      if (!usable) return
+      const line = `${cutTail ? "\n" : ""}${JSON.stringify({ k: key, t: deps.now() })}\n`
+      cutTail = false
+      writing = writing.then(() => (usable ? deps.appendText(file, line) : undefined)).catch(disable)
+    },
+    get size() {
+      return marked.size
+    },
+  }
+}
+// ── End src/judge/disputes.ts ──────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/client.ts ──────────────────────────────────────────────────────────────────────────────
 const JUDGE_MAX_TOKENS = 256
 /** One retry with more room: reasoning models sometimes spend the first budget before the JSON. */
@@ -6628,6 +6708,8 @@ function flaggedToast(items, tail) {
   const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
+/** How the note shows the agent to keep a statement it re-checked: the statement, then its source in brackets. */
+const DISPUTE_EXAMPLE = "The API returns 404 for a missing id (source: docs/api.md)."
 /**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
@@ -6651,6 +6733,7 @@ function buildNote(flagged, askProvenance) {
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      `If re-checking shows a statement is right as it stands, keep it: write it again as it was, ending with the file or URL that supports it, as in "${DISPUTE_EXAMPLE}". ` +
       "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
@@ -6754,6 +6837,7 @@ function toFlaggedItems(results, apiKey) {
   const sanitize = (text, max) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    key: statementId(result.claim.key),
     verdict: result.verdict,
     source: result.source,
     quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
@@ -6761,11 +6845,15 @@ function toFlaggedItems(results, apiKey) {
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.disputed ? { disputed: result.disputed } : {}),
+    ...(result.cited ? { cited: sanitize(result.cited, 200) } : {}),
   }))
 }
 // ── End src/feedback/note.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/feedback/command.ts ──────────────────────────────────────────────────────────────────────────
 const COMMAND_NAME = "ragfaith"
+/** `/ragfaith wrong [N]` marks a flag of the last report as wrong. */
+const WRONG_WORD = "wrong"
 /** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
 const ALL_WORD = "all"
 /** Statements marked ✗ or ? listed per reply before the rest are counted; `/ragfaith all` lists them all. */
@@ -6786,6 +6874,14 @@ function reportItem(item) {
     judge: "",
     "parse-fallback": " (the judge's answer was unreadable)",
   }[item.via]
+  const disputed =
+    item.disputed === "upheld"
+      ? ` Disputed by the agent, citing ${item.cited ?? "its source"}, and upheld.`
+      : item.disputed === "rejected"
+        ? ` Disputed by the agent, citing ${item.cited ?? "its source"}; the judge still finds it wrong.`
+        : item.disputed === "marked"
+          ? " You marked it wrong (/ragfaith wrong), so it is not flagged."
+          : ""
   const demoted =
     item.demoted === "unanchored"
       ? " Not flagged: the judge's quote is in no source."
@@ -6799,8 +6895,19 @@ function reportItem(item) {
     item.reason && item.verdict !== "faithful" && !item.quote ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
+    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}${disputed}`, MESSAGE_WIDTH, "    ", "  "),
   ]
+}
+/** The statements a reply's report marks ✗ or ?, in the order it lists them: ✗ first. */
+function flagsListed(report) {
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  return flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+}
+/** The replies the report shows, in its order: the one that drew the last note, then the last one. */
+function reportedReplies(state) {
+  const { report, flaggedReport } = state
+  if (flaggedReport && flaggedReport !== report) return report ? [flaggedReport, report] : [flaggedReport]
+  return report ? [report] : []
 }
 /** What became of a judged reply, in words that fit what was judged in it. */
 function replyOutcome(report, marks) {
@@ -6810,6 +6917,8 @@ function replyOutcome(report, marks) {
   if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
   if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
   if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  const marked = report.items.filter((item) => item.verdict === "unfaithful" && item.disputed === "marked").length
+  if (wrong > 0 && marked === wrong) return "What is marked ✗ you marked wrong before, so it drew no note."
   if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
   if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
@@ -6855,8 +6964,7 @@ function reportReply(report, title, options) {
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
   ]
-  const flagged = report.items.filter((item) => item.verdict !== "faithful")
-  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const flagged = flagsListed(report)
   const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
   for (const item of shown) lines.push(...reportItem(item))
   if (shown.length < flagged.length) {
@@ -6869,6 +6977,15 @@ function reportReply(report, title, options) {
     lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
   }
   return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+}
+/** The session's disputes as the totals count them; empty when there were none. */
+function disputesOf(state) {
+  const { upheld, rejected, marked } = state.disputes
+  return [
+    upheld ? `, ${plural(upheld, "dispute")} by the agent upheld` : "",
+    rejected ? `, ${plural(rejected, "dispute")} by the agent rejected` : "",
+    marked ? `, ${plural(marked, "flag")} marked wrong by you` : "",
+  ].join("")
 }
 /** A message as a sentence of the report: no "ragfaith:" prefix, one full stop. */
 const asSentence = (message) => message.replace(/^ragfaith:\s*/, "").replace(/[.\s]+$/, "")
@@ -6930,20 +7047,51 @@ function renderReport(state, health, options) {
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
     t.statements === 0 && t.tokensIn === 0
-      ? `This session: no statement judged, ${plural(t.notes, "note")} sent. `
-      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
-        `${t.cacheHits.toLocaleString("en")} from the cache. `
+      ? `This session: no statement judged, ${plural(t.notes, "note")} sent${disputesOf(state)}. `
+      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent${disputesOf(state)}, ` +
+        `${tokens}, ${t.cacheHits.toLocaleString("en")} from the cache. `
+  const wrongN = reportedReplies(state).some((reply) => flagsListed(reply).length > 0)
+    ? " /ragfaith wrong N marks the Nth flag wrong."
+    : ""
   const next = state.judging
-    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    ? `/ragfaith all lists every statement; /ragfaith off stops checking.${wrongN}`
     : "Checking is off; /ragfaith on turns it back on."
   lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 /**
+ * `/ragfaith wrong [N]`: the user says a flag is wrong. Without N, the flags of the reply that drew the last
+ * note; with N, the Nth statement marked ✗ or ? as the last report lists them. Each is never flagged again in
+ * this project (across restarts with RFE_CACHE_DIR). The answer says what was marked, or why nothing was.
+ */
+async function markWrong(state, which, { disputes, persistent }) {
+  const listed = reportedReplies(state).flatMap(flagsListed)
+  const noted = state.flaggedReport?.items.filter((item) => item.verdict !== "faithful") ?? []
+  const n = which === undefined ? undefined : Number(which)
+  if (listed.length === 0) {
+    return "Automatic check: nothing is flagged in this session, so there is nothing to mark wrong."
+  }
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= listed.length)) {
+    const range = listed.length === 1 ? "/ragfaith wrong 1" : `/ragfaith wrong 1 to ${listed.length}`
+    return `Automatic check: the last report lists ${plural(listed.length, "flag")}; ${range} marks one wrong.`
+  }
+  const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1]]
+  await disputes.load()
+  for (const item of chosen) {
+    if (item.disputed !== "marked") state.disputes.marked++
+    item.disputed = "marked"
+    disputes.add(item.key ?? statementId(normalizeForMatch(item.claim)))
+  }
+  const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
+  const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
+  const it = chosen.length === 1 ? "It is" : "They are"
+  return wrap(`Automatic check: marked wrong: ${names}. ${it} not flagged again ${lasts}.`, MESSAGE_WIDTH).join("\n")
+}
+/**
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-function createCommand({ config, deps, store, notifier, health }) {
+function createCommand({ config, deps, store, notifier, health }, disputes) {
   const options = (all) => ({
     all,
     marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
@@ -6957,7 +7105,7 @@ function createCommand({ config, deps, store, notifier, health }) {
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith all|on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off|wrong [N]",
         },
       }
     },
@@ -6966,14 +7114,19 @@ function createCommand({ config, deps, store, notifier, health }) {
       const sessionID = textOf(input.sessionID)
       if (input.command !== COMMAND_NAME || !sessionID) return false
       const state = store.touch(sessionID)
-      const word = (typeof input.arguments === "string" ? input.arguments : "").trim().toLowerCase()
+      const [word = "", ...rest] = (typeof input.arguments === "string" ? input.arguments : "")
+        .trim()
+        .toLowerCase()
+        .split(/\s+/)
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
           ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
             ? "Automatic check: on for this session. Replies are checked again."
-            : renderReport(state, health, options(word === ALL_WORD))
+            : word === WRONG_WORD
+              ? await markWrong(state, rest[0], { disputes, persistent: config.cacheDir !== undefined })
+              : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
         notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")
@@ -7088,6 +7241,57 @@ function createUndo({ deps, notifier }) {
   }
 }
 // ── End src/feedback/undo.ts ───────────────────────────────────────────────────────────────────────────────
+// ── Begin src/turn/kept.ts ─────────────────────────────────────────────────────────────────────────────────
+/**
+ * The form the note asks for: the statement, then its source in brackets, as in "It has 3 bridges (source:
+ * notes.txt)." German and plural labels and square brackets count too; the full stop may stand before or after.
+ */
+const CITATION_RE = /\s*[([]\s*(?:sources?|quellen?)\s*:\s*([^()[\]\n]{1,300}?)\s*[)\]]\s*[.!]?\s*$/i
+/** A citation set after the statement's own full stop joins the statement, so the two are one sentence. */
+const CITATION_AFTER_STOP_RE = /([.!])[ \t]+([([]\s*(?:sources?|quellen?)\s*:[^()[\]\n]{1,300}[)\]])/gi
+/** The reply with every citation inside the sentence it cites for, ready to be split into claims. */
+function joinCitations(reply) {
+  return reply.replace(CITATION_AFTER_STOP_RE, " $2$1")
+}
+/** A sentence's citation: the statement without it, and the source it names; undefined when it cites none. */
+function citationOf(text) {
+  const found = CITATION_RE.exec(text)
+  if (!found?.[1]) return undefined
+  const statement = text.slice(0, found.index).trim()
+  return statement ? { statement, source: found[1].trim() } : undefined
+}
+const wordsOf = (text) => new Set(normalizeForMatch(text).match(/[\p{L}\p{N}]+/gu) ?? [])
+/** Nearly every word the same both ways: a statement written again with a word of grammar changed. */
+const KEPT_OVERLAP = 0.85
+/**
+ * The flagged statement a cited sentence keeps, if any: the same normalised text, or nearly all the same
+ * words (an agent may change a word or two of grammar when it writes a statement again).
+ */
+function keptFlag(statement, flags) {
+  const id = statementId(normalizeForMatch(statement))
+  const exact = flags.find((flag) => (flag.key ?? statementId(normalizeForMatch(flag.claim))) === id)
+  if (exact) return exact
+  const words = wordsOf(statement)
+  return flags.find((flag) => {
+    const other = wordsOf(flag.claim)
+    const shared = [...words].filter((word) => other.has(word)).length
+    return shared / Math.max(words.size, other.size, 1) >= KEPT_OVERLAP
+  })
+}
+/** The claims of a reply that keep one of `flags`, each with the flag it keeps and the source it cites. */
+function keptClaims(claims, flags) {
+  const kept = new Map()
+  if (flags.length === 0) return kept
+  for (const claim of claims) {
+    const cited = citationOf(claim.text)
+    const flag = cited && keptFlag(cited.statement, flags)
+    if (cited && flag) {
+      kept.set(claim, { flag, source: cited.source, key: statementId(normalizeForMatch(cited.statement)) })
+    }
+  }
+  return kept
+}
+// ── End src/turn/kept.ts ───────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state, client) {
@@ -7104,14 +7308,49 @@ async function isChildSession(state, client) {
 }
 /**
  * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
- * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
+ * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too. A
+ * statement the agent kept and the judge upheld, or one the user marked wrong, is never flagged.
  */
 function newlyFlagged(state, replyID, results, config, ledger) {
   if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
   const turn = ledger.turn(state.id)
-  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  const flagged = results.filter(
+    (r) =>
+      config.flagVerdicts.has(r.verdict) &&
+      !turn.flaggedClaims.has(r.claim.key) &&
+      !state.upheld.has(statementId(r.claim.key)) &&
+      r.disputed !== "marked",
+  )
   for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
   return { flagged, turn }
+}
+/** The statements a note asked to correct, as the reply that drew it was reported. */
+function flagsOf(state, config) {
+  return (state.flaggedReport?.items ?? []).filter((item) => config.flagVerdicts.has(item.verdict))
+}
+/**
+ * What the judge made of the statements the agent kept with a source, and of flags the user marked wrong.
+ * A kept statement the judge now finds faithful is upheld: it, and the statement it keeps, are never flagged
+ * again in the session, and the flag in the report of the reply that drew the note says so. One it still
+ * flags is rejected, and goes into a note like any other flag.
+ */
+function settleDisputes(state, results, kept, marked, config) {
+  for (const result of results) {
+    const keeps = kept.get(result.claim)
+    if (keeps) {
+      const upheld = !config.flagVerdicts.has(result.verdict)
+      result.disputed = upheld ? "upheld" : "rejected"
+      result.cited = keeps.source
+      keeps.flag.disputed = result.disputed
+      keeps.flag.cited = keeps.source
+      state.disputes[upheld ? "upheld" : "rejected"]++
+      if (upheld) {
+        for (const id of [statementId(result.claim.key), keeps.key, keeps.flag.key]) if (id) state.upheld.add(id)
+      }
+    } else if (config.flagVerdicts.has(result.verdict) && marked(statementId(result.claim.key))) {
+      result.disputed = "marked"
+    }
+  }
 }
 /** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
 async function mayJudge(state, { config, deps, notifier }) {
@@ -7179,7 +7418,7 @@ function isOutdated(state, generation, report, results, { config, notifier, coun
   return true
 }
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge(ctx, judgeClaims, notes) {
+function createReplyJudge(ctx, judgeClaims, notes, disputes) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set()
@@ -7188,13 +7427,18 @@ function createReplyJudge(ctx, judgeClaims, notes) {
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const text = [...reply.texts.values()].join("\n\n")
+    // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
+    const text = joinCitations([...reply.texts.values()].join("\n\n"))
     const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
+    const kept = keptClaims(claims, flagsOf(state, config))
     const { results, model } = await judgeClaims(state, claims)
+    // The marks are read only once a flag might need them: a faithful reply touches no file.
+    if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
+    settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
     state.report = report
@@ -7578,10 +7822,14 @@ function createHooks(host, config, warnings, deps) {
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const disputes = createDisputeStore(config.cacheDir, host.directory, deps, (message) => {
+    notifier.log("warn", message)
+    notifier.toast(message)
+  })
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), disputes)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
-  const command = createCommand(ctx)
+  const command = createCommand(ctx, disputes)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),

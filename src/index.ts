@@ -802,6 +802,13 @@ interface ClaimResult extends JudgeVerdict {
   demoted?: "unanchored" | "disagreed"
   /** A flag that stands on the first judge alone, its quote verified: the second judge did not answer. */
   second?: "silent"
+  /**
+   * A flag disputed: the agent kept the statement citing a source and the judge then upheld it (`upheld`) or
+   * not (`rejected`), or the user marked the flag wrong (`marked`).
+   */
+  disputed?: "upheld" | "rejected" | "marked"
+  /** The source the agent cited when it kept the statement. */
+  cited?: string
 }
 
 /**
@@ -809,7 +816,11 @@ interface ClaimResult extends JudgeVerdict {
  * source named as the user would (`src/config.ts:10-40`, a URL, `tool calls of this session`); the quote the
  * verified words of that source.
  */
-type FlaggedClaim = Omit<ClaimResult, "claim"> & { claim: string }
+type FlaggedClaim = Omit<ClaimResult, "claim"> & {
+  claim: string
+  /** A digest of the claim's normalised key (`statementId`): what a dispute is remembered by. */
+  key?: string
+}
 
 // ── End src/state/shapes.ts ────────────────────────────────────────────────────────────────────────────────
 
@@ -923,6 +934,10 @@ interface SessionState extends PremiseBuffer {
   counters: Counters
   /** Second-opinion models by the calls in a row they left unanswered; past a few they are not asked again. */
   silentSeconds: Map<string, number>
+  /** Statements (`statementId`) the agent kept, citing a source, and the judge upheld: never flagged again here. */
+  upheld: Set<string>
+  /** Disputes of this session: kept by the agent and upheld or rejected, and flags the user marked wrong. */
+  disputes: { upheld: number; rejected: number; marked: number }
 }
 
 /** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
@@ -971,6 +986,8 @@ function newSession(id: string): SessionState {
     flaggedReport: undefined,
     counters: newCounters(),
     silentSeconds: new Map(),
+    upheld: new Set(),
+    disputes: { upheld: 0, rejected: 0, marked: 0 },
   }
 }
 
@@ -6289,6 +6306,104 @@ function createVerdictCache(
 
 // ── End src/judge/cache.ts ─────────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/judge/disputes.ts ────────────────────────────────────────────────────────────────────────────
+
+/** The file beside the verdict cache's: one JSON line per statement marked wrong. */
+const DISPUTES_FILE = "opencode-disputes.jsonl"
+
+/**
+ * A statement as disputes know it: a digest of its normalised key, so a flagged item carries no text of the
+ * reply beyond the clipped, redacted claim it shows (the items go to logs).
+ */
+function statementId(claimKey: string): string {
+  return createHash("sha256").update(claimKey).digest("hex").slice(0, 32)
+}
+
+/**
+ * A statement's dispute key: its normalised key within the project directory, hashed, so the file holds no
+ * text of a reply (which may quote a source the user would not keep on disk) and one project's marks never
+ * clear a statement in another.
+ */
+function disputeKey(directory: string, id: string): string {
+  return createHash("sha256").update(`${directory}\x00${id}`).digest("hex")
+}
+
+interface DisputeStore {
+  /** Reads the file once per plugin lifetime; later calls wait for that one read. */
+  load(): Promise<void>
+  /** Whether the statement with this `statementId` was marked wrong in this project. */
+  has(id: string): boolean
+  add(id: string): void
+  readonly size: number
+}
+
+/**
+ * Memory first; with a cache directory, an append-only JSONL file read once, written one line per mark the
+ * way the verdict cache writes (one `appendFile` of one short line, so processes sharing it do not interleave).
+ * A line cut short by a crash is skipped. A directory that cannot be used leaves the marks in memory, told once.
+ */
+function createDisputeStore(
+  cacheDir: string | undefined,
+  directory: string,
+  deps: Pick<Deps, "readText" | "appendText" | "ensureDir" | "now">,
+  warn: (message: string) => void,
+): DisputeStore {
+  const marked = new Set<string>()
+  const file = `${cacheDir}/${DISPUTES_FILE}`
+  let usable = cacheDir !== undefined
+  let loading: Promise<void> | undefined
+  let writing: Promise<void> = Promise.resolve()
+  let cutTail = false
+  const disable = (error: unknown) => {
+    if (!usable) return
+    usable = false
+    warn(
+      `ragfaith: cannot keep the statements marked wrong in RFE_CACHE_DIR (${String(error)}); they last until opencode stops`,
+    )
+  }
+  const remember = (key: string) => {
+    marked.delete(key)
+    marked.add(key)
+    trimOldest(marked, LIMITS.cacheEntries)
+  }
+  return {
+    load() {
+      if (!usable || !cacheDir) return Promise.resolve()
+      loading ??= deps
+        .ensureDir(cacheDir)
+        .then(() => deps.readText(file))
+        .then((text) => {
+          for (const line of (text ?? "").split("\n")) {
+            try {
+              const record = JSON.parse(line) as { k?: unknown }
+              if (typeof record.k === "string" && /^[0-9a-f]{64}$/.test(record.k)) remember(record.k)
+            } catch {
+              // A line cut short by a crash or a full disk: skip it, keep the rest.
+            }
+          }
+          cutTail = Boolean(text && !text.endsWith("\n"))
+        })
+        .catch(disable)
+      return loading
+    },
+    has: (id) => marked.has(disputeKey(directory, id)),
+    add(id) {
+      const key = disputeKey(directory, id)
+      if (marked.has(key)) return
+      remember(key)
+      if (!usable) return
+      const line = `${cutTail ? "\n" : ""}${JSON.stringify({ k: key, t: deps.now() })}\n`
+      cutTail = false
+      writing = writing.then(() => (usable ? deps.appendText(file, line) : undefined)).catch(disable)
+    },
+    get size() {
+      return marked.size
+    },
+  }
+}
+
+// ── End src/judge/disputes.ts ──────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/judge/client.ts ──────────────────────────────────────────────────────────────────────────────
 
 const JUDGE_MAX_TOKENS = 256
@@ -8334,6 +8449,9 @@ function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
 
+/** How the note shows the agent to keep a statement it re-checked: the statement, then its source in brackets. */
+const DISPUTE_EXAMPLE = "The API returns 404 for a missing id (source: docs/api.md)."
+
 /**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
@@ -8357,6 +8475,7 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      `If re-checking shows a statement is right as it stands, keep it: write it again as it was, ending with the file or URL that supports it, as in "${DISPUTE_EXAMPLE}". ` +
       "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
@@ -8470,6 +8589,7 @@ function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefi
   const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    key: statementId(result.claim.key),
     verdict: result.verdict,
     source: result.source,
     quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
@@ -8477,6 +8597,8 @@ function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefi
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.disputed ? { disputed: result.disputed } : {}),
+    ...(result.cited ? { cited: sanitize(result.cited, 200) } : {}),
   }))
 }
 
@@ -8485,6 +8607,9 @@ function toFlaggedItems(results: readonly ClaimResult[], apiKey: string | undefi
 // ── Begin src/feedback/command.ts ──────────────────────────────────────────────────────────────────────────
 
 const COMMAND_NAME = "ragfaith"
+
+/** `/ragfaith wrong [N]` marks a flag of the last report as wrong. */
+const WRONG_WORD = "wrong"
 
 /** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
 const ALL_WORD = "all"
@@ -8521,6 +8646,14 @@ function reportItem(item: FlaggedClaim): string[] {
     judge: "",
     "parse-fallback": " (the judge's answer was unreadable)",
   }[item.via]
+  const disputed =
+    item.disputed === "upheld"
+      ? ` Disputed by the agent, citing ${item.cited ?? "its source"}, and upheld.`
+      : item.disputed === "rejected"
+        ? ` Disputed by the agent, citing ${item.cited ?? "its source"}; the judge still finds it wrong.`
+        : item.disputed === "marked"
+          ? " You marked it wrong (/ragfaith wrong), so it is not flagged."
+          : ""
   const demoted =
     item.demoted === "unanchored"
       ? " Not flagged: the judge's quote is in no source."
@@ -8534,8 +8667,21 @@ function reportItem(item: FlaggedClaim): string[] {
     item.reason && item.verdict !== "faithful" && !item.quote ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
+    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}${disputed}`, MESSAGE_WIDTH, "    ", "  "),
   ]
+}
+
+/** The statements a reply's report marks ✗ or ?, in the order it lists them: ✗ first. */
+function flagsListed(report: ReplyReport): FlaggedClaim[] {
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  return flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+}
+
+/** The replies the report shows, in its order: the one that drew the last note, then the last one. */
+function reportedReplies(state: SessionState): ReplyReport[] {
+  const { report, flaggedReport } = state
+  if (flaggedReport && flaggedReport !== report) return report ? [flaggedReport, report] : [flaggedReport]
+  return report ? [report] : []
 }
 
 /** What became of a judged reply, in words that fit what was judged in it. */
@@ -8546,6 +8692,8 @@ function replyOutcome(report: ReplyReport, marks: string): string {
   if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
   if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
   if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  const marked = report.items.filter((item) => item.verdict === "unfaithful" && item.disputed === "marked").length
+  if (wrong > 0 && marked === wrong) return "What is marked ✗ you marked wrong before, so it drew no note."
   if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
   if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
@@ -8594,8 +8742,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
   ]
-  const flagged = report.items.filter((item) => item.verdict !== "faithful")
-  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const flagged = flagsListed(report)
   const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
   for (const item of shown) lines.push(...reportItem(item))
   if (shown.length < flagged.length) {
@@ -8608,6 +8755,16 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
   }
   return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+}
+
+/** The session's disputes as the totals count them; empty when there were none. */
+function disputesOf(state: SessionState): string {
+  const { upheld, rejected, marked } = state.disputes
+  return [
+    upheld ? `, ${plural(upheld, "dispute")} by the agent upheld` : "",
+    rejected ? `, ${plural(rejected, "dispute")} by the agent rejected` : "",
+    marked ? `, ${plural(marked, "flag")} marked wrong by you` : "",
+  ].join("")
 }
 
 /** A message as a sentence of the report: no "ragfaith:" prefix, one full stop. */
@@ -8673,21 +8830,60 @@ function renderReport(state: SessionState, health: JudgeHealth, options: ReportO
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
     t.statements === 0 && t.tokensIn === 0
-      ? `This session: no statement judged, ${plural(t.notes, "note")} sent. `
-      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
-        `${t.cacheHits.toLocaleString("en")} from the cache. `
+      ? `This session: no statement judged, ${plural(t.notes, "note")} sent${disputesOf(state)}. `
+      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent${disputesOf(state)}, ` +
+        `${tokens}, ${t.cacheHits.toLocaleString("en")} from the cache. `
+  const wrongN = reportedReplies(state).some((reply) => flagsListed(reply).length > 0)
+    ? " /ragfaith wrong N marks the Nth flag wrong."
+    : ""
   const next = state.judging
-    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    ? `/ragfaith all lists every statement; /ragfaith off stops checking.${wrongN}`
     : "Checking is off; /ragfaith on turns it back on."
   lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 
 /**
+ * `/ragfaith wrong [N]`: the user says a flag is wrong. Without N, the flags of the reply that drew the last
+ * note; with N, the Nth statement marked ✗ or ? as the last report lists them. Each is never flagged again in
+ * this project (across restarts with RFE_CACHE_DIR). The answer says what was marked, or why nothing was.
+ */
+async function markWrong(
+  state: SessionState,
+  which: string | undefined,
+  { disputes, persistent }: { disputes: Pick<DisputeStore, "load" | "add">; persistent: boolean },
+): Promise<string> {
+  const listed = reportedReplies(state).flatMap(flagsListed)
+  const noted = state.flaggedReport?.items.filter((item) => item.verdict !== "faithful") ?? []
+  const n = which === undefined ? undefined : Number(which)
+  if (listed.length === 0) {
+    return "Automatic check: nothing is flagged in this session, so there is nothing to mark wrong."
+  }
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= listed.length)) {
+    const range = listed.length === 1 ? "/ragfaith wrong 1" : `/ragfaith wrong 1 to ${listed.length}`
+    return `Automatic check: the last report lists ${plural(listed.length, "flag")}; ${range} marks one wrong.`
+  }
+  const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1] as FlaggedClaim]
+  await disputes.load()
+  for (const item of chosen) {
+    if (item.disputed !== "marked") state.disputes.marked++
+    item.disputed = "marked"
+    disputes.add(item.key ?? statementId(normalizeForMatch(item.claim)))
+  }
+  const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
+  const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
+  const it = chosen.length === 1 ? "It is" : "They are"
+  return wrap(`Automatic check: marked wrong: ${names}. ${it} not flagged again ${lasts}.`, MESSAGE_WIDTH).join("\n")
+}
+
+/**
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-function createCommand({ config, deps, store, notifier, health }: PartContext) {
+function createCommand(
+  { config, deps, store, notifier, health }: PartContext,
+  disputes: Pick<DisputeStore, "load" | "add">,
+) {
   const options = (all: boolean): ReportOptions => ({
     all,
     marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
@@ -8701,7 +8897,7 @@ function createCommand({ config, deps, store, notifier, health }: PartContext) {
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith all|on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off|wrong [N]",
         },
       }
     },
@@ -8710,14 +8906,19 @@ function createCommand({ config, deps, store, notifier, health }: PartContext) {
       const sessionID = textOf(input.sessionID)
       if (input.command !== COMMAND_NAME || !sessionID) return false
       const state = store.touch(sessionID)
-      const word = (typeof input.arguments === "string" ? input.arguments : "").trim().toLowerCase()
+      const [word = "", ...rest] = (typeof input.arguments === "string" ? input.arguments : "")
+        .trim()
+        .toLowerCase()
+        .split(/\s+/)
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
           ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
             ? "Automatic check: on for this session. Replies are checked again."
-            : renderReport(state, health, options(word === ALL_WORD))
+            : word === WRONG_WORD
+              ? await markWrong(state, rest[0], { disputes, persistent: config.cacheDir !== undefined })
+              : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
         notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")
@@ -8847,6 +9048,75 @@ type Undo = ReturnType<typeof createUndo>
 
 // ── End src/feedback/undo.ts ───────────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/turn/kept.ts ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The form the note asks for: the statement, then its source in brackets, as in "It has 3 bridges (source:
+ * notes.txt)." German and plural labels and square brackets count too; the full stop may stand before or after.
+ */
+const CITATION_RE = /\s*[([]\s*(?:sources?|quellen?)\s*:\s*([^()[\]\n]{1,300}?)\s*[)\]]\s*[.!]?\s*$/i
+
+/** A citation set after the statement's own full stop joins the statement, so the two are one sentence. */
+const CITATION_AFTER_STOP_RE = /([.!])[ \t]+([([]\s*(?:sources?|quellen?)\s*:[^()[\]\n]{1,300}[)\]])/gi
+
+/** The reply with every citation inside the sentence it cites for, ready to be split into claims. */
+function joinCitations(reply: string): string {
+  return reply.replace(CITATION_AFTER_STOP_RE, " $2$1")
+}
+
+/** A sentence's citation: the statement without it, and the source it names; undefined when it cites none. */
+function citationOf(text: string): { statement: string; source: string } | undefined {
+  const found = CITATION_RE.exec(text)
+  if (!found?.[1]) return undefined
+  const statement = text.slice(0, found.index).trim()
+  return statement ? { statement, source: found[1].trim() } : undefined
+}
+
+const wordsOf = (text: string) => new Set(normalizeForMatch(text).match(/[\p{L}\p{N}]+/gu) ?? [])
+
+/** Nearly every word the same both ways: a statement written again with a word of grammar changed. */
+const KEPT_OVERLAP = 0.85
+
+/**
+ * The flagged statement a cited sentence keeps, if any: the same normalised text, or nearly all the same
+ * words (an agent may change a word or two of grammar when it writes a statement again).
+ */
+function keptFlag(statement: string, flags: readonly FlaggedClaim[]): FlaggedClaim | undefined {
+  const id = statementId(normalizeForMatch(statement))
+  const exact = flags.find((flag) => (flag.key ?? statementId(normalizeForMatch(flag.claim))) === id)
+  if (exact) return exact
+  const words = wordsOf(statement)
+  return flags.find((flag) => {
+    const other = wordsOf(flag.claim)
+    const shared = [...words].filter((word) => other.has(word)).length
+    return shared / Math.max(words.size, other.size, 1) >= KEPT_OVERLAP
+  })
+}
+
+/** A claim of the correction that keeps a flagged statement: the flag, and the source the agent cites. */
+interface Kept {
+  flag: FlaggedClaim
+  source: string
+  /** The kept statement's own `statementId`, without its citation. */
+  key: string
+}
+
+/** The claims of a reply that keep one of `flags`, each with the flag it keeps and the source it cites. */
+function keptClaims(claims: readonly Claim[], flags: readonly FlaggedClaim[]): Map<Claim, Kept> {
+  const kept = new Map<Claim, Kept>()
+  if (flags.length === 0) return kept
+  for (const claim of claims) {
+    const cited = citationOf(claim.text)
+    const flag = cited && keptFlag(cited.statement, flags)
+    if (cited && flag) {
+      kept.set(claim, { flag, source: cited.source, key: statementId(normalizeForMatch(cited.statement)) })
+    }
+  }
+  return kept
+}
+
+// ── End src/turn/kept.ts ───────────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
@@ -8865,7 +9135,8 @@ async function isChildSession(state: SessionState, client: HostClient): Promise<
 
 /**
  * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
- * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
+ * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too. A
+ * statement the agent kept and the judge upheld, or one the user marked wrong, is never flagged.
  */
 function newlyFlagged(
   state: SessionState,
@@ -8876,9 +9147,51 @@ function newlyFlagged(
 ) {
   if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
   const turn = ledger.turn(state.id) as TurnLedger
-  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  const flagged = results.filter(
+    (r) =>
+      config.flagVerdicts.has(r.verdict) &&
+      !turn.flaggedClaims.has(r.claim.key) &&
+      !state.upheld.has(statementId(r.claim.key)) &&
+      r.disputed !== "marked",
+  )
   for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
   return { flagged, turn }
+}
+
+/** The statements a note asked to correct, as the reply that drew it was reported. */
+function flagsOf(state: SessionState, config: Config): FlaggedClaim[] {
+  return (state.flaggedReport?.items ?? []).filter((item) => config.flagVerdicts.has(item.verdict))
+}
+
+/**
+ * What the judge made of the statements the agent kept with a source, and of flags the user marked wrong.
+ * A kept statement the judge now finds faithful is upheld: it, and the statement it keeps, are never flagged
+ * again in the session, and the flag in the report of the reply that drew the note says so. One it still
+ * flags is rejected, and goes into a note like any other flag.
+ */
+function settleDisputes(
+  state: SessionState,
+  results: ClaimResult[],
+  kept: ReadonlyMap<Claim, Kept>,
+  marked: (key: string) => boolean,
+  config: Config,
+) {
+  for (const result of results) {
+    const keeps = kept.get(result.claim)
+    if (keeps) {
+      const upheld = !config.flagVerdicts.has(result.verdict)
+      result.disputed = upheld ? "upheld" : "rejected"
+      result.cited = keeps.source
+      keeps.flag.disputed = result.disputed
+      keeps.flag.cited = keeps.source
+      state.disputes[upheld ? "upheld" : "rejected"]++
+      if (upheld) {
+        for (const id of [statementId(result.claim.key), keeps.key, keeps.flag.key]) if (id) state.upheld.add(id)
+      }
+    } else if (config.flagVerdicts.has(result.verdict) && marked(statementId(result.claim.key))) {
+      result.disputed = "marked"
+    }
+  }
 }
 
 /** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
@@ -8970,7 +9283,12 @@ function isOutdated(
 }
 
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender) {
+function createReplyJudge(
+  ctx: PartContext,
+  judgeClaims: ClaimJudge,
+  notes: NoteSender,
+  disputes: Pick<DisputeStore, "load" | "has">,
+) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
@@ -8980,13 +9298,18 @@ function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: Note
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const text = [...reply.texts.values()].join("\n\n")
+    // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
+    const text = joinCitations([...reply.texts.values()].join("\n\n"))
     const { claims, skipped, notClaims } = splitClaims(text, config.maxClaims, segmenter)
     if (skipped > 0) {
       notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
     }
     if (claims.length === 0) return
+    const kept = keptClaims(claims, flagsOf(state, config))
     const { results, model } = await judgeClaims(state, claims)
+    // The marks are read only once a flag might need them: a faithful reply touches no file.
+    if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
+    settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), model, items, { claims, skipped, notClaims }, results.length, config)
     state.report = report
@@ -9433,10 +9756,14 @@ function createHooks(host: { directory: string }, config: Config, warnings: read
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const disputes = createDisputeStore(config.cacheDir, host.directory, deps, (message) => {
+    notifier.log("warn", message)
+    notifier.toast(message)
+  })
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), disputes)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
-  const command = createCommand(ctx)
+  const command = createCommand(ctx, disputes)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),

@@ -126,7 +126,7 @@ describe("/ragfaith", () => {
   test("is registered as a command of opencode", async () => {
     const { host } = await turn(bridges)
     expect((host.opencodeConfig.command as Record<string, { description: string }>).ragfaith?.description).toBe(
-      "what ragfaith checked; /ragfaith all|on|off",
+      "what ragfaith checked; /ragfaith all|on|off|wrong [N]",
     )
   })
 
@@ -145,9 +145,7 @@ describe("/ragfaith", () => {
     expect(report).toStartWith("Automatic check: the last reply, judged at")
     expect(report).toContain("by judge-main")
     const unwrapped = report.replace(/\n\s*/g, " ")
-    expect(unwrapped).toContain(
-      '✗ "It has 7 bridges." unfaithful: facts.txt:1-2, which says "It has 3 bridges".',
-    )
+    expect(unwrapped).toContain('✗ "It has 7 bridges." unfaithful: facts.txt:1-2, which says "It has 3 bridges".')
     expect(report).toContain("A note asked the agent to correct what is marked ✗.")
     // the statement that holds up is folded into one line
     expect(report).toContain("✓ 1 more statement holds up (/ragfaith all lists every one).")

@@ -2,6 +2,8 @@
 
 import { clip, clockTime, describeError, plural, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
+import { normalizeForMatch } from "../claims/split.ts"
+import { type DisputeStore, statementId } from "../judge/disputes.ts"
 import {
   type JudgeHealth,
   markReport,
@@ -13,6 +15,9 @@ import type { FlaggedClaim } from "../state/shapes.ts"
 import { MESSAGE_WIDTH } from "./note.ts"
 
 const COMMAND_NAME = "ragfaith"
+
+/** `/ragfaith wrong [N]` marks a flag of the last report as wrong. */
+const WRONG_WORD = "wrong"
 
 /** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
 const ALL_WORD = "all"
@@ -49,6 +54,14 @@ function reportItem(item: FlaggedClaim): string[] {
     judge: "",
     "parse-fallback": " (the judge's answer was unreadable)",
   }[item.via]
+  const disputed =
+    item.disputed === "upheld"
+      ? ` Disputed by the agent, citing ${item.cited ?? "its source"}, and upheld.`
+      : item.disputed === "rejected"
+        ? ` Disputed by the agent, citing ${item.cited ?? "its source"}; the judge still finds it wrong.`
+        : item.disputed === "marked"
+          ? " You marked it wrong (/ragfaith wrong), so it is not flagged."
+          : ""
   const demoted =
     item.demoted === "unanchored"
       ? " Not flagged: the judge's quote is in no source."
@@ -62,8 +75,21 @@ function reportItem(item: FlaggedClaim): string[] {
     item.reason && item.verdict !== "faithful" && !item.quote ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
+    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}${disputed}`, MESSAGE_WIDTH, "    ", "  "),
   ]
+}
+
+/** The statements a reply's report marks ✗ or ?, in the order it lists them: ✗ first. */
+function flagsListed(report: ReplyReport): FlaggedClaim[] {
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  return flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+}
+
+/** The replies the report shows, in its order: the one that drew the last note, then the last one. */
+function reportedReplies(state: SessionState): ReplyReport[] {
+  const { report, flaggedReport } = state
+  if (flaggedReport && flaggedReport !== report) return report ? [flaggedReport, report] : [flaggedReport]
+  return report ? [report] : []
 }
 
 /** What became of a judged reply, in words that fit what was judged in it. */
@@ -74,6 +100,8 @@ function replyOutcome(report: ReplyReport, marks: string): string {
   if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
   if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
   if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  const marked = report.items.filter((item) => item.verdict === "unfaithful" && item.disputed === "marked").length
+  if (wrong > 0 && marked === wrong) return "What is marked ✗ you marked wrong before, so it drew no note."
   if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
   if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
@@ -122,8 +150,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     ...wrap(`Automatic check: ${title}, judged at ${clockTime(report.at)}${by}.`, MESSAGE_WIDTH),
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
   ]
-  const flagged = report.items.filter((item) => item.verdict !== "faithful")
-  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const flagged = flagsListed(report)
   const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
   for (const item of shown) lines.push(...reportItem(item))
   if (shown.length < flagged.length) {
@@ -136,6 +163,16 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
   }
   return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+}
+
+/** The session's disputes as the totals count them; empty when there were none. */
+function disputesOf(state: SessionState): string {
+  const { upheld, rejected, marked } = state.disputes
+  return [
+    upheld ? `, ${plural(upheld, "dispute")} by the agent upheld` : "",
+    rejected ? `, ${plural(rejected, "dispute")} by the agent rejected` : "",
+    marked ? `, ${plural(marked, "flag")} marked wrong by you` : "",
+  ].join("")
 }
 
 /** A message as a sentence of the report: no "ragfaith:" prefix, one full stop. */
@@ -201,21 +238,60 @@ function renderReport(state: SessionState, health: JudgeHealth, options: ReportO
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
     t.statements === 0 && t.tokensIn === 0
-      ? `This session: no statement judged, ${plural(t.notes, "note")} sent. `
-      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
-        `${t.cacheHits.toLocaleString("en")} from the cache. `
+      ? `This session: no statement judged, ${plural(t.notes, "note")} sent${disputesOf(state)}. `
+      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent${disputesOf(state)}, ` +
+        `${tokens}, ${t.cacheHits.toLocaleString("en")} from the cache. `
+  const wrongN = reportedReplies(state).some((reply) => flagsListed(reply).length > 0)
+    ? " /ragfaith wrong N marks the Nth flag wrong."
+    : ""
   const next = state.judging
-    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    ? `/ragfaith all lists every statement; /ragfaith off stops checking.${wrongN}`
     : "Checking is off; /ragfaith on turns it back on."
   lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 
 /**
+ * `/ragfaith wrong [N]`: the user says a flag is wrong. Without N, the flags of the reply that drew the last
+ * note; with N, the Nth statement marked ✗ or ? as the last report lists them. Each is never flagged again in
+ * this project (across restarts with RFE_CACHE_DIR). The answer says what was marked, or why nothing was.
+ */
+async function markWrong(
+  state: SessionState,
+  which: string | undefined,
+  { disputes, persistent }: { disputes: Pick<DisputeStore, "load" | "add">; persistent: boolean },
+): Promise<string> {
+  const listed = reportedReplies(state).flatMap(flagsListed)
+  const noted = state.flaggedReport?.items.filter((item) => item.verdict !== "faithful") ?? []
+  const n = which === undefined ? undefined : Number(which)
+  if (listed.length === 0) {
+    return "Automatic check: nothing is flagged in this session, so there is nothing to mark wrong."
+  }
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= listed.length)) {
+    const range = listed.length === 1 ? "/ragfaith wrong 1" : `/ragfaith wrong 1 to ${listed.length}`
+    return `Automatic check: the last report lists ${plural(listed.length, "flag")}; ${range} marks one wrong.`
+  }
+  const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1] as FlaggedClaim]
+  await disputes.load()
+  for (const item of chosen) {
+    if (item.disputed !== "marked") state.disputes.marked++
+    item.disputed = "marked"
+    disputes.add(item.key ?? statementId(normalizeForMatch(item.claim)))
+  }
+  const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
+  const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
+  const it = chosen.length === 1 ? "It is" : "They are"
+  return wrap(`Automatic check: marked wrong: ${names}. ${it} not flagged again ${lasts}.`, MESSAGE_WIDTH).join("\n")
+}
+
+/**
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-export function createCommand({ config, deps, store, notifier, health }: PartContext) {
+export function createCommand(
+  { config, deps, store, notifier, health }: PartContext,
+  disputes: Pick<DisputeStore, "load" | "add">,
+) {
   const options = (all: boolean): ReportOptions => ({
     all,
     marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
@@ -229,7 +305,7 @@ export function createCommand({ config, deps, store, notifier, health }: PartCon
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith all|on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off|wrong [N]",
         },
       }
     },
@@ -238,14 +314,19 @@ export function createCommand({ config, deps, store, notifier, health }: PartCon
       const sessionID = textOf(input.sessionID)
       if (input.command !== COMMAND_NAME || !sessionID) return false
       const state = store.touch(sessionID)
-      const word = (typeof input.arguments === "string" ? input.arguments : "").trim().toLowerCase()
+      const [word = "", ...rest] = (typeof input.arguments === "string" ? input.arguments : "")
+        .trim()
+        .toLowerCase()
+        .split(/\s+/)
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
           ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
             ? "Automatic check: on for this session. Replies are checked again."
-            : renderReport(state, health, options(word === ALL_WORD))
+            : word === WRONG_WORD
+              ? await markWrong(state, rest[0], { disputes, persistent: config.cacheDir !== undefined })
+              : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
         notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")

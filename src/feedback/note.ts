@@ -5,6 +5,7 @@ import { clip, describeError, plural, wrap } from "../base/text.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
 import { hideKey, scrubError } from "../capture/redact/scrub.ts"
 import type { TurnLedger } from "../config/effects.ts"
+import { statementId } from "../judge/disputes.ts"
 import { NOTE_REASON_CHARS } from "../judge/verdict.ts"
 import type { PartContext, SessionState } from "../state/session.ts"
 import type { ClaimResult, FlaggedClaim } from "../state/shapes.ts"
@@ -179,6 +180,9 @@ function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
 
+/** How the note shows the agent to keep a statement it re-checked: the statement, then its source in brackets. */
+const DISPUTE_EXAMPLE = "The API returns 404 for a missing id (source: docs/api.md)."
+
 /**
  * The one note that starts the correction turn. It speaks to the agent, not the user, and asks for the
  * corrected content only, so the user reads a better answer rather than a report about a check.
@@ -202,6 +206,7 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      `If re-checking shows a statement is right as it stands, keep it: write it again as it was, ending with the file or URL that supports it, as in "${DISPUTE_EXAMPLE}". ` +
       "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
@@ -315,6 +320,7 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
   const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    key: statementId(result.claim.key),
     verdict: result.verdict,
     source: result.source,
     quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
@@ -322,5 +328,7 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
     via: result.via,
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
+    ...(result.disputed ? { disputed: result.disputed } : {}),
+    ...(result.cited ? { cited: sanitize(result.cited, 200) } : {}),
   }))
 }

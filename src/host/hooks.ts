@@ -14,6 +14,7 @@ import { createNoteSender } from "../feedback/note.ts"
 import { createNotifier } from "../feedback/notifier.ts"
 import { createUndo } from "../feedback/undo.ts"
 import { createVerdictCache } from "../judge/cache.ts"
+import { createDisputeStore } from "../judge/disputes.ts"
 import { createOpencodeRoute } from "../judge/route.ts"
 import { createClaimJudge } from "../judge/settle.ts"
 import { createSessionStore, type JudgeHealth, type PartContext } from "../state/session.ts"
@@ -84,10 +85,14 @@ export function createHooks(host: { directory: string }, config: Config, warning
   const capture = createCapture(ctx)
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx))
+  const disputes = createDisputeStore(config.cacheDir, host.directory, deps, (message) => {
+    notifier.log("warn", message)
+    notifier.toast(message)
+  })
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), disputes)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
-  const command = createCommand(ctx)
+  const command = createCommand(ctx, disputes)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),
