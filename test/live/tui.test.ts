@@ -5,7 +5,8 @@
 // screens; RFE_TUI_REPORT=<file> writes a record per scenario for report.ts.
 
 import { afterAll, describe, expect, test } from "bun:test"
-import { rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SURVEY_NOTES } from "../support/fixtures.ts"
 import { type JudgeRule, judgeEnv } from "../support/judge.ts"
@@ -536,13 +537,13 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
     test(
       `T6${label}. several wrong statements (${size.join("x")}): the notice names the first one's wrong part and the source's words; /ragfaith wrong marks it, for good with RFE_CACHE_DIR`,
       async () => {
-        const cacheDir = makeScratch("tui-cache-").root
+        const cacheDir = mkdtempSync(join(tmpdir(), "tui-cache-"))
         await withTui(
           `T6${label} several flags and /ragfaith wrong ${size.join("x")}`,
           severalJudge,
           async ({ tui, ep, notes, shot, scratch }) => {
             await tui.submit("Read facts.txt and tell me about Freedonia")
-            await tui.waitForText(FIXED, 40000)
+            await tui.waitForText(FIXED, 120000)
             await tui.waitIdle(ep.inflight, 2000)
             const rows = rowsOf(shot("several-notice"))
             // the first statement's wrong part (Fredville) and the source's words for it (Marxburg), in two rows
@@ -552,7 +553,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
             // /ragfaith wrong: the flags of the last note are marked wrong, and it says for how long
             await tui.submit("/ragfaith", 1)
             await tui.submit("wrong")
-            const answer = readable(await tui.waitForText("marked wrong:", 20000))
+            const answer = readable(await tui.waitForText("marked wrong:", 60000))
             shot("ragfaith-wrong")
             expect(answer).toContain('marked wrong: "The capital of Freedonia is Fredville."')
             expect(answer).toContain("not flagged again in this project.")
@@ -566,7 +567,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
               await again.waitReady()
               const agentsBefore = ep.byKind("agent").length
               await again.submit("Read facts.txt and tell me about Freedonia")
-              await again.waitForText(SEVERAL[2] as string, 40000)
+              await again.waitForText(SEVERAL[2] as string, 120000)
               await again.waitIdle(ep.inflight, 3000)
               const after = again.capture()
               expect(after).not.toContain("Automatic check")
@@ -578,9 +579,10 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
             }
           },
           { size, agent: severalAgent, env: { RFE_CACHE_DIR: cacheDir } },
-        )
+        ).finally(() => rmSync(cacheDir, { recursive: true, force: true }))
       },
-      TIMEOUT,
+      // a restart inside the test: twice a TUI's time
+      2 * TIMEOUT,
     )
   }
 })
