@@ -5074,12 +5074,13 @@ function createDisputeStore(cacheDir, directory, deps, warn) {
     has: (id) => marked.has(disputeKey(directory, id)),
     add(id) {
       const key = disputeKey(directory, id)
-      if (marked.has(key)) return
+      if (marked.has(key)) return writing
       remember(key)
-      if (!usable) return
+      if (!usable) return writing
       const line = `${cutTail ? "\n" : ""}${JSON.stringify({ k: key, t: deps.now() })}\n`
       cutTail = false
       writing = writing.then(() => (usable ? deps.appendText(file, line) : undefined)).catch(disable)
+      return writing
     },
     get size() {
       return marked.size
@@ -7077,11 +7078,14 @@ async function markWrong(state, which, { disputes, persistent }) {
   }
   const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1]]
   await disputes.load()
+  const written = []
   for (const item of chosen) {
     if (item.disputed !== "marked") state.disputes.marked++
     item.disputed = "marked"
-    disputes.add(item.key ?? statementId(normalizeForMatch(item.claim)))
+    written.push(disputes.add(item.key ?? statementId(normalizeForMatch(item.claim))))
   }
+  // The answer says the mark lasts: it is on disk before the answer shows.
+  await Promise.all(written)
   const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
   const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
   const it = chosen.length === 1 ? "It is" : "They are"

@@ -6333,7 +6333,8 @@ interface DisputeStore {
   load(): Promise<void>
   /** Whether the statement with this `statementId` was marked wrong in this project. */
   has(id: string): boolean
-  add(id: string): void
+  /** Marks a statement; resolves once the mark is on disk (where there is a disk), never rejects. */
+  add(id: string): Promise<void>
   readonly size: number
 }
 
@@ -6389,12 +6390,13 @@ function createDisputeStore(
     has: (id) => marked.has(disputeKey(directory, id)),
     add(id) {
       const key = disputeKey(directory, id)
-      if (marked.has(key)) return
+      if (marked.has(key)) return writing
       remember(key)
-      if (!usable) return
+      if (!usable) return writing
       const line = `${cutTail ? "\n" : ""}${JSON.stringify({ k: key, t: deps.now() })}\n`
       cutTail = false
       writing = writing.then(() => (usable ? deps.appendText(file, line) : undefined)).catch(disable)
+      return writing
     },
     get size() {
       return marked.size
@@ -8865,11 +8867,14 @@ async function markWrong(
   }
   const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1] as FlaggedClaim]
   await disputes.load()
+  const written: Promise<void>[] = []
   for (const item of chosen) {
     if (item.disputed !== "marked") state.disputes.marked++
     item.disputed = "marked"
-    disputes.add(item.key ?? statementId(normalizeForMatch(item.claim)))
+    written.push(disputes.add(item.key ?? statementId(normalizeForMatch(item.claim))))
   }
+  // The answer says the mark lasts: it is on disk before the answer shows.
+  await Promise.all(written)
   const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
   const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
   const it = chosen.length === 1 ? "It is" : "They are"

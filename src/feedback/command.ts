@@ -273,11 +273,14 @@ async function markWrong(
   }
   const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1] as FlaggedClaim]
   await disputes.load()
+  const written: Promise<void>[] = []
   for (const item of chosen) {
     if (item.disputed !== "marked") state.disputes.marked++
     item.disputed = "marked"
-    disputes.add(item.key ?? statementId(normalizeForMatch(item.claim)))
+    written.push(disputes.add(item.key ?? statementId(normalizeForMatch(item.claim))))
   }
+  // The answer says the mark lasts: it is on disk before the answer shows.
+  await Promise.all(written)
   const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
   const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
   const it = chosen.length === 1 ? "It is" : "They are"

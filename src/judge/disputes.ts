@@ -29,7 +29,8 @@ export interface DisputeStore {
   load(): Promise<void>
   /** Whether the statement with this `statementId` was marked wrong in this project. */
   has(id: string): boolean
-  add(id: string): void
+  /** Marks a statement; resolves once the mark is on disk (where there is a disk), never rejects. */
+  add(id: string): Promise<void>
   readonly size: number
 }
 
@@ -85,12 +86,13 @@ export function createDisputeStore(
     has: (id) => marked.has(disputeKey(directory, id)),
     add(id) {
       const key = disputeKey(directory, id)
-      if (marked.has(key)) return
+      if (marked.has(key)) return writing
       remember(key)
-      if (!usable) return
+      if (!usable) return writing
       const line = `${cutTail ? "\n" : ""}${JSON.stringify({ k: key, t: deps.now() })}\n`
       cutTail = false
       writing = writing.then(() => (usable ? deps.appendText(file, line) : undefined)).catch(disable)
+      return writing
     },
     get size() {
       return marked.size
