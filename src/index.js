@@ -577,6 +577,8 @@ function newSession(id) {
     flaggedReport: undefined,
     counters: newCounters(),
     silentSeconds: new Map(),
+    upheld: new Set(),
+    disputes: { upheld: 0, rejected: 0, marked: 0 },
   }
 }
 /** Owns the per-session state: created on first sight, keyed by session id, the least recently used dropped first. */
@@ -6097,6 +6099,27 @@ function secondOpinionModel(first, active, judge) {
   if (active && normalizeModelId(other) === normalizeModelId(active)) return undefined
   return other
 }
+/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
+const SECOND_SILENT_LIMIT = 3
+/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
+function secondOpinionsOf(state, notifier) {
+  return {
+    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
+    answered(model, ok) {
+      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
+      state.silentSeconds.set(model, silent)
+      if (silent !== SECOND_SILENT_LIMIT) return
+      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
+        sessionID: state.id,
+        model,
+      })
+      notifier.tellOnce(
+        `second-silent:${state.id}:${model}`,
+        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
+      )
+    },
+  }
+}
 function cacheKey(model, context, claim) {
   return createHash("sha256").update(`${model}\x00${context}\x00${claim}`).digest("hex")
 }
@@ -6175,6 +6198,85 @@ function createVerdictCache(cacheDir, deps, warn) {
   }
 }
 // ── End src/judge/cache.ts ─────────────────────────────────────────────────────────────────────────────────
+// ── Begin src/judge/disputes.ts ────────────────────────────────────────────────────────────────────────────
+/** The file beside the verdict cache's: one JSON line per statement marked wrong. */
+const DISPUTES_FILE = "opencode-disputes.jsonl"
+/**
+ * A statement as disputes know it: a digest of its normalised key, so a flagged item carries no text of the
+ * reply beyond the clipped, redacted claim it shows (the items go to logs).
+ */
+function statementId(claimKey) {
+  return createHash("sha256").update(claimKey).digest("hex").slice(0, 32)
+}
+/**
+ * A statement's dispute key: its normalised key within the project directory, hashed, so the file holds no
+ * text of a reply (which may quote a source the user would not keep on disk) and one project's marks never
+ * clear a statement in another.
+ */
+function disputeKey(directory, id) {
+  return createHash("sha256").update(`${directory}\x00${id}`).digest("hex")
+}
+/**
+ * Memory first; with a cache directory, an append-only JSONL file read once, written one line per mark the
+ * way the verdict cache writes (one `appendFile` of one short line, so processes sharing it do not interleave).
+ * A line cut short by a crash is skipped. A directory that cannot be used leaves the marks in memory, told once.
+ */
+function createDisputeStore(cacheDir, directory, deps, warn) {
+  const marked = new Set()
+  const file = `${cacheDir}/${DISPUTES_FILE}`
+  let usable = cacheDir !== undefined
+  let loading
+  let writing = Promise.resolve()
+  let cutTail = false
+  const disable = (error) => {
+    if (!usable) return
+    usable = false
+    warn(
+      `ragfaith: cannot keep the statements marked wrong in RFE_CACHE_DIR (${String(error)}); they last until opencode stops`,
+    )
+  }
+  const remember = (key) => {
+    marked.delete(key)
+    marked.add(key)
+    trimOldest(marked, LIMITS.cacheEntries)
+  }
+  return {
+    load() {
+      if (!usable || !cacheDir) return Promise.resolve()
+      loading ??= deps
+        .ensureDir(cacheDir)
+        .then(() => deps.readText(file))
+        .then((text) => {
+          for (const line of (text ?? "").split("\n")) {
+            try {
+              const record = JSON.parse(line)
+              if (typeof record.k === "string" && /^[0-9a-f]{64}$/.test(record.k)) remember(record.k)
+            } catch {
+              // A line cut short by a crash or a full disk: skip it, keep the rest.
+            }
+          }
+          cutTail = Boolean(text && !text.endsWith("\n"))
+        })
+        .catch(disable)
+      return loading
+    },
+    has: (id) => marked.has(disputeKey(directory, id)),
+    add(id) {
+      const key = disputeKey(directory, id)
+      if (marked.has(key)) return writing
+      remember(key)
+      if (!usable) return writing
+      const line = `${cutTail ? "\n" : ""}${JSON.stringify({ k: key, t: deps.now() })}\n`
+      cutTail = false
+      writing = writing.then(() => (usable ? deps.appendText(file, line) : undefined)).catch(disable)
+      return writing
+    },
+    get size() {
+      return marked.size
+    },
+  }
+}
+// ── End src/judge/disputes.ts ──────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/client.ts ──────────────────────────────────────────────────────────────────────────────
 const JUDGE_MAX_TOKENS = 256
 /** One retry with more room: reasoning models sometimes spend the first budget before the JSON. */
@@ -7368,6 +7470,11 @@ function pointsBack(text) {
 }
 // ── End src/judge/relevance.ts ─────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
 /**
@@ -7403,27 +7510,6 @@ function gatherEvidence(state, config, judge, exists, named = []) {
     records: [...state.records],
     recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
     terms: relevanceGated(config) ? indexSources([...premises.map((premise) => premise.text), ...lines]) : undefined,
-  }
-}
-/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
-const SECOND_SILENT_LIMIT = 3
-/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
-function secondOpinionsOf(state, notifier) {
-  return {
-    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
-    answered(model, ok) {
-      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
-      state.silentSeconds.set(model, silent)
-      if (silent !== SECOND_SILENT_LIMIT) return
-      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
-        sessionID: state.id,
-        model,
-      })
-      notifier.tellOnce(
-        `second-silent:${state.id}:${model}`,
-        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
-      )
-    },
   }
 }
 /** The sentences before a claim, when the judge is to see them. */
@@ -7664,6 +7750,11 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const judge = await route.settings(config.activeModel ?? state.activeModel)
     if (!("problem" in judge)) return judge
     notifier.reportFailure("no-judge-model", judge.problem)
+    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
+    const message = problem.includes("small_model")
+      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+      : problem
+    health.lastError = { message, at: deps.now() }
     return undefined
   }
   /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
@@ -7720,7 +7811,11 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
       settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
-    if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
+    // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
+    if (run.failure) {
+      const at = deps.now()
+      health.lastError = { message: describeOutage(run.failure, evidence.judge, evidence.model, at), at }
+    }
     const judged = results
       .filter((result) => result !== undefined)
       .map((result) => {
@@ -7742,6 +7837,8 @@ const TOAST_DURATION_MS = 6_000
 /** opencode's toast box word-wraps at 54 characters a line; two lines, so it never covers much of the transcript. */
 const TOAST_LINE = 54
 const TOAST_CHARS = 2 * TOAST_LINE
+/** How many of the last toasts `/ragfaith` repeats. */
+const WARNED_KEPT = 3
 /** A judge that stays broken is told again this often, not only once. */
 const FAILURE_REPEAT_MS = 10 * 60_000
 /** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
@@ -7781,7 +7878,16 @@ function createNotifier(config, warnings, deps) {
     }
   }
   const held = createToastHold(show, deps)
-  const toast = (message, variant = "warning") => held.toast(message, variant)
+  const recent = []
+  const toast = (message, variant = "warning") => {
+    // Kept as the toast reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later.
+    const text = toastText(message)
+    const old = recent.findIndex((entry) => entry.message === text)
+    if (old >= 0) recent.splice(old, 1)
+    recent.push({ message: text, at: deps.now() })
+    trimOldest(recent, WARNED_KEPT)
+    held.toast(message, variant)
+  }
   const reportFailure = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -7829,6 +7935,7 @@ function createNotifier(config, warnings, deps) {
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+    warned: () => recent,
   }
 }
 /** At most this many toasts wait behind a hold; older ones give way. */
@@ -7911,7 +8018,116 @@ function tokenSink(judgeLog, deps, onWriteError) {
     },
   }
 }
-// ── End src/feedback/notifier.ts ───────────────────────────────────────────────────────────────────────────
+/** Words that carry no fact of their own, in English and German: never the wrong part, never its anchor. */
+const FILLER = new Set(
+  (
+    "a an the of in on at to for from by with and or as is are was were be been it its this that these those " +
+    "only just there here has have had do does did will would can could may might shall should which who whom whose " +
+    "der die das den dem des ein eine einen einem einer eines und oder ist sind war waren wird werden hat " +
+    "haben nur es im in am an auf aus bei mit nach von vom zu zum zur für über unter als wie auch"
+  ).split(" "),
+)
+/** Number words a claim may write where the source has digits, or the other way round. */
+const NUMBER_WORDS = new Set(
+  (
+    "zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred " +
+    "thousand million billion first second third half null eins zwei drei vier fünf sechs sieben acht neun " +
+    "zehn elf zwölf zwanzig dreißig hundert tausend millionen milliarden erste zweite dritte hälfte"
+  ).split(" "),
+)
+/** Words whose presence or absence turns a statement around. */
+const NEGATION_WORDS = new Set(
+  "not no never none without nicht kein keine keinen keinem keiner nie niemals ohne".split(" "),
+)
+/** Words and numbers of a text, with the keys they compare by (lower case, no trailing punctuation). */
+function tokensOf(text) {
+  const found = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.,:%/-]*/gu) ?? []
+  return found.map((raw, index) => {
+    const word = raw.replace(/[.,:'’-]+$/, "")
+    return { text: word, key: word.toLowerCase(), index }
+  })
+}
+/** How telling a differing word is: numbers first, then names, then negations, then other content words. */
+function weight(token) {
+  if (/\d/.test(token.key) || NUMBER_WORDS.has(token.key)) return 4
+  if (NEGATION_WORDS.has(token.key)) return 3
+  if (token.index > 0 && /^\p{Lu}/u.test(token.text)) return 2
+  return FILLER.has(token.key) ? 0 : 1
+}
+/** Whether a word can anchor a contrast: a content word both texts share. */
+const anchors = (token, quoteKeys) => token !== undefined && !FILLER.has(token.key) && quoteKeys.has(token.key)
+/** How many words beside the anchor read the same in claim and quote, going away from the wrong part. */
+function sharedContext(claim, quote, claimAt, quoteAt, away) {
+  let n = 0
+  while (claim[claimAt + n * away] && claim[claimAt + n * away]?.key === quote[quoteAt + n * away]?.key) n++
+  return n
+}
+/**
+ * The source's words in place of the claim's run `[from, to]`: beside a word both share, the quote's
+ * differing words on the same side. "Seven bridges span…" against "Freedonia has 3 bridges" gives
+ * "Seven bridges" and "3 bridges"; "The capital is Fredville" against "…is Marxburg" gives the two names.
+ * Of the places the shared word stands, the one whose surroundings read most like the claim's wins, a content
+ * word before a filler.
+ */
+function counterpart(claim, quote, from, to, claimKeys) {
+  const differs = (token) => token !== undefined && !claimKeys.has(token.key) && weight(token) > 0
+  const quoteKeys = new Set(quote.map((token) => token.key))
+  let best
+  for (const { anchorAt, step } of [
+    { anchorAt: to + 1, step: -1 },
+    { anchorAt: from - 1, step: 1 },
+  ]) {
+    const anchor = claim[anchorAt]
+    if (!anchor || !quoteKeys.has(anchor.key)) continue
+    const content = anchors(anchor, quoteKeys)
+    for (const at of quote.flatMap((token, i) => (token.key === anchor.key ? [i] : []))) {
+      const run = []
+      for (let i = at + step; differs(quote[i]) && run.length < 3; i += step) run.push(quote[i])
+      if (run.length === 0) continue
+      // A number reads with the word after it ("7 bridges"), so that side goes first among content words.
+      const unit = step === -1 && weight(claim[to]) === 4 ? 10 : 0
+      const score = (content ? 100 : 0) + unit + sharedContext(claim, quote, anchorAt, at, -step)
+      if (best && best.score >= score) continue
+      if (step === -1) run.reverse()
+      const claimRun = claim.slice(from, to + 1)
+      const withAnchor = (tokens) => (!content ? tokens : step === -1 ? [...tokens, anchor] : [anchor, ...tokens])
+      best = { score, claimSide: withAnchor(claimRun), quoteSide: withAnchor(run) }
+    }
+  }
+  if (!best) return undefined
+  const words = (tokens) => tokens.map((t) => t.text).join(" ")
+  return { claimPart: words(best.claimSide), sourcePart: words(best.quoteSide) }
+}
+/**
+ * The part of a contradicted claim the quote does not bear out: its most telling differing word (a number,
+ * a negation, a name, then any content word) and the differing words next to it, up to three; with the
+ * quote's own words in their place when the two share a word beside them. Undefined when every content word of
+ * the claim stands in the quote (a reordering, a paraphrase), or there is no quote.
+ */
+function contrastOf(claim, quote) {
+  if (!quote) return undefined
+  const claimTokens = tokensOf(claim)
+  const quoteTokens = tokensOf(quote)
+  const quoteKeys = new Set(quoteTokens.map((token) => token.key))
+  const claimKeys = new Set(claimTokens.map((token) => token.key))
+  const differing = claimTokens.filter((token) => !quoteKeys.has(token.key) && weight(token) > 0)
+  if (differing.length === 0) return undefined
+  // The most telling word wins; among equals the first, as the claim reads.
+  const best = differing.reduce((top, token) => (weight(token) > weight(top) ? token : top))
+  let [from, to] = [best.index, best.index]
+  // Only numbers, negations and names join the word: "in 1802" stays "1802", "Fredville Town" stays whole.
+  const differs = (token) => token !== undefined && !quoteKeys.has(token.key) && weight(token) > 1
+  while (to - from < 2 && differs(claimTokens[to + 1])) to++
+  while (to - from < 2 && differs(claimTokens[from - 1])) from--
+  const found = counterpart(claimTokens, quoteTokens, from, to, claimKeys)
+  if (found) return found
+  const part = claimTokens
+    .slice(from, to + 1)
+    .map((token) => token.text)
+    .join(" ")
+  return { claimPart: part, sourcePart: undefined }
+}
+// ── End src/feedback/contrast.ts ───────────────────────────────────────────────────────────────────────────
 // ── Begin src/feedback/note.ts ─────────────────────────────────────────────────────────────────────────────
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 const NOTE_TAG = "[ragfaith]"
@@ -7926,7 +8142,7 @@ const MESSAGE_WIDTH = 72
 /** The notice keeps to two lines, so it reads at a glance between the wrong reply and the correction. */
 const NOTICE_LINES = 2
 /** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
-const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16]
+const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16, 0]
 /** The same for the source's words; 0 leaves them out. */
 const NOTICE_QUOTE_CHARS = [60, 40, 24, 0]
 /** A source label longer than this (a long URL) is shortened, so no one word outgrows a line. */
@@ -7945,10 +8161,61 @@ function sourcesOf(items, terse) {
   const [long, short] = NOTICE_SOURCE_CHARS
   return names.map((name) => clipWords(name, terse ? short : long)).join(" and ")
 }
-/** The notice's one sentence, shortened as `fit` says. */
+/** Shortens a statement to `max` around its wrong part, so the part is always in what is shown. */
+function clipAround(claim, part, max) {
+  const flat = claim.replace(/\s+/g, " ").trim()
+  const at = flat.indexOf(part)
+  if (flat.length <= max || at < 0 || at + part.length < max - 1) return clipWords(flat, max)
+  const from = flat.indexOf(" ", at + part.length - (max - 2))
+  return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
+}
+/** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
+function leadOf(items) {
+  const lead = items.find((item) => item.verdict === "unfaithful") ?? items[0]
+  const contrast = lead?.verdict === "unfaithful" ? contrastOf(lead.claim, lead.quote) : undefined
+  return { lead, contrast }
+}
+/** What happens next, and how many more statements it covers. */
+function noticeTail(items, terse) {
+  const more = items.length - 1
+  if (more === 0) return "Asking the agent to correct it."
+  const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
+  return terse
+    ? `Asking the agent to fix it and ${others}; see /ragfaith.`
+    : `Asking the agent to correct it and ${others}; /ragfaith lists them.`
+}
+/**
+ * The notice's sentence for a contradicted statement whose wrong part is known: the statement (or only its
+ * wrong part), the source, and the source's words in place of the wrong part where they fit.
+ */
+function contrastSentence(lead, contrast, items, fit) {
+  const part = clipWords(contrast.claimPart, 40)
+  // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
+  if (fit.claimChars > 0 && fit.claimChars < part.length + 12 && lead.claim.length > fit.claimChars) return undefined
+  // A wrong part with no words of the source in its place reads only inside its statement.
+  if (fit.claimChars === 0 && contrast.sourcePart === undefined && fit.quoteChars > 0) return undefined
+  const named = `"${fit.claimChars > 0 ? clipAround(lead.claim, contrast.claimPart, fit.claimChars) : part}"`
+  const source = lead.source ? clipWords(lead.source, NOTICE_SOURCE_CHARS[fit.terse ? 1 : 0]) : "the sources"
+  const words = contrast.sourcePart ?? lead.quote?.replace(/[.;,\s]+$/, "")
+  const fits = words !== undefined && fit.quoteChars > 0 && (contrast.sourcePart !== undefined || fit.quoteChars >= 24)
+  const which = source === "the sources" ? "which say" : "which says"
+  const says = !fits
+    ? fit.claimChars > 0
+      ? ` on "${part}"`
+      : ""
+    : contrast.sourcePart !== undefined
+      ? `, ${which} "${clipWords(words, fit.quoteChars)}"${fit.claimChars > 0 && !fit.terse ? `, not "${part}"` : ""}`
+      : fit.claimChars > 0
+        ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
+        : `, ${which} "${clipWords(words, fit.quoteChars)}"`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse)}`
+}
+/** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
 function noticeSentence(items, fit) {
-  const [first] = items
-  const claim = `"${clipWords(first?.claim ?? "", fit.claimChars)}"`
+  const { lead, contrast } = leadOf(items)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit)
+  const claimChars = fit.claimChars || 16
+  const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
     const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
     const more = fit.terse
@@ -7957,27 +8224,38 @@ function noticeSentence(items, fit) {
     const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
-  if (first?.verdict !== "unfaithful") {
+  if (lead?.verdict !== "unfaithful") {
     return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
   }
-  const quote = first.quote?.replace(/[.;,\s]+$/, "")
+  const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
   return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
 }
-/** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
-const NOTICE_FITS = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
-  [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
-)
 /**
- * The notice between the wrong reply and the correction: that an automatic check ran, the first flagged
- * statement (and how many more), where it conflicts, and what happens next. At most two lines, broken here at
- * word boundaries so the TUI never breaks a word or `/ragfaith` itself. It goes in as one visible part of the
- * note, beside the agent's instruction (the TUI would put a blank line between two parts).
+ * The ways to fit the notice, most complete first. What is wrong stays longest: the statement is cut around
+ * its wrong part, down to the part alone, while the source's words stay; they go last.
+ */
+const NOTICE_FITS = [
+  ...NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+    NOTICE_QUOTE_CHARS.filter(Boolean).flatMap((quoteChars) =>
+      [false, true].map((terse) => ({ claimChars, quoteChars, terse })),
+    ),
+  ),
+  ...NOTICE_CLAIM_CHARS.flatMap((claimChars) => [false, true].map((terse) => ({ claimChars, quoteChars: 0, terse }))),
+]
+/**
+ * The notice between the wrong reply and the correction: that an automatic check ran, what is wrong in the
+ * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
+ * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
+ * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
+ * (the TUI would put a blank line between two parts).
  */
 function buildNotice(items) {
   let lines = []
   for (const fit of NOTICE_FITS) {
-    lines = wrap(noticeSentence(items, fit), MESSAGE_WIDTH)
+    const sentence = noticeSentence(items, fit)
+    if (sentence === undefined) continue
+    lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
   }
   return lines.join("\n")
@@ -7989,6 +8267,8 @@ function flaggedToast(items, tail) {
   const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
+/** How the note shows the agent to keep a statement it re-checked: the statement, then its source in brackets. */
+const DISPUTE_EXAMPLE = "The API returns 404 for a missing id (source: docs/api.md)."
 /**
  * Where a source is a file the agent never read (the check read it): the agent is told so, and to read it
  * before it answers again, so the correction rests on the file rather than on the note's quote.
@@ -8026,6 +8306,7 @@ function buildNote(flagged, askProvenance) {
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      `If re-checking shows a statement is right as it stands, keep it: write it again as it was, ending with the file or URL that supports it, as in "${DISPUTE_EXAMPLE}". ` +
       "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
@@ -8128,6 +8409,7 @@ function toFlaggedItems(results, apiKey) {
   const sanitize = (text, max) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    key: statementId(result.claim.key),
     verdict: result.verdict,
     source: result.source,
     quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
@@ -8136,11 +8418,15 @@ function toFlaggedItems(results, apiKey) {
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
     ...(result.readByCheck ? { readByCheck: result.readByCheck } : {}),
+    ...(result.disputed ? { disputed: result.disputed } : {}),
+    ...(result.cited ? { cited: sanitize(result.cited, 200) } : {}),
   }))
 }
 // ── End src/feedback/note.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/feedback/command.ts ──────────────────────────────────────────────────────────────────────────
 const COMMAND_NAME = "ragfaith"
+/** `/ragfaith wrong [N]` marks a flag of the last report as wrong. */
+const WRONG_WORD = "wrong"
 /** `/ragfaith all` lists every statement; the report alone folds the ones that hold up into one line. */
 const ALL_WORD = "all"
 /** Statements marked ✗ or ? listed per reply before the rest are counted; `/ragfaith all` lists them all. */
@@ -8153,8 +8439,8 @@ const UNRELATED = "nothing in the sources speaks to it"
 /** One judged statement of the report: a mark, the statement, and what decided it. */
 function reportItem(item) {
   const mark = MARKS[item.verdict]
-  const named = item.source ?? (item.verdict === "faithful" ? "the judge named no source" : "no source")
-  const where = item.via === "gate" ? "stands word for word in a source" : named
+  const named = item.source ? `: ${item.source}` : item.verdict === "faithful" ? "" : ": no source"
+  const where = item.via === "gate" ? ": stands word for word in a source" : named
   const says = item.quote ? `, which says "${clip(item.quote, 90)}"` : ""
   const how = {
     gate: "",
@@ -8163,6 +8449,14 @@ function reportItem(item) {
     judge: "",
     "parse-fallback": " (the judge's answer was unreadable)",
   }[item.via]
+  const disputed =
+    item.disputed === "upheld"
+      ? ` Disputed by the agent, citing ${item.cited ?? "its source"}, and upheld.`
+      : item.disputed === "rejected"
+        ? ` Disputed by the agent, citing ${item.cited ?? "its source"}; the judge still finds it wrong.`
+        : item.disputed === "marked"
+          ? " You marked it wrong (/ragfaith wrong), so it is not flagged."
+          : ""
   const demoted =
     item.demoted === "unanchored"
       ? " Not flagged: the judge's quote is in no source."
@@ -8171,10 +8465,12 @@ function reportItem(item) {
         : item.second === "silent"
           ? " The second judge did not answer; the verified quote decides."
           : ""
-  const why = item.reason && item.verdict !== "faithful" ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
+  // The quote says what the reason would repeat; the reason stands where there is no quote.
+  const why =
+    item.reason && item.verdict !== "faithful" && !item.quote ? ` (${item.reason.replace(/[.\s]+$/, "")})` : ""
   return [
     ...wrap(`"${clip(item.claim, 140)}"`, MESSAGE_WIDTH, "    ", `${mark} `),
-    ...wrap(`${item.verdict}: ${where}${says}${why}${how}.${demoted}`, MESSAGE_WIDTH, "    ", "  "),
+    ...wrap(`${item.verdict}${where}${says}${why}${how}.${demoted}${disputed}`, MESSAGE_WIDTH, "    ", "  "),
   ]
 }
 /** The files the check read itself for a reply, because the reply named them and the agent had not read them. */
@@ -8185,6 +8481,17 @@ function readByCheckLines(report) {
   const what = files.length === 1 ? "a file" : `${files.length} files`
   return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
 }
+/** The statements a reply's report marks ✗ or ?, in the order it lists them: ✗ first. */
+function flagsListed(report) {
+  const flagged = report.items.filter((item) => item.verdict !== "faithful")
+  return flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+}
+/** The replies the report shows, in its order: the one that drew the last note, then the last one. */
+function reportedReplies(state) {
+  const { report, flaggedReport } = state
+  if (flaggedReport && flaggedReport !== report) return report ? [flaggedReport, report] : [flaggedReport]
+  return report ? [report] : []
+}
 /** What became of a judged reply, in words that fit what was judged in it. */
 function replyOutcome(report, marks) {
   const count = (verdict) => report.items.filter((item) => item.verdict === verdict).length
@@ -8193,6 +8500,8 @@ function replyOutcome(report, marks) {
   if (report.outcome === "reported") return "Notes are off (RFE_NUDGE_DEPTH=0): what is marked ✗ was only reported."
   if (report.outcome === "dropped") return "You sent a new message before the verdicts came, so they were dropped."
   if (report.outcome === "deleted") return "The session was deleted before the verdicts came."
+  const marked = report.items.filter((item) => item.verdict === "unfaithful" && item.disputed === "marked").length
+  if (wrong > 0 && marked === wrong) return "What is marked ✗ you marked wrong before, so it drew no note."
   if (wrong > 0) return "What is marked ✗ was flagged before in this turn, so it drew no second note."
   if (open > 0) return "No statement conflicts with the sources, so no note; ? marks what no source settles."
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
@@ -8227,6 +8536,8 @@ function spendLine(report, session) {
   const cost = (c) =>
     `${plural(c.requests, "judge request")}, ${c.tokensIn.toLocaleString("en")} tokens in and ` +
     `${c.tokensOut.toLocaleString("en")} out`
+  // Nothing billed yet (no judge, or none that answered): no cost line to read past.
+  if (session.tokensIn + session.tokensOut === 0) return []
   const reply = report?.spend ? `this reply ${cost(report.spend)}; ` : ""
   return wrap(`Cost: ${reply}this session ${cost(session)}.`, MESSAGE_WIDTH)
 }
@@ -8234,7 +8545,11 @@ function spendLine(report, session) {
 function unjudgedOf(report) {
   const left = [
     report.overCap ? `${plural(report.overCap, "statement")} over the limit of RFE_MAX_CLAIMS` : "",
-    report.unjudged ? `${plural(report.unjudged, "statement")} the judge did not answer for` : "",
+    !report.unjudged
+      ? ""
+      : report.model
+        ? `${plural(report.unjudged, "statement")} the judge did not answer for`
+        : `${plural(report.unjudged, "statement")}, as there was no judge to ask (see Judge below)`,
   ].filter(Boolean)
   return left.length ? wrap(`Not judged: ${left.join("; ")}.`, MESSAGE_WIDTH) : []
 }
@@ -8257,8 +8572,7 @@ function reportReply(report, title, options) {
     ...wrap(replyOutcome(report, options.marks), MESSAGE_WIDTH),
     ...readByCheckLines(report),
   ]
-  const flagged = report.items.filter((item) => item.verdict !== "faithful")
-  flagged.sort((a, b) => Number(a.verdict === "unverifiable") - Number(b.verdict === "unverifiable"))
+  const flagged = flagsListed(report)
   const shown = options.all ? flagged : flagged.slice(0, REPORT_ITEMS)
   for (const item of shown) lines.push(...reportItem(item))
   if (shown.length < flagged.length) {
@@ -8272,16 +8586,56 @@ function reportReply(report, title, options) {
   }
   return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
 }
+/** The session's disputes as the totals count them; empty when there were none. */
+function disputesOf(state) {
+  const { upheld, rejected, marked } = state.disputes
+  return [
+    upheld ? `, ${plural(upheld, "dispute")} by the agent upheld` : "",
+    rejected ? `, ${plural(rejected, "dispute")} by the agent rejected` : "",
+    marked ? `, ${plural(marked, "flag")} marked wrong by you` : "",
+  ].join("")
+}
+/** A message as a sentence of the report: no "ragfaith:" prefix, one full stop. */
+const asSentence = (message) => message.replace(/^ragfaith:\s*/, "").replace(/[.\s]+$/, "")
 /** Why no reply has a report yet, when the session says. */
-function noReportYet(state, health) {
+function noReportYet(state, health, disabled) {
   const why = !state.judging
     ? ""
-    : health.lastError
-      ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
-      : state.premises.length === 0 && state.records.length === 0
-        ? " A reply is judged once the agent has read a source or run a tool in this session."
-        : ""
+    : disabled
+      ? ` ${asSentence(disabled).replace(/^./, (c) => c.toUpperCase())}.`
+      : health.lastError
+        ? ` The judge failed at ${clockTime(health.lastError.at)}: ${health.lastError.message}.`
+        : state.premises.length === 0 && state.records.length === 0
+          ? " A reply is judged once the agent has read a source or run a tool in this session."
+          : ""
   return `Automatic check: no reply of this session has been judged yet.${why}`
+}
+/**
+ * The judge and what went wrong with it, with the setting to check; then what the last toasts said, so a
+ * warning that showed for a few seconds can be read again. A toast that says what the failure line says is
+ * not repeated.
+ */
+function judgeLines(health, options) {
+  const failed = health.lastError
+  const judge = health.model
+    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
+    : options.disabled
+      ? "none, as the settings stand"
+      : failed
+        ? "none"
+        : "none asked yet"
+  const message = failed ? asSentence(failed.message) : ""
+  const status = failed
+    ? ` Last failure at ${clockTime(failed.at)}: ${message.replace(/^./, (c) => c.toLowerCase())}.`
+    : ""
+  const same = (text) => text.slice(0, 24).toLowerCase() === message.slice(0, 24).toLowerCase()
+  const toasts = options.warned.filter((toast) => !same(asSentence(toast.message)))
+  return [
+    ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH),
+    ...toasts.flatMap((toast) =>
+      wrap(`Toast at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`, MESSAGE_WIDTH, "  "),
+    ),
+  ]
 }
 /**
  * The report `/ragfaith` shows. The reply that drew the last note comes first (a person asks after seeing a
@@ -8295,33 +8649,66 @@ function renderReport(state, health, options) {
     lines.push(...reportReply(flaggedReport, "the reply that drew the last note", options), "")
     if (report) lines.push(...reportReply(report, "the reply after it", options))
   } else if (report) lines.push(...reportReply(report, "the last reply", options))
-  else lines.push(...wrap(noReportYet(state, health), MESSAGE_WIDTH))
-  const failed = health.lastError
-  const judge = health.model
-    ? `${health.model}${options.route ? ", one of your opencode models" : ""}`
-    : "none asked yet"
-  const status = failed ? ` Last failure at ${clockTime(failed.at)}: ${failed.message}.` : ""
-  lines.push("", ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH), ...spendLine(report, state.counters))
+  else lines.push(...wrap(noReportYet(state, health, options.disabled), MESSAGE_WIDTH))
+  lines.push("", ...judgeLines(health, options), ...spendLine(report, state.counters))
   const t = state.counters
   const tokens = `${t.tokensIn.toLocaleString("en")} tokens in and ${t.tokensOut.toLocaleString("en")} out`
   const totals =
-    `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent, ${tokens}, ` +
-    `${t.cacheHits.toLocaleString("en")} from the cache. `
+    t.statements === 0 && t.tokensIn === 0
+      ? `This session: no statement judged, ${plural(t.notes, "note")} sent${disputesOf(state)}. `
+      : `This session: ${plural(t.statements, "statement")} judged, ${plural(t.notes, "note")} sent${disputesOf(state)}, ` +
+        `${tokens}, ${t.cacheHits.toLocaleString("en")} from the cache. `
+  const wrongN = reportedReplies(state).some((reply) => flagsListed(reply).length > 0)
+    ? " /ragfaith wrong N marks the Nth flag wrong."
+    : ""
   const next = state.judging
-    ? "/ragfaith all lists every statement; /ragfaith off stops checking."
+    ? `/ragfaith all lists every statement; /ragfaith off stops checking.${wrongN}`
     : "Checking is off; /ragfaith on turns it back on."
   lines.push(...wrap(totals + next, MESSAGE_WIDTH))
   return lines.join("\n")
 }
 /**
+ * `/ragfaith wrong [N]`: the user says a flag is wrong. Without N, the flags of the reply that drew the last
+ * note; with N, the Nth statement marked ✗ or ? as the last report lists them. Each is never flagged again in
+ * this project (across restarts with RFE_CACHE_DIR). The answer says what was marked, or why nothing was.
+ */
+async function markWrong(state, which, { disputes, persistent }) {
+  const listed = reportedReplies(state).flatMap(flagsListed)
+  const noted = state.flaggedReport?.items.filter((item) => item.verdict !== "faithful") ?? []
+  const n = which === undefined ? undefined : Number(which)
+  if (listed.length === 0) {
+    return "Automatic check: nothing is flagged in this session, so there is nothing to mark wrong."
+  }
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= listed.length)) {
+    const range = listed.length === 1 ? "/ragfaith wrong 1" : `/ragfaith wrong 1 to ${listed.length}`
+    return `Automatic check: the last report lists ${plural(listed.length, "flag")}; ${range} marks one wrong.`
+  }
+  const chosen = n === undefined ? (noted.length ? noted : listed.slice(0, 1)) : [listed[n - 1]]
+  await disputes.load()
+  const written = []
+  for (const item of chosen) {
+    if (item.disputed !== "marked") state.disputes.marked++
+    item.disputed = "marked"
+    written.push(disputes.add(item.key ?? statementId(normalizeForMatch(item.claim))))
+  }
+  // The answer says the mark lasts: it is on disk before the answer shows.
+  await Promise.all(written)
+  const names = chosen.map((item) => `"${clip(item.claim, 60)}"`).join(", ")
+  const lasts = persistent ? "in this project" : "in this project while opencode runs (RFE_CACHE_DIR keeps it longer)"
+  const it = chosen.length === 1 ? "It is" : "They are"
+  return wrap(`Automatic check: marked wrong: ${names}. ${it} not flagged again ${lasts}.`, MESSAGE_WIDTH).join("\n")
+}
+/**
  * Owns `/ragfaith`: registered in the `config` hook, answered in `command.execute.before` without any model
  * turn. The answer goes in as an ignored part, which the user sees and the model never gets.
  */
-function createCommand({ config, deps, store, notifier, health }) {
+function createCommand({ config, deps, store, notifier, health }, disputes) {
   const options = (all) => ({
     all,
     marks: config.flagVerdicts.has("unverifiable") ? "✗ and ?" : "✗",
     route: config.judge.route === "opencode",
+    disabled: config.judgeDisabled,
+    warned: notifier.warned(),
   })
   return {
     register(cfg) {
@@ -8329,7 +8716,7 @@ function createCommand({ config, deps, store, notifier, health }) {
         ...asRecord(cfg.command),
         [COMMAND_NAME]: {
           template: "Show the ragfaith report.",
-          description: "what ragfaith checked; /ragfaith all|on|off",
+          description: "what ragfaith checked; /ragfaith all|on|off|wrong [N]",
         },
       }
     },
@@ -8338,14 +8725,19 @@ function createCommand({ config, deps, store, notifier, health }) {
       const sessionID = textOf(input.sessionID)
       if (input.command !== COMMAND_NAME || !sessionID) return false
       const state = store.touch(sessionID)
-      const word = (typeof input.arguments === "string" ? input.arguments : "").trim().toLowerCase()
+      const [word = "", ...rest] = (typeof input.arguments === "string" ? input.arguments : "")
+        .trim()
+        .toLowerCase()
+        .split(/\s+/)
       if (word === "off" || word === "on") state.judging = word === "on"
       const text =
         word === "off"
           ? "Automatic check: off for this session. Replies are not checked; /ragfaith on turns it back on."
           : word === "on"
             ? "Automatic check: on for this session. Replies are checked again."
-            : renderReport(state, health, options(word === ALL_WORD))
+            : word === WRONG_WORD
+              ? await markWrong(state, rest[0], { disputes, persistent: config.cacheDir !== undefined })
+              : renderReport(state, health, options(word === ALL_WORD))
       // A visible message before the first prompt would keep opencode from titling the session: a toast then.
       if (!state.lastUser) {
         notifier.toast(word === "on" || word === "off" ? text : "Nothing is judged in this session yet.", "info")
@@ -8647,6 +9039,57 @@ function createReceipts({ config, deps, notifier }) {
   }
 }
 // ── End src/feedback/receipt.ts ────────────────────────────────────────────────────────────────────────────
+// ── Begin src/turn/kept.ts ─────────────────────────────────────────────────────────────────────────────────
+/**
+ * The form the note asks for: the statement, then its source in brackets, as in "It has 3 bridges (source:
+ * notes.txt)." German and plural labels and square brackets count too; the full stop may stand before or after.
+ */
+const KEPT_CITATION_RE = /\s*[([]\s*(?:sources?|quellen?)\s*:\s*([^()[\]\n]{1,300}?)\s*[)\]]\s*[.!]?\s*$/i
+/** A citation set after the statement's own full stop joins the statement, so the two are one sentence. */
+const CITATION_AFTER_STOP_RE = /([.!])[ \t]+([([]\s*(?:sources?|quellen?)\s*:[^()[\]\n]{1,300}[)\]])/gi
+/** The reply with every citation inside the sentence it cites for, ready to be split into claims. */
+function joinCitations(reply) {
+  return reply.replace(CITATION_AFTER_STOP_RE, " $2$1")
+}
+/** A sentence's citation: the statement without it, and the source it names; undefined when it cites none. */
+function citationOf(text) {
+  const found = KEPT_CITATION_RE.exec(text)
+  if (!found?.[1]) return undefined
+  const statement = text.slice(0, found.index).trim()
+  return statement ? { statement, source: found[1].trim() } : undefined
+}
+const wordsOf = (text) => new Set(normalizeForMatch(text).match(/[\p{L}\p{N}]+/gu) ?? [])
+/** Nearly every word the same both ways: a statement written again with a word of grammar changed. */
+const KEPT_OVERLAP = 0.85
+/**
+ * The flagged statement a cited sentence keeps, if any: the same normalised text, or nearly all the same
+ * words (an agent may change a word or two of grammar when it writes a statement again).
+ */
+function keptFlag(statement, flags) {
+  const id = statementId(normalizeForMatch(statement))
+  const exact = flags.find((flag) => (flag.key ?? statementId(normalizeForMatch(flag.claim))) === id)
+  if (exact) return exact
+  const words = wordsOf(statement)
+  return flags.find((flag) => {
+    const other = wordsOf(flag.claim)
+    const shared = [...words].filter((word) => other.has(word)).length
+    return shared / Math.max(words.size, other.size, 1) >= KEPT_OVERLAP
+  })
+}
+/** The claims of a reply that keep one of `flags`, each with the flag it keeps and the source it cites. */
+function keptClaims(claims, flags) {
+  const kept = new Map()
+  if (flags.length === 0) return kept
+  for (const claim of claims) {
+    const cited = citationOf(claim.text)
+    const flag = cited && keptFlag(cited.statement, flags)
+    if (cited && flag) {
+      kept.set(claim, { flag, source: cited.source, key: statementId(normalizeForMatch(cited.statement)) })
+    }
+  }
+  return kept
+}
+// ── End src/turn/kept.ts ───────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/turn/reply.ts ────────────────────────────────────────────────────────────────────────────────
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state, client) {
@@ -8663,14 +9106,49 @@ async function isChildSession(state, client) {
 }
 /**
  * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
- * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
+ * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too. A
+ * statement the agent kept and the judge upheld, or one the user marked wrong, is never flagged.
  */
 function newlyFlagged(state, replyID, results, config, ledger) {
   if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
   const turn = ledger.turn(state.id)
-  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  const flagged = results.filter(
+    (r) =>
+      config.flagVerdicts.has(r.verdict) &&
+      !turn.flaggedClaims.has(r.claim.key) &&
+      !state.upheld.has(statementId(r.claim.key)) &&
+      r.disputed !== "marked",
+  )
   for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
   return { flagged, turn }
+}
+/** The statements a note asked to correct, as the reply that drew it was reported. */
+function flagsOf(state, config) {
+  return (state.flaggedReport?.items ?? []).filter((item) => config.flagVerdicts.has(item.verdict))
+}
+/**
+ * What the judge made of the statements the agent kept with a source, and of flags the user marked wrong.
+ * A kept statement the judge now finds faithful is upheld: it, and the statement it keeps, are never flagged
+ * again in the session, and the flag in the report of the reply that drew the note says so. One it still
+ * flags is rejected, and goes into a note like any other flag.
+ */
+function settleDisputes(state, results, kept, marked, config) {
+  for (const result of results) {
+    const keeps = kept.get(result.claim)
+    if (keeps) {
+      const upheld = !config.flagVerdicts.has(result.verdict)
+      result.disputed = upheld ? "upheld" : "rejected"
+      result.cited = keeps.source
+      keeps.flag.disputed = result.disputed
+      keeps.flag.cited = keeps.source
+      state.disputes[upheld ? "upheld" : "rejected"]++
+      if (upheld) {
+        for (const id of [statementId(result.claim.key), keeps.key, keeps.flag.key]) if (id) state.upheld.add(id)
+      }
+    } else if (config.flagVerdicts.has(result.verdict) && marked(statementId(result.claim.key))) {
+      result.disputed = "marked"
+    }
+  }
 }
 /** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
 async function mayJudge(state, { config, deps, notifier }) {
@@ -8759,7 +9237,7 @@ function unansweredClaims(claims, results, apiKey) {
     .map((claim) => sanitized(claim.text, NOTE_CLAIM_CHARS, apiKey))
 }
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-function createReplyJudge(ctx, judgeClaims, notes, receipts) {
+function createReplyJudge(ctx, judgeClaims, notes, receipts, disputes) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set()
@@ -8779,7 +9257,8 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts) {
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const text = [...reply.texts.values()].join("\n\n")
+    // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
+    const text = joinCitations([...reply.texts.values()].join("\n\n"))
     const split = splitClaims(text, config.maxClaims, segmenter)
     const { skipped, notClaims } = split
     if (skipped > 0) {
@@ -8787,10 +9266,14 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts) {
     }
     const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
+    const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
+    // The marks are read only once a flag might need them: a faithful reply touches no file.
+    if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
+    settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
     if (readByCheck.length) report.readByCheck = readByCheck
@@ -9176,10 +9659,14 @@ function createHooks(host, config, warnings, deps) {
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const receipts = createReceipts(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts)
+  const disputes = createDisputeStore(config.cacheDir, host.directory, deps, (message) => {
+    notifier.log("warn", message)
+    notifier.toast(message)
+  })
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts, disputes)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
-  const command = createCommand(ctx)
+  const command = createCommand(ctx, disputes)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),

@@ -157,4 +157,6 @@ export interface Notifier {
   printReport(text: string): void
   /** Where opencode keeps its log, in the words a message can point to. */
   readonly logPlace: string
+  /** The last few toasts, newest last, as they read: what a toast told stays findable in `/ragfaith`. */
+  warned(): ReadonlyArray<{ message: string; at: number }>
 }

@@ -5,9 +5,11 @@ import { clip, describeError, plural, wrap } from "../base/text.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
 import { hideKey, scrubError } from "../capture/redact/scrub.ts"
 import type { TurnLedger } from "../config/effects.ts"
+import { statementId } from "../judge/disputes.ts"
 import { NOTE_REASON_CHARS } from "../judge/verdict.ts"
 import type { PartContext, SessionState } from "../state/session.ts"
 import type { ClaimResult, FlaggedClaim } from "../state/shapes.ts"
+import { type Contrast, contrastOf } from "./contrast.ts"
 import { TOAST_CHARS } from "./notifier.ts"
 
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
@@ -27,7 +29,7 @@ export const MESSAGE_WIDTH = 72
 const NOTICE_LINES = 2
 
 /** How long the flagged statement may be in the notice, longest first: the first that fits two lines wins. */
-const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16] as const
+const NOTICE_CLAIM_CHARS = [70, 56, 44, 32, 24, 16, 0] as const
 
 /** The same for the source's words; 0 leaves them out. */
 const NOTICE_QUOTE_CHARS = [60, 40, 24, 0] as const
@@ -45,6 +47,7 @@ function clipWords(text: string, max: number): string {
 
 /** How much of the notice to keep: the statement's and the quote's lengths, and whether to say it tersely. */
 interface NoticeFit {
+  /** 0 leaves the statement out: the wrong part alone is quoted. */
   claimChars: number
   quoteChars: number
   terse: boolean
@@ -58,10 +61,70 @@ function sourcesOf(items: readonly FlaggedClaim[], terse: boolean): string {
   return names.map((name) => clipWords(name, terse ? short : long)).join(" and ")
 }
 
-/** The notice's one sentence, shortened as `fit` says. */
-function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string {
-  const [first] = items
-  const claim = `"${clipWords(first?.claim ?? "", fit.claimChars)}"`
+/** Shortens a statement to `max` around its wrong part, so the part is always in what is shown. */
+function clipAround(claim: string, part: string, max: number): string {
+  const flat = claim.replace(/\s+/g, " ").trim()
+  const at = flat.indexOf(part)
+  if (flat.length <= max || at < 0 || at + part.length < max - 1) return clipWords(flat, max)
+  const from = flat.indexOf(" ", at + part.length - (max - 2))
+  return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
+}
+
+/** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
+function leadOf(items: readonly FlaggedClaim[]) {
+  const lead = items.find((item) => item.verdict === "unfaithful") ?? items[0]
+  const contrast = lead?.verdict === "unfaithful" ? contrastOf(lead.claim, lead.quote) : undefined
+  return { lead, contrast }
+}
+
+/** What happens next, and how many more statements it covers. */
+function noticeTail(items: readonly FlaggedClaim[], terse: boolean): string {
+  const more = items.length - 1
+  if (more === 0) return "Asking the agent to correct it."
+  const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
+  return terse
+    ? `Asking the agent to fix it and ${others}; see /ragfaith.`
+    : `Asking the agent to correct it and ${others}; /ragfaith lists them.`
+}
+
+/**
+ * The notice's sentence for a contradicted statement whose wrong part is known: the statement (or only its
+ * wrong part), the source, and the source's words in place of the wrong part where they fit.
+ */
+function contrastSentence(
+  lead: FlaggedClaim,
+  contrast: Contrast,
+  items: readonly FlaggedClaim[],
+  fit: NoticeFit,
+): string | undefined {
+  const part = clipWords(contrast.claimPart, 40)
+  // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
+  if (fit.claimChars > 0 && fit.claimChars < part.length + 12 && lead.claim.length > fit.claimChars) return undefined
+  // A wrong part with no words of the source in its place reads only inside its statement.
+  if (fit.claimChars === 0 && contrast.sourcePart === undefined && fit.quoteChars > 0) return undefined
+  const named = `"${fit.claimChars > 0 ? clipAround(lead.claim, contrast.claimPart, fit.claimChars) : part}"`
+  const source = lead.source ? clipWords(lead.source, NOTICE_SOURCE_CHARS[fit.terse ? 1 : 0]) : "the sources"
+  const words = contrast.sourcePart ?? lead.quote?.replace(/[.;,\s]+$/, "")
+  const fits = words !== undefined && fit.quoteChars > 0 && (contrast.sourcePart !== undefined || fit.quoteChars >= 24)
+  const which = source === "the sources" ? "which say" : "which says"
+  const says = !fits
+    ? fit.claimChars > 0
+      ? ` on "${part}"`
+      : ""
+    : contrast.sourcePart !== undefined
+      ? `, ${which} "${clipWords(words, fit.quoteChars)}"${fit.claimChars > 0 && !fit.terse ? `, not "${part}"` : ""}`
+      : fit.claimChars > 0
+        ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
+        : `, ${which} "${clipWords(words, fit.quoteChars)}"`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse)}`
+}
+
+/** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
+function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string | undefined {
+  const { lead, contrast } = leadOf(items)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit)
+  const claimChars = fit.claimChars || 16
+  const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
     const verb = items.every((item) => item.verdict === "unfaithful") ? "conflict with" : "are not backed by"
     const more = fit.terse
@@ -70,29 +133,40 @@ function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string 
     const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
-  if (first?.verdict !== "unfaithful") {
+  if (lead?.verdict !== "unfaithful") {
     return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
   }
-  const quote = first.quote?.replace(/[.;,\s]+$/, "")
+  const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
   return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
 }
 
-/** The ways to fit the notice, most complete first: the statement is kept longest, then the wording, then the quote. */
-const NOTICE_FITS: readonly NoticeFit[] = NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
-  [false, true].flatMap((terse) => NOTICE_QUOTE_CHARS.map((quoteChars) => ({ claimChars, quoteChars, terse }))),
-)
+/**
+ * The ways to fit the notice, most complete first. What is wrong stays longest: the statement is cut around
+ * its wrong part, down to the part alone, while the source's words stay; they go last.
+ */
+const NOTICE_FITS: readonly NoticeFit[] = [
+  ...NOTICE_CLAIM_CHARS.flatMap((claimChars) =>
+    NOTICE_QUOTE_CHARS.filter(Boolean).flatMap((quoteChars) =>
+      [false, true].map((terse) => ({ claimChars, quoteChars, terse })),
+    ),
+  ),
+  ...NOTICE_CLAIM_CHARS.flatMap((claimChars) => [false, true].map((terse) => ({ claimChars, quoteChars: 0, terse }))),
+]
 
 /**
- * The notice between the wrong reply and the correction: that an automatic check ran, the first flagged
- * statement (and how many more), where it conflicts, and what happens next. At most two lines, broken here at
- * word boundaries so the TUI never breaks a word or `/ragfaith` itself. It goes in as one visible part of the
- * note, beside the agent's instruction (the TUI would put a blank line between two parts).
+ * The notice between the wrong reply and the correction: that an automatic check ran, what is wrong in the
+ * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
+ * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
+ * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
+ * (the TUI would put a blank line between two parts).
  */
 export function buildNotice(items: readonly FlaggedClaim[]): string {
   let lines: string[] = []
   for (const fit of NOTICE_FITS) {
-    lines = wrap(noticeSentence(items, fit), MESSAGE_WIDTH)
+    const sentence = noticeSentence(items, fit)
+    if (sentence === undefined) continue
+    lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
   }
   return lines.join("\n")
@@ -105,6 +179,9 @@ function flaggedToast(items: readonly FlaggedClaim[], tail: string): string {
   const room = Math.max(12, TOAST_CHARS - lead.length - tail.length - 3)
   return `${lead}"${clip(items[0]?.claim ?? "", room)}" ${tail}`
 }
+
+/** How the note shows the agent to keep a statement it re-checked: the statement, then its source in brackets. */
+const DISPUTE_EXAMPLE = "The API returns 404 for a missing id (source: docs/api.md)."
 
 /**
  * Where a source is a file the agent never read (the check read it): the agent is told so, and to read it
@@ -144,6 +221,7 @@ function buildNote(flagged: readonly FlaggedClaim[], askProvenance: boolean): st
     "Re-check each one against those sources, then reply to the user with only the corrected content, written as " +
       "ordinary content. Do not mention this check, flags or verdicts; do not apologise or describe the process. " +
       "If the sources do not settle a statement, say plainly that it is unconfirmed instead of inventing a correction. " +
+      `If re-checking shows a statement is right as it stands, keep it: write it again as it was, ending with the file or URL that supports it, as in "${DISPUTE_EXAMPLE}". ` +
       "The user sees a short notice that this check ran; it needs no answer.",
     ...(askProvenance && unverifiable
       ? [
@@ -268,6 +346,7 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
   const sanitize = (text: string, max: number) => sanitized(text, max, apiKey)
   return results.map((result) => ({
     claim: sanitize(result.claim.text, NOTE_CLAIM_CHARS),
+    key: statementId(result.claim.key),
     verdict: result.verdict,
     source: result.source,
     quote: result.quote === undefined ? undefined : sanitize(result.quote, NOTE_QUOTE_CHARS),
@@ -276,5 +355,7 @@ export function toFlaggedItems(results: readonly ClaimResult[], apiKey: string |
     ...(result.demoted ? { demoted: result.demoted } : {}),
     ...(result.second ? { second: result.second } : {}),
     ...(result.readByCheck ? { readByCheck: result.readByCheck } : {}),
+    ...(result.disputed ? { disputed: result.disputed } : {}),
+    ...(result.cited ? { cited: sanitize(result.cited, 200) } : {}),
   }))
 }

@@ -11,6 +11,9 @@ const TOAST_LINE = 54
 
 export const TOAST_CHARS = 2 * TOAST_LINE
 
+/** How many of the last toasts `/ragfaith` repeats. */
+const WARNED_KEPT = 3
+
 /** A judge that stays broken is told again this often, not only once. */
 const FAILURE_REPEAT_MS = 10 * 60_000
 
@@ -52,7 +55,16 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
     }
   }
   const held = createToastHold(show, deps)
-  const toast: Notifier["toast"] = (message, variant = "warning") => held.toast(message, variant)
+  const recent: Array<{ message: string; at: number }> = []
+  const toast: Notifier["toast"] = (message, variant = "warning") => {
+    // Kept as the toast reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later.
+    const text = toastText(message)
+    const old = recent.findIndex((entry) => entry.message === text)
+    if (old >= 0) recent.splice(old, 1)
+    recent.push({ message: text, at: deps.now() })
+    trimOldest(recent, WARNED_KEPT)
+    held.toast(message, variant)
+  }
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
@@ -100,6 +112,7 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
+    warned: () => recent,
   }
 }
 

@@ -15,6 +15,7 @@ import { createNotifier } from "../feedback/notifier.ts"
 import { createReceipts } from "../feedback/receipt.ts"
 import { createUndo } from "../feedback/undo.ts"
 import { createVerdictCache } from "../judge/cache.ts"
+import { createDisputeStore } from "../judge/disputes.ts"
 import { createOpencodeRoute } from "../judge/route.ts"
 import { createClaimJudge } from "../judge/settle.ts"
 import { createSessionStore, type JudgeHealth, type PartContext } from "../state/session.ts"
@@ -86,10 +87,14 @@ export function createHooks(host: { directory: string }, config: Config, warning
   const docPull = createDocPull(ctx)
   const route = createOpencodeRoute(ctx)
   const receipts = createReceipts(ctx)
-  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts)
+  const disputes = createDisputeStore(config.cacheDir, host.directory, deps, (message) => {
+    notifier.log("warn", message)
+    notifier.toast(message)
+  })
+  const judge = createReplyJudge(ctx, createClaimJudge(ctx, cache, route), createNoteSender(ctx), receipts, disputes)
   const facts = createSessionFacts(ctx, capture, judge, route, createUndo(ctx))
   const tracker = createEventTracker(ctx, facts, route)
-  const command = createCommand(ctx)
+  const command = createCommand(ctx, disputes)
   const { guard, guarded } = createGuards(notifier, config.judge.apiKey)
   const hooks = {
     event: async (input) => guard("event", () => tracker.onEvent(asRecord(asRecord(input).event))),

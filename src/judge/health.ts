@@ -29,7 +29,7 @@ export const newJudgeRun = (): JudgeRun => ({
  * What a broken judge means for the user, in at most two lines: what happened, since when, and what to check.
  * The technical detail stays in the log.
  */
-function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
+export function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string, since: number): string {
   const at = clockTime(since)
   const status = failure.status
   if (judge.route === "opencode") {

@@ -1,5 +1,8 @@
 // Which model judges: never the agent's own, and a different one for the second opinion.
+
 import type { JudgeSettings } from "../config/config.ts"
+import type { Notifier } from "../config/effects.ts"
+import type { SessionState } from "../state/session.ts"
 
 /** Compares model ids the way users write them: no provider prefix, no `:free`/`:thinking` variant, any case. */
 export function normalizeModelId(id: string): string {
@@ -31,4 +34,33 @@ export function secondOpinionModel(
   if (normalizeModelId(other) === normalizeModelId(first)) return undefined
   if (active && normalizeModelId(other) === normalizeModelId(active)) return undefined
   return other
+}
+
+/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
+const SECOND_SILENT_LIMIT = 3
+
+/** One session's second-opinion models: which still answer, and the once-told word when one stops being asked. */
+export interface SecondOpinions {
+  benched(model: string): boolean
+  answered(model: string, ok: boolean): void
+}
+
+/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
+export function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
+  return {
+    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
+    answered(model, ok) {
+      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
+      state.silentSeconds.set(model, silent)
+      if (silent !== SECOND_SILENT_LIMIT) return
+      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
+        sessionID: state.id,
+        model,
+      })
+      notifier.tellOnce(
+        `second-silent:${state.id}:${model}`,
+        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
+      )
+    },
+  }
 }

@@ -14,14 +14,20 @@ import type { Claim, ClaimResult, JudgeVerdict, RawVerdict, ToolRecord } from ".
 import { type CacheRecord, cacheKey, type VerdictCache } from "./cache.ts"
 import { directAttempt, JUDGE_MAX_TOKENS, type JudgeCompat, JudgeError, judgeClaim, retryJudge } from "./client.ts"
 import { isVerbatimInSources, normalizeSources } from "./gate.ts"
-import { type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
-import { secondOpinionModel, selectJudgeModel } from "./models.ts"
+import { describeOutage, type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
+import { type SecondOpinions, secondOpinionModel, secondOpinionsOf, selectJudgeModel } from "./models.ts"
 import { readProcessClaim } from "./process-claim.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import { decideProcessClaim, type RecordContext, shellRuns } from "./records.ts"
 import { indexSources, pointsBack, speaksTo } from "./relevance.ts"
 import type { OpencodeRoute } from "./route.ts"
 import { anchorQuote, parseBatchVerdicts, quotableTexts } from "./verdict.ts"
+
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 export const QUESTION_CHARS = 300
@@ -107,35 +113,6 @@ interface VerdictSource {
   post: (request: JudgeRequest) => Promise<string>
   /** How the session's second-opinion models have answered; undefined asks every time. */
   seconds?: SecondOpinions
-}
-
-/** A second-opinion model that leaves this many calls in a row unanswered is not asked again in the session. */
-const SECOND_SILENT_LIMIT = 3
-
-/** One session's second-opinion models: which still answer, and the once-told word when one stops being asked. */
-interface SecondOpinions {
-  benched(model: string): boolean
-  answered(model: string, ok: boolean): void
-}
-
-/** The second opinions of a session: its models' silences counted in the session, the benching told once. */
-function secondOpinionsOf(state: SessionState, notifier: Notifier): SecondOpinions {
-  return {
-    benched: (model) => (state.silentSeconds.get(model) ?? 0) >= SECOND_SILENT_LIMIT,
-    answered(model, ok) {
-      const silent = ok ? 0 : (state.silentSeconds.get(model) ?? 0) + 1
-      state.silentSeconds.set(model, silent)
-      if (silent !== SECOND_SILENT_LIMIT) return
-      notifier.log("warn", `ragfaith: the second judge did not answer ${silent} times in a row; not asked again`, {
-        sessionID: state.id,
-        model,
-      })
-      notifier.tellOnce(
-        `second-silent:${state.id}:${model}`,
-        `ragfaith: the second judge ${model} does not answer; this session's flags rest on one judge with a verified quote`,
-      )
-    },
-  }
 }
 
 /** The sentences before a claim, when the judge is to see them. */
@@ -412,6 +389,11 @@ export function createClaimJudge(
     const judge = await route.settings(config.activeModel ?? state.activeModel)
     if (!("problem" in judge)) return judge
     notifier.reportFailure("no-judge-model", judge.problem)
+    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
+    const message = problem.includes("small_model")
+      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+      : problem
+    health.lastError = { message, at: deps.now() }
     return undefined
   }
   /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
@@ -468,7 +450,11 @@ export function createClaimJudge(
       settleClaim(ask, claim, evidence, run, second),
     )
     noteJudgeHealth(notifier, state, evidence, run)
-    if (run.failure) health.lastError = { message: run.failure.message, at: deps.now() }
+    // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
+    if (run.failure) {
+      const at = deps.now()
+      health.lastError = { message: describeOutage(run.failure, evidence.judge, evidence.model, at), at }
+    }
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => {

@@ -69,6 +69,10 @@ export interface SessionState extends PremiseBuffer {
   counters: Counters
   /** Second-opinion models by the calls in a row they left unanswered; past a few they are not asked again. */
   silentSeconds: Map<string, number>
+  /** Statements (`statementId`) the agent kept, citing a source, and the judge upheld: never flagged again here. */
+  upheld: Set<string>
+  /** Disputes of this session: kept by the agent and upheld or rejected, and flags the user marked wrong. */
+  disputes: { upheld: number; rejected: number; marked: number }
 }
 
 /** The last reply of a session as the plugin saw it: every statement, and what happened to the verdicts. */
@@ -121,6 +125,8 @@ export function newSession(id: string): SessionState {
     flaggedReport: undefined,
     counters: newCounters(),
     silentSeconds: new Map(),
+    upheld: new Set(),
+    disputes: { upheld: 0, rejected: 0, marked: 0 },
   }
 }
 

@@ -100,6 +100,13 @@ export interface ClaimResult extends JudgeVerdict {
   second?: "agreed" | "silent"
   /** The file the deciding source is, when the check read it because no tool of the session had. */
   readByCheck?: string
+  /**
+   * A flag disputed: the agent kept the statement citing a source and the judge then upheld it (`upheld`) or
+   * not (`rejected`), or the user marked the flag wrong (`marked`).
+   */
+  disputed?: "upheld" | "rejected" | "marked"
+  /** The source the agent cited when it kept the statement. */
+  cited?: string
 }
 
 /**
@@ -107,4 +114,8 @@ export interface ClaimResult extends JudgeVerdict {
  * source named as the user would (`src/config.ts:10-40`, a URL, `tool calls of this session`); the quote the
  * verified words of that source.
  */
-export type FlaggedClaim = Omit<ClaimResult, "claim"> & { claim: string }
+export type FlaggedClaim = Omit<ClaimResult, "claim"> & {
+  claim: string
+  /** A digest of the claim's normalised key (`statementId`): what a dispute is remembered by. */
+  key?: string
+}

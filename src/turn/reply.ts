@@ -10,9 +10,11 @@ import type { HostClient, Ledger, Notifier, TurnLedger } from "../config/effects
 import { UNRELATED } from "../feedback/command.ts"
 import { NOTE_CLAIM_CHARS, type NoteSender, type SentNote, sanitized, toFlaggedItems } from "../feedback/note.ts"
 import { buildReceipt, type Receipts } from "../feedback/receipt.ts"
+import { type DisputeStore, statementId } from "../judge/disputes.ts"
 import type { ClaimJudge } from "../judge/settle.ts"
 import type { PartContext, ReplyReport, ReplyState, SessionState } from "../state/session.ts"
 import type { Claim, ClaimResult, FlaggedClaim, NotJudged } from "../state/shapes.ts"
+import { joinCitations, type Kept, keptClaims } from "./kept.ts"
 
 /** Subagent sessions are never judged; a session the plugin joined mid-way is looked up once. */
 async function isChildSession(state: SessionState, client: HostClient): Promise<boolean> {
@@ -30,7 +32,8 @@ async function isChildSession(state: SessionState, client: HostClient): Promise<
 
 /**
  * The claims of this reply flagged for the first time in its turn, now marked so they never fire again; and
- * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too.
+ * the turn, opened for a session the plugin joined mid-way so that the cascade stays bounded there too. A
+ * statement the agent kept and the judge upheld, or one the user marked wrong, is never flagged.
  */
 function newlyFlagged(
   state: SessionState,
@@ -41,9 +44,51 @@ function newlyFlagged(
 ) {
   if (!ledger.turn(state.id)) ledger.openTurn(state.id, `joined:${replyID}`)
   const turn = ledger.turn(state.id) as TurnLedger
-  const flagged = results.filter((r) => config.flagVerdicts.has(r.verdict) && !turn.flaggedClaims.has(r.claim.key))
+  const flagged = results.filter(
+    (r) =>
+      config.flagVerdicts.has(r.verdict) &&
+      !turn.flaggedClaims.has(r.claim.key) &&
+      !state.upheld.has(statementId(r.claim.key)) &&
+      r.disputed !== "marked",
+  )
   for (const result of flagged) turn.flaggedClaims.add(result.claim.key)
   return { flagged, turn }
+}
+
+/** The statements a note asked to correct, as the reply that drew it was reported. */
+function flagsOf(state: SessionState, config: Config): FlaggedClaim[] {
+  return (state.flaggedReport?.items ?? []).filter((item) => config.flagVerdicts.has(item.verdict))
+}
+
+/**
+ * What the judge made of the statements the agent kept with a source, and of flags the user marked wrong.
+ * A kept statement the judge now finds faithful is upheld: it, and the statement it keeps, are never flagged
+ * again in the session, and the flag in the report of the reply that drew the note says so. One it still
+ * flags is rejected, and goes into a note like any other flag.
+ */
+function settleDisputes(
+  state: SessionState,
+  results: ClaimResult[],
+  kept: ReadonlyMap<Claim, Kept>,
+  marked: (key: string) => boolean,
+  config: Config,
+) {
+  for (const result of results) {
+    const keeps = kept.get(result.claim)
+    if (keeps) {
+      const upheld = !config.flagVerdicts.has(result.verdict)
+      result.disputed = upheld ? "upheld" : "rejected"
+      result.cited = keeps.source
+      keeps.flag.disputed = result.disputed
+      keeps.flag.cited = keeps.source
+      state.disputes[upheld ? "upheld" : "rejected"]++
+      if (upheld) {
+        for (const id of [statementId(result.claim.key), keeps.key, keeps.flag.key]) if (id) state.upheld.add(id)
+      }
+    } else if (config.flagVerdicts.has(result.verdict) && marked(statementId(result.claim.key))) {
+      result.disputed = "marked"
+    }
+  }
 }
 
 /** Whether a reply may be judged at all: a usable judge, no subagent, depth left, evidence to judge against. */
@@ -163,7 +208,13 @@ interface FollowUp {
 }
 
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
-export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, notes: NoteSender, receipts: Receipts) {
+export function createReplyJudge(
+  ctx: PartContext,
+  judgeClaims: ClaimJudge,
+  notes: NoteSender,
+  receipts: Receipts,
+  disputes: Pick<DisputeStore, "load" | "has">,
+) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
@@ -191,7 +242,8 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const text = [...reply.texts.values()].join("\n\n")
+    // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
+    const text = joinCitations([...reply.texts.values()].join("\n\n"))
     const split = splitClaims(text, config.maxClaims, segmenter)
     const { skipped, notClaims } = split
     if (skipped > 0) {
@@ -199,10 +251,14 @@ export function createReplyJudge(ctx: PartContext, judgeClaims: ClaimJudge, note
     }
     const claims = claimsToJudge(state, split.claims)
     if (claims.length === 0) return
+    const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
+    // The marks are read only once a flag might need them: a faithful reply touches no file.
+    if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
+    settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
     const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
     if (readByCheck.length) report.readByCheck = readByCheck

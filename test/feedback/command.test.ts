@@ -15,7 +15,7 @@ describe("/ragfaith", () => {
   test("is registered as a command of opencode", async () => {
     const { host } = await turn(bridges)
     expect((host.opencodeConfig.command as Record<string, { description: string }>).ragfaith?.description).toBe(
-      "what ragfaith checked; /ragfaith all|on|off",
+      "what ragfaith checked; /ragfaith all|on|off|wrong [N]",
     )
   })
 
@@ -34,9 +34,7 @@ describe("/ragfaith", () => {
     expect(report).toStartWith("Automatic check: the last reply, judged at")
     expect(report).toContain("by judge-main")
     const unwrapped = report.replace(/\n\s*/g, " ")
-    expect(unwrapped).toContain(
-      '✗ "It has 7 bridges." unfaithful: facts.txt:1-2, which says "It has 3 bridges" (the file says 3).',
-    )
+    expect(unwrapped).toContain('✗ "It has 7 bridges." unfaithful: facts.txt:1-2, which says "It has 3 bridges".')
     expect(report).toContain("A note asked the agent to correct what is marked ✗.")
     // the statement that holds up is folded into one line
     expect(report).toContain("✓ 1 more statement holds up (/ragfaith all lists every one).")
@@ -109,13 +107,14 @@ describe("/ragfaith", () => {
     expect(all.split("\n").filter((line) => line.startsWith("? "))).toHaveLength(REPORT_ITEMS + 3)
   })
 
-  test("a statement the judge names no source for reads as such, not as 'no source'", async () => {
+  test("a statement that holds up with no source named reads as faithful, nothing more", async () => {
     const { host, session } = await turn(({ claim }) =>
       /7 bridges/.test(claim) ? BRIDGES_CONTRADICTED : { verdict: "faithful" },
     )
     await host.command(session, "ragfaith", "all")
     const report = (host.reports[0]?.parts[0]?.text ?? "").replace(/\n\s*/g, " ")
-    expect(report).toContain('✓ "Fredville is the capital city of Freedonia." faithful: the judge named no source.')
+    expect(report).toContain('✓ "Fredville is the capital city of Freedonia." faithful. ')
+    expect(report).not.toContain("no source")
   })
 
   test("a reply judged silent with no note before it is reported alone", async () => {
@@ -135,7 +134,7 @@ describe("/ragfaith", () => {
     expect(report).toContain("Last failure at")
     expect(report).toContain("HTTP 401")
     expect(report).not.toMatch(/needed a note|hold up|judged at/)
-    expect(report).toContain("This session: 0 statements judged, 0 notes sent")
+    expect(report).toContain("This session: no statement judged, 0 notes sent.")
   })
 
   test("says what was not judged and why, and how the judge is doing", async () => {
@@ -150,7 +149,7 @@ describe("/ragfaith", () => {
     // the sentence no request was spent on is named, with why
     expect(report).toContain('Not judged, as they state nothing to check:\n- a question: "Would you like more detail?"')
     expect(report).toContain("Last failure at")
-    expect(report).toContain("judge answered HTTP 503")
+    expect(report.replace(/\n/g, " ")).toContain("the judge fails (HTTP 503)")
   })
 
   test("before any reply is judged, the report says why none is", async () => {

@@ -1,6 +1,7 @@
 // The notice a person sees in the transcript between a wrong reply and its correction.
 
 import { describe, expect, test } from "bun:test"
+import { contrastOf } from "../../src/feedback/contrast.ts"
 import { buildNotice, MESSAGE_WIDTH, NOTE_TAG } from "../../src/feedback/note.ts"
 import type { FlaggedClaim } from "../../src/state/shapes.ts"
 import { bridgesJudge, FACTS, WRONG_REPLY } from "../support/fixtures.ts"
@@ -20,7 +21,7 @@ describe("the notice in the transcript", () => {
     expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
     expect(note?.text).toContain("The user sees a short notice that this check ran; it needs no answer.")
     expect(note?.marker).toBe(
-      'Automatic check: "It has 7 bridges." conflicts with facts.txt:1-2, which\nsays "It has 3 bridges". Asking the agent to correct it.',
+      'Automatic check: "It has 7 bridges." conflicts with facts.txt:1-2, which\nsays "3 bridges", not "7 bridges". Asking the agent to correct it.',
     )
   })
 
@@ -34,7 +35,7 @@ describe("the notice in the transcript", () => {
       `${WRONG} Its national animal is the blue whale.`,
     )
     expect(host.prompts[0]?.marker).toBe(
-      'Automatic check: "It has 7 bridges." and 1 more statement conflict with\nfacts.txt:1-2. Asking the agent to correct them; /ragfaith lists them.',
+      'Automatic check: "It has 7 bridges." conflicts with facts.txt:1-2, which\nsays "3 bridges". Asking the agent to fix it and 1 more; see /ragfaith.',
     )
   })
 
@@ -65,10 +66,12 @@ describe("the notice in the transcript", () => {
     expect(lines.length).toBeLessThanOrEqual(2)
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
     expect(lines[0]).toStartWith("Automatic check: ")
-    // the first flagged statement is named, shortened at a word if it must be
-    expect(lines.join(" ")).toContain(`"${items[0]?.claim.slice(0, 18)}`)
+    // what is wrong in the first contradicted statement is named; without a quote, the statement, shortened at a word
+    const first = items.find((item) => item.verdict === "unfaithful") ?? (items[0] as FlaggedClaim)
+    const wrong = first.verdict === "unfaithful" ? contrastOf(first.claim, first.quote)?.claimPart : undefined
+    expect(lines.join(" ")).toContain(wrong ? `"${wrong}` : `"${first.claim.slice(0, 18)}`)
     if (items.length > 1) expect(lines.join(" ")).toContain(`and ${(items.length - 1).toLocaleString("en")} more`)
-    if (items.length > 1) expect(lines.some((line) => line.includes(" /ragfaith "))).toBe(true)
+    if (items.length > 1) expect(lines.join(" ")).toMatch(/ \/ragfaith\b/)
   })
 
   test("a statement no source backs (strict mode) asks for a source, not a correction", () => {

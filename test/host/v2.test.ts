@@ -123,7 +123,7 @@ describe("opencode 2: a turn", () => {
       expect(note?.text.startsWith(NOTE_TAG)).toBe(true)
       expect(note?.text).toContain("It has 7 bridges.")
       expect(note?.description).toBe(
-        `Automatic check: "It has 7 bridges." conflicts with ${FACTS.path}:1-2. Asking the agent to correct it.`,
+        `Automatic check: "7 bridges" conflicts with ${FACTS.path}:1-2, which says "3 bridges". Asking the agent to correct it.`,
       )
       expect(note?.description?.length).toBeLessThanOrEqual(1024)
       expect(note?.description).not.toContain("\n")

@@ -773,6 +773,7 @@ describe("the API key stays secret", () => {
     )
     expect(secret).toEqual({
       claim: "The token [REDACTED] is valid.",
+      key: expect.stringMatching(/^[0-9a-f]{32}$/),
       verdict: "unfaithful",
       source: "facts.txt:1-2",
       quote: "token: [REDACTED]",

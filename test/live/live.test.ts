@@ -52,6 +52,8 @@ const BAD_CLAIM = "Seven bridges span the Zeppo river in Freedonia."
 const BAD_REPLY = `Marxburg serves as the capital city of Freedonia. ${BAD_CLAIM}`
 const FIXED_REPLY = "Three bridges span the Zeppo river in Freedonia."
 const PROMPT = "Read facts.txt and tell me about Freedonia"
+// The notice the wrong bridge count draws, as the plugin breaks its lines (after "Automatic check: ").
+const NOTICE = `"Seven bridges span the Zeppo river in…" conflicts with\nfacts.txt:1-4, which says "3 bridges". Asking the agent to correct it.`
 
 // How the plugin ends a /ragfaith command it answered itself: opencode logs it as an error, it is none.
 const COMMAND_HANDLED = "NotAnError: ragfaith answered /ragfaith itself"
@@ -277,7 +279,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(rec.isNote).toBe(true)
       // the model gets the instruction first, then the short notice the user sees (the instruction says it needs no answer)
       expect(rec.lastUserText.startsWith(note)).toBe(true)
-      expect(rec.lastUserText).toContain(`Automatic check: "${BAD_CLAIM}"\nconflicts with facts.txt`)
+      expect(rec.lastUserText).toContain(`Automatic check: ${NOTICE}`)
       // it ran as the user's agent and model
       const noteMessage = notesIn(messages)[0]
       expect(noteMessage?.info.agent).toBe("build")
@@ -287,7 +289,8 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       expect(ep.byKind("judge").some((r) => readJudgeCall(r.body).claim === FIXED_REPLY)).toBe(true)
       // the same message carries the line a person sees: a plain (not synthetic) part naming the claim and the file
       const marker = noteMessage?.parts.find((p) => p.type === "text" && !p.synthetic)?.text ?? ""
-      expect(marker).toStartWith(`Automatic check: "${BAD_CLAIM}"\nconflicts with facts.txt`)
+      // it names the wrong part: the source's "3 bridges" in place of the reply's seven
+      expect(marker).toBe(`Automatic check: ${NOTICE}`)
       expect(marker).toContain(BAD_CLAIM.slice(0, 30))
       notes.push(`note text:\n${note}`, `visible line: ${marker}`)
     },
@@ -694,6 +697,44 @@ describe.skipIf(SKIP)("live: what the user asks and sees", () => {
       expect(text).toContain("Freedonia has 3 bridges over the river Zeppo")
       // the next real turn does not carry the report to the model
       notes.push(`POST /command: HTTP ${res.status}`, `report:\n${part?.text ?? ""}`)
+    },
+  )
+
+  // A judge that is wrong about a right statement until it sees the source the agent cites for it.
+  const KEPT = "Three bridges span the Zeppo river in Freedonia (source: facts.txt)."
+  const wrongJudge: JudgeRule = (ctx) =>
+    /three bridges/i.test(ctx.claim) && !/\(source:/.test(ctx.claim)
+      ? {
+          verdict: "unfaithful",
+          source: cite(ctx, "bridges"),
+          quote: "Freedonia has 3 bridges over the river Zeppo.",
+          reason: "the judge misreads the count",
+        }
+      : { verdict: "faithful", source: cite(ctx, "bridges"), reason: "stated in the cited file" }
+  scenario(
+    "11c. a wrong judge, and the agent keeps the statement citing its source: no second note; disputed and upheld",
+    "11c agent dispute upheld",
+    { agent: readThenReply("facts.txt", GOOD_REPLY, () => KEPT), judge: wrongJudge, quietMs: 3000 },
+    async ({ oc, ep, sessionID, messages, notes }) => {
+      const texts = noteTexts(messages)
+      expect(texts.length).toBe(1)
+      // the note told the agent how to keep a right statement
+      expect(texts[0]).toContain("keep it: write it again as it was, ending with the file or URL that supports it")
+      expect(assistantTexts(messages).at(-1)).toBe(KEPT)
+      // the verification round judged the kept statement with its citation, and found it faithful
+      const claims = ep.byKind("judge").map((r) => readJudgeCall(r.body).claim)
+      expect(claims).toContain(KEPT)
+      // the same statement again in a later turn: not flagged in this session
+      await oc.command(sessionID, "ragfaith")
+      await oc.waitQuiet({ quietMs: 1500 })
+      const report = (await oc.messages(sessionID)).at(-1)?.parts.find((p) => p.ignored)?.text ?? ""
+      const flat = report.replace(/\s+/g, " ")
+      expect(flat).toContain("Disputed by the agent, citing facts.txt, and upheld.")
+      expect(flat).toContain("1 dispute by the agent upheld")
+      await oc.prompt(sessionID, "Tell me about Freedonia again")
+      await oc.waitQuiet({ quietMs: 3000 })
+      expect(notesIn(await oc.messages(sessionID)).length).toBe(1)
+      notes.push(`judged claims: ${JSON.stringify(claims)}`, `report:\n${report}`)
     },
   )
 

@@ -28,7 +28,8 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "(`facts.txt:1-4`) and the judge's reason, and not the faithful sentence. The very next agent request has the note " +
       "as its last user message, ran with the user's agent (`build`) and model (`mock/scripted`), and its corrected " +
       "reply was judged once more and passed. The same message carries a second, plain text part: the notice the " +
-      'user sees, two lines at most (`Automatic check: "Seven bridges …" conflicts with facts.txt:1-4. …`), which the ' +
+      "user sees, two lines at most, naming the wrong part with the source's words for it (`Automatic check: \"Seven " +
+      'bridges span the Zeppo river in…" conflicts with facts.txt:1-4, which says "3 bridges". …`), which the ' +
       "model also receives after the instruction, told that it needs no answer.",
   },
   "3": {
@@ -148,6 +149,17 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "the command with HTTP 500 and logs one ERROR line (`NotAnError: ragfaith answered /ragfaith itself, …`): that " +
       "is how the plugin stops the turn before any model is asked.",
   },
+  "11c": {
+    title: "11c. A wrong judge, and the agent keeps its statement with the source",
+    does:
+      "The reply is right (three bridges) but the judge flags it; the agent, told by the note how to keep a " +
+      "statement it re-checked, writes it again ending with `(source: facts.txt)`. Then `/ragfaith`, and the same " +
+      "answer in a new turn.",
+    shows:
+      "One note only: the verification round judged the statement with its citation and found it faithful. The " +
+      "report says `Disputed by the agent, citing facts.txt, and upheld.` and counts `1 dispute by the agent " +
+      "upheld`; the same statement in the next turn drew no note.",
+  },
   "11b": {
     title: "11b. `/ragfaith off` and `/ragfaith on`",
     does: "`/ragfaith off`, a new prompt, `/ragfaith on`, another prompt.",
@@ -208,7 +220,8 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
     shows:
       "After the faithful reply the screen holds nothing from the plugin, although it was judged. After the wrong " +
       "reply the notice stands between it and the correction, says it is an automatic check, names the statement " +
-      "and `facts.txt:1-4`. `/ragfaith` shows the report where the user typed it, the flagged reply first, and the " +
+      'and `facts.txt:1-4`, and the source\'s words for its wrong part ("3 bridges"). ' +
+      "`/ragfaith` shows the report where the user typed it, the flagged reply first, and the " +
       "scripted agent got no request for it.",
     screens: ["faithful-reply", "correction", "ragfaith-report"],
   },
@@ -222,7 +235,8 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
           "The toast, titled once, says the key was refused, names `RFE_JUDGE_API_KEY` and says replies go " +
           "unchecked, in two whole lines (opencode's toast box is 54 characters wide at both sizes). The report " +
           "then says the last reply was not judged, that the judge did not answer for its statements, and the " +
-          "judge's last failure (HTTP 401).",
+          "judge's last failure with what to check (`the judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY`); " +
+          "with nothing judged, its totals carry no token or cache figures.",
         screens: ["refused-key-toast", "refused-key-report"],
       },
     ]),
@@ -270,6 +284,22 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
           "hold up; the correction after it; then the totals (`22 statements judged, 1 note sent`). No row is wider " +
           "than 72 columns, so the terminal broke none. Undo removed the report and left the prompt box empty.",
         screens: ["report-top", "report-end", "after-report-undo"],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    (["a", "b"] as const).map((size) => [
+      `T6${size}`,
+      {
+        title: `T6${size}. In the TUI (${size === "a" ? "80x24" : "120x40"}): several wrong statements, and \`/ragfaith wrong\``,
+        does:
+          "A reply of three statements the judge contradicts (a wrong capital first); the note and the correction; " +
+          `then \`/ragfaith wrong\`, with \`RFE_CACHE_DIR\` set.${size === "b" ? " Then opencode is started again on the same project and cache, and asked the same." : ""}`,
+        shows:
+          "The notice names the first statement's wrong part and the source's words for it (\"…is Fredville.\" … which " +
+          'says "Marxburg") and counts the other two, in two rows. `/ragfaith wrong` marks the flags of the last note ' +
+          `and says they are not flagged again in this project.${size === "b" ? " After the restart the same reply drew no notice and no correction turn." : ""}`,
+        screens: ["several-notice", "ragfaith-wrong"],
       },
     ]),
   ),

@@ -5,7 +5,8 @@
 // screens; RFE_TUI_REPORT=<file> writes a record per scenario for report.ts.
 
 import { afterAll, describe, expect, test } from "bun:test"
-import { rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SURVEY_NOTES } from "../support/fixtures.ts"
 import { type JudgeRule, judgeEnv } from "../support/judge.ts"
@@ -90,8 +91,11 @@ const SIZES: Array<[string, [number, number]]> = [
 
 const QUESTION = "How many bridges cross the Zeppo?"
 
-/** The notice the wrong bridge count draws, as the plugin breaks its lines. */
-const NOTICE_LINES = [`Automatic check: "${WRONG}"`, "conflicts with facts.txt:1-4. Asking the agent to correct it."]
+/** The notice the wrong bridge count draws, as the plugin breaks its lines: the source's "3 bridges" named. */
+const NOTICE_LINES = [
+  'Automatic check: "Seven bridges span the Zeppo river in…" conflicts with',
+  'facts.txt:1-4, which says "3 bridges". Asking the agent to correct it.',
+]
 
 /** A screen's rows with the frame of the user-message boxes taken off: what the row says. */
 const rowsOf = (screen: string) => screen.split("\n").map((row) => row.replace(/^\s*[┃│]\s{0,2}/, "").trimEnd())
@@ -151,6 +155,7 @@ const records: ScenarioRecord[] = []
 
 interface TuiRun {
   tui: Tui
+  scratch: ReturnType<typeof makeScratch>
   ep: Endpoint
   notes: string[]
   screens: Array<{ label: string; text: string }>
@@ -163,13 +168,13 @@ type Route = "direct" | "opencode"
 
 interface TuiScenario {
   route?: Route
+  /** More of the plugin's environment. */
+  env?: Record<string, string>
   /** Terminal columns and rows; 100x40 unless given. */
   size?: [number, number]
   agent?: AgentScript
   /** The project's files; facts.txt unless given. */
   files?: Record<string, string>
-  /** Settings beside the judge's. */
-  env?: Record<string, string>
 }
 
 /** One scenario: its own endpoint, project and TUI, recorded whether it passes or fails. */
@@ -198,6 +203,7 @@ async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promis
     notes.push(`TUI ${cols}x${rows} ready after ${((await tui.waitReady()) / 1000).toFixed(1)} s (${TMUX})`)
     await run({
       tui,
+      scratch,
       ep,
       notes,
       screens,
@@ -256,7 +262,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
         await tui.waitIdle(ep.inflight, 2500)
         const corrected = readable(shot("correction"))
         const wrongAt = corrected.indexOf(WRONG)
-        const noticeAt = corrected.indexOf(`Automatic check: "${WRONG}" conflicts with facts.txt:1-4.`)
+        const noticeAt = corrected.indexOf(NOTICE_LINES.join(" "))
         const fixedAt = corrected.indexOf(FIXED, wrongAt + WRONG.length)
         expect(wrongAt).toBeGreaterThanOrEqual(0)
         expect(noticeAt).toBeGreaterThan(wrongAt)
@@ -309,7 +315,9 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
             expect(report).toContain("Automatic check: the last reply was not judged")
             expect(report).toContain("the judge did not answer for")
             expect(report).toContain("HTTP 401")
-            expect(report).not.toMatch(/needed a note|hold up|judged at/)
+            // what to do: the variable the refused key came from
+            expect(report).toContain("the judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY.")
+            expect(report).not.toMatch(/needed a note|hold up|judged at|tokens in/)
           },
           { size },
         ),
@@ -376,7 +384,8 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
               // whole: both lines of it, nothing cut off
               expect(toast).toContain(`The judge is mock/${ROUTE_JUDGE_MODEL}, one of your models;`)
               expect(toast).toContain("RFE_JUDGE_MAIN_MODEL picks another")
-              expect(toast).not.toContain("…")
+              // (the notice above may shorten its statement with "…"; the toast must not be cut)
+              expect(toast.replace(NOTICE_LINES[0] ?? "", "")).not.toContain("…")
               notes.push(`screens polled until the toast: ${seen.length}; the notice first showed on screen ${first}`)
               // it goes by itself, and leaves the screen as it was
               await tui.waitForScreen((screen) => !TOAST_RE.test(screen), "the toast gone", 15000)
@@ -572,4 +581,81 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
       ),
     TIMEOUT,
   )
+
+  // Three wrong statements: the notice names the first one's wrong part, the others counted.
+  const SEVERAL = [
+    "The capital of Freedonia is Fredville.",
+    "Seven bridges span the Zeppo river in Freedonia.",
+    "Freedonia's national animal is the blue whale.",
+  ]
+  const severalAgent: AgentScript = (c) => {
+    if (c.isNote) return { text: FIXED }
+    if (c.step === 0) return { tools: [{ name: "read", args: { filePath: "facts.txt" } }] }
+    return { text: SEVERAL.join(" ") }
+  }
+  const severalJudge: JudgeRule = (call) => {
+    const source = call.sources.find((s) => s.text.includes("bridges"))?.id ?? "S1"
+    if (/Fredville/.test(call.claim)) {
+      return { verdict: "unfaithful", source, quote: "The capital of Freedonia is Marxburg.", reason: "Marxburg" }
+    }
+    if (/Seven/.test(call.claim)) return judge(call)
+    if (/whale/.test(call.claim)) {
+      return { verdict: "unfaithful", source, quote: "Freedonia has 3 bridges over the river Zeppo.", reason: "no" }
+    }
+    return { verdict: "faithful", source, reason: "stated in the file" }
+  }
+  const SEVERAL_NOTICE = 'Automatic check: "…is Fredville." conflicts with facts.txt:1-4, which'
+
+  for (const [label, size] of SIZES) {
+    test(
+      `T6${label}. several wrong statements (${size.join("x")}): the notice names the first one's wrong part and the source's words; /ragfaith wrong marks it, for good with RFE_CACHE_DIR`,
+      async () => {
+        const cacheDir = mkdtempSync(join(tmpdir(), "tui-cache-"))
+        await withTui(
+          `T6${label} several flags and /ragfaith wrong ${size.join("x")}`,
+          severalJudge,
+          async ({ tui, ep, notes, shot, scratch }) => {
+            await tui.submit("Read facts.txt and tell me about Freedonia")
+            await tui.waitForText(FIXED, 120000)
+            await tui.waitIdle(ep.inflight, 2000)
+            const rows = rowsOf(shot("several-notice"))
+            // the first statement's wrong part (Fredville) and the source's words for it (Marxburg), in two rows
+            const at = rows.findIndex((row) => row.includes(SEVERAL_NOTICE))
+            expect(at).toBeGreaterThanOrEqual(0)
+            expect(rows[at + 1]).toBe('says "Marxburg". Asking the agent to fix it and 2 more; see /ragfaith.')
+            // /ragfaith wrong: the flags of the last note are marked wrong, and it says for how long
+            await tui.submit("/ragfaith", 1)
+            await tui.submit("wrong")
+            const answer = readable(await tui.waitForText("marked wrong:", 60000))
+            shot("ragfaith-wrong")
+            expect(answer).toContain('marked wrong: "The capital of Freedonia is Fredville."')
+            expect(answer).toContain("not flagged again in this project.")
+            await tui.waitIdle(ep.inflight, 1500)
+            notes.push(`notice rows: ${rows[at]} / ${rows[at + 1]}`)
+            if (label !== "b") return
+            // a new opencode on the same project and cache: the same reply draws no notice
+            await tui.stop()
+            const again = await startTui({ scratch, env: { ...judgeEnv(ep.judgeBaseURL), RFE_CACHE_DIR: cacheDir } })
+            try {
+              await again.waitReady()
+              const agentsBefore = ep.byKind("agent").length
+              await again.submit("Read facts.txt and tell me about Freedonia")
+              await again.waitForText(SEVERAL[2] as string, 120000)
+              await again.waitIdle(ep.inflight, 3000)
+              const after = again.capture()
+              expect(after).not.toContain("Automatic check")
+              // read, reply: no correction turn
+              expect(ep.byKind("agent").length - agentsBefore).toBe(2)
+              notes.push("after a restart with the same RFE_CACHE_DIR: no notice, no correction turn")
+            } finally {
+              await again.stop()
+            }
+          },
+          { size, agent: severalAgent, env: { RFE_CACHE_DIR: cacheDir } },
+        ).finally(() => rmSync(cacheDir, { recursive: true, force: true }))
+      },
+      // a restart inside the test: twice a TUI's time
+      2 * TIMEOUT,
+    )
+  }
 })
