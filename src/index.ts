@@ -9677,6 +9677,48 @@ async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence:
  * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
  * source and a second judge model agrees.
  */
+/** The files the claims name that no tool of the session read, for the check to read them (RFE_READ_NAMED). */
+async function readNamed(
+  state: SessionState,
+  claims: readonly Claim[],
+  directory: string,
+  deps: PartContext["deps"],
+  notifier: Notifier,
+) {
+  const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
+  for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
+  const found = await readNamedFiles(
+    claims.map((claim) => claim.raw ?? claim.text),
+    read,
+    directory,
+    deps,
+  )
+  if (found.length) {
+    notifier.log("debug", "ragfaith: the check read files the agent had not", {
+      sessionID: state.id,
+      files: found.map((named) => named.premise.ref),
+    })
+  }
+  return found
+}
+
+/** The claims no source speaks to, held back from the judge (the relevance gate), and the claims still sent. */
+function gateUnrelated(claims: readonly Claim[], evidence: Evidence, config: Config) {
+  const { terms } = evidence
+  const unrelated = terms
+    ? claims.filter((claim) => !freeResult(claim, evidence, config) && !speaksTo(terms, claim))
+    : []
+  const skip = new Set(unrelated)
+  return { unrelated, sent: skip.size ? claims.filter((claim) => !skip.has(claim)) : claims }
+}
+
+/** A settled claim with its source named as the note cites it, and the file when the check read it. */
+function namedSource(result: ClaimResult, evidence: Evidence, files: ReadonlyMap<string, string>): ClaimResult {
+  const file = result.source ? files.get(result.source) : undefined
+  const source = result.source && (evidence.refs.get(result.source) ?? result.source)
+  return { ...result, source, ...(file ? { readByCheck: file } : {}) }
+}
+
 function createClaimJudge(
   { config, deps, notifier, counters, health, directory }: PartContext,
   cache: VerdictCache,
@@ -9708,21 +9750,6 @@ function createClaimJudge(
     health.lastError = { message, at: deps.now() }
     return undefined
   }
-  /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
-  const readNamed = async (state: SessionState, claims: readonly Claim[]) => {
-    if (!config.readNamed) return []
-    const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
-    for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
-    const texts = claims.map((claim) => claim.raw ?? claim.text)
-    const found = await readNamedFiles(texts, read, directory, deps)
-    if (found.length) {
-      notifier.log("debug", "ragfaith: the check read files the agent had not", {
-        sessionID: state.id,
-        files: found.map((named) => named.premise.ref),
-      })
-    }
-    return found
-  }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
    * claims no source speaks to, which were not sent; and what judging the reply cost.
@@ -9739,7 +9766,7 @@ function createClaimJudge(
     }
     const judge = await settle(state)
     if (!judge) return none
-    const named = await readNamed(state, claims)
+    const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
     if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
     const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
@@ -9750,13 +9777,8 @@ function createClaimJudge(
     const run = newJudgeRun()
     const second = newJudgeRun()
     const ask = askFor(state, spend)
-    const { terms } = evidence
-    const unrelated = terms
-      ? claims.filter((claim) => !freeResult(claim, evidence, config) && !speaksTo(terms, claim))
-      : []
+    const { unrelated, sent } = gateUnrelated(claims, evidence, config)
     if (unrelated.length) ask.count("unrelated", unrelated.length)
-    const skip = new Set(unrelated)
-    const sent = skip.size ? claims.filter((claim) => !skip.has(claim)) : claims
     await judgeInBatches(ask, sent, evidence, run)
     const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
@@ -9769,11 +9791,7 @@ function createClaimJudge(
     }
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
-      .map((result) => {
-        const file = result.source ? files.get(result.source) : undefined
-        const source = result.source && (evidence.refs.get(result.source) ?? result.source)
-        return { ...result, source, ...(file ? { readByCheck: file } : {}) }
-      })
+      .map((result) => namedSource(result, evidence, files))
     const readByCheck = named.map((read) => read.premise.ref)
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion
@@ -11508,6 +11526,42 @@ interface FollowUp {
 }
 
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
+/** A reply's statements to judge, the sentences that state nothing, and how many went over the cap. */
+function claimsOfReply(state: SessionState, reply: ReplyState, segmenter: Intl.Segmenter, ctx: PartContext) {
+  const { config, notifier } = ctx
+  // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
+  const text = joinCitations([...reply.texts.values()].join("\n\n"))
+  const split = splitClaims(text, config.maxClaims, segmenter)
+  const { skipped, notClaims } = split
+  if (skipped > 0) {
+    notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
+  }
+  return { claims: claimsToJudge(state, split.claims), skipped, notClaims }
+}
+
+/** The note (or report) for the claims of this reply flagged for the first time in its turn. */
+function followUp(
+  { config, deps }: PartContext,
+  notes: NoteSender,
+  judged: {
+    state: SessionState
+    reply: ReplyState
+    results: readonly ClaimResult[]
+    items: FlaggedClaim[]
+    report: ReplyReport
+  },
+): FollowUp {
+  const { state, reply, results, items, report } = judged
+  const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+  if (flagged.length === 0) return { flagged: new Set(), note: undefined }
+  const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+  const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+  const sent = notes.send(state, flaggedItems, turn)
+  report.outcome = sent.outcome
+  state.flaggedReport = report
+  return { flagged: new Set(flaggedItems), note: sent.note }
+}
+
 function createReplyJudge(
   ctx: PartContext,
   judgeClaims: ClaimJudge,
@@ -11519,37 +11573,12 @@ function createReplyJudge(
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
-  /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
-  const followUp = (
-    state: SessionState,
-    reply: ReplyState,
-    results: readonly ClaimResult[],
-    items: FlaggedClaim[],
-    report: ReplyReport,
-  ): FollowUp => {
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
-    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    const sent = notes.send(state, flaggedItems, turn)
-    report.outcome = sent.outcome
-    state.flaggedReport = report
-    return { flagged: new Set(flaggedItems), note: sent.note }
-  }
-
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
-    const text = joinCitations([...reply.texts.values()].join("\n\n"))
-    const split = splitClaims(text, config.maxClaims, segmenter)
-    const { skipped, notClaims } = split
-    if (skipped > 0) {
-      notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
-    }
-    const claims = claimsToJudge(state, split.claims)
+    const { claims, skipped, notClaims } = claimsOfReply(state, reply, segmenter, ctx)
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
@@ -11567,7 +11596,7 @@ function createReplyJudge(
     let sent: FollowUp = { flagged: new Set(), note: undefined }
     if (!isOutdated(state, generation, report, results, ctx)) {
       logVerdicts(notifier, state.id, reply.id, claims.length, results)
-      sent = followUp(state, reply, results, items, report)
+      sent = followUp(ctx, notes, { state, reply, results, items, report })
     }
     const unjudged = unansweredClaims(claims, results, config.judge.apiKey)
     const base = { sessionID: state.id, replyID: reply.id, mode: deps.mode, second, report, unjudged }

@@ -365,6 +365,48 @@ async function judgeBatch(ask: VerdictSource, group: readonly Claim[], evidence:
  * records), then the cache or the judge; a contradiction is flagged only when its quote stands in the
  * source and a second judge model agrees.
  */
+/** The files the claims name that no tool of the session read, for the check to read them (RFE_READ_NAMED). */
+async function readNamed(
+  state: SessionState,
+  claims: readonly Claim[],
+  directory: string,
+  deps: PartContext["deps"],
+  notifier: Notifier,
+) {
+  const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
+  for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
+  const found = await readNamedFiles(
+    claims.map((claim) => claim.raw ?? claim.text),
+    read,
+    directory,
+    deps,
+  )
+  if (found.length) {
+    notifier.log("debug", "ragfaith: the check read files the agent had not", {
+      sessionID: state.id,
+      files: found.map((named) => named.premise.ref),
+    })
+  }
+  return found
+}
+
+/** The claims no source speaks to, held back from the judge (the relevance gate), and the claims still sent. */
+function gateUnrelated(claims: readonly Claim[], evidence: Evidence, config: Config) {
+  const { terms } = evidence
+  const unrelated = terms
+    ? claims.filter((claim) => !freeResult(claim, evidence, config) && !speaksTo(terms, claim))
+    : []
+  const skip = new Set(unrelated)
+  return { unrelated, sent: skip.size ? claims.filter((claim) => !skip.has(claim)) : claims }
+}
+
+/** A settled claim with its source named as the note cites it, and the file when the check read it. */
+function namedSource(result: ClaimResult, evidence: Evidence, files: ReadonlyMap<string, string>): ClaimResult {
+  const file = result.source ? files.get(result.source) : undefined
+  const source = result.source && (evidence.refs.get(result.source) ?? result.source)
+  return { ...result, source, ...(file ? { readByCheck: file } : {}) }
+}
+
 export function createClaimJudge(
   { config, deps, notifier, counters, health, directory }: PartContext,
   cache: VerdictCache,
@@ -396,21 +438,6 @@ export function createClaimJudge(
     health.lastError = { message, at: deps.now() }
     return undefined
   }
-  /** The files the claims name that no tool of the session read, when the check is to read them (RFE_READ_NAMED). */
-  const readNamed = async (state: SessionState, claims: readonly Claim[]) => {
-    if (!config.readNamed) return []
-    const read = new Set(state.premises.flatMap((premise) => (premise.path ? [premise.path] : [])))
-    for (const record of state.records) if (record.kind === "read") for (const path of record.paths) read.add(path)
-    const texts = claims.map((claim) => claim.raw ?? claim.text)
-    const found = await readNamedFiles(texts, read, directory, deps)
-    if (found.length) {
-      notifier.log("debug", "ragfaith: the check read files the agent had not", {
-        sessionID: state.id,
-        files: found.map((named) => named.premise.ref),
-      })
-    }
-    return found
-  }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
    * claims no source speaks to, which were not sent; and what judging the reply cost.
@@ -427,7 +454,7 @@ export function createClaimJudge(
     }
     const judge = await settle(state)
     if (!judge) return none
-    const named = await readNamed(state, claims)
+    const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
     if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
     const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
@@ -438,13 +465,8 @@ export function createClaimJudge(
     const run = newJudgeRun()
     const second = newJudgeRun()
     const ask = askFor(state, spend)
-    const { terms } = evidence
-    const unrelated = terms
-      ? claims.filter((claim) => !freeResult(claim, evidence, config) && !speaksTo(terms, claim))
-      : []
+    const { unrelated, sent } = gateUnrelated(claims, evidence, config)
     if (unrelated.length) ask.count("unrelated", unrelated.length)
-    const skip = new Set(unrelated)
-    const sent = skip.size ? claims.filter((claim) => !skip.has(claim)) : claims
     await judgeInBatches(ask, sent, evidence, run)
     const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
@@ -457,11 +479,7 @@ export function createClaimJudge(
     }
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
-      .map((result) => {
-        const file = result.source ? files.get(result.source) : undefined
-        const source = result.source && (evidence.refs.get(result.source) ?? result.source)
-        return { ...result, source, ...(file ? { readByCheck: file } : {}) }
-      })
+      .map((result) => namedSource(result, evidence, files))
     const readByCheck = named.map((read) => read.premise.ref)
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion

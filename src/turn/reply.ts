@@ -208,6 +208,42 @@ interface FollowUp {
 }
 
 /** Owns the turn: which finished replies are judged (once each, never a subagent's, within the depth), and what follows. */
+/** A reply's statements to judge, the sentences that state nothing, and how many went over the cap. */
+function claimsOfReply(state: SessionState, reply: ReplyState, segmenter: Intl.Segmenter, ctx: PartContext) {
+  const { config, notifier } = ctx
+  // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
+  const text = joinCitations([...reply.texts.values()].join("\n\n"))
+  const split = splitClaims(text, config.maxClaims, segmenter)
+  const { skipped, notClaims } = split
+  if (skipped > 0) {
+    notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
+  }
+  return { claims: claimsToJudge(state, split.claims), skipped, notClaims }
+}
+
+/** The note (or report) for the claims of this reply flagged for the first time in its turn. */
+function followUp(
+  { config, deps }: PartContext,
+  notes: NoteSender,
+  judged: {
+    state: SessionState
+    reply: ReplyState
+    results: readonly ClaimResult[]
+    items: FlaggedClaim[]
+    report: ReplyReport
+  },
+): FollowUp {
+  const { state, reply, results, items, report } = judged
+  const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
+  if (flagged.length === 0) return { flagged: new Set(), note: undefined }
+  const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
+  const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
+  const sent = notes.send(state, flaggedItems, turn)
+  report.outcome = sent.outcome
+  state.flaggedReport = report
+  return { flagged: new Set(flaggedItems), note: sent.note }
+}
+
 export function createReplyJudge(
   ctx: PartContext,
   judgeClaims: ClaimJudge,
@@ -219,37 +255,12 @@ export function createReplyJudge(
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
-  /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
-  const followUp = (
-    state: SessionState,
-    reply: ReplyState,
-    results: readonly ClaimResult[],
-    items: FlaggedClaim[],
-    report: ReplyReport,
-  ): FollowUp => {
-    const { flagged, turn } = newlyFlagged(state, reply.id, results, config, deps.ledger)
-    if (flagged.length === 0) return { flagged: new Set(), note: undefined }
-    const itemOf = new Map(results.map((result, i) => [result, items[i] as FlaggedClaim]))
-    const flaggedItems = flagged.map((result) => itemOf.get(result) as FlaggedClaim)
-    const sent = notes.send(state, flaggedItems, turn)
-    report.outcome = sent.outcome
-    state.flaggedReport = report
-    return { flagged: new Set(flaggedItems), note: sent.note }
-  }
-
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
-    const text = joinCitations([...reply.texts.values()].join("\n\n"))
-    const split = splitClaims(text, config.maxClaims, segmenter)
-    const { skipped, notClaims } = split
-    if (skipped > 0) {
-      notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
-    }
-    const claims = claimsToJudge(state, split.claims)
+    const { claims, skipped, notClaims } = claimsOfReply(state, reply, segmenter, ctx)
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
@@ -267,7 +278,7 @@ export function createReplyJudge(
     let sent: FollowUp = { flagged: new Set(), note: undefined }
     if (!isOutdated(state, generation, report, results, ctx)) {
       logVerdicts(notifier, state.id, reply.id, claims.length, results)
-      sent = followUp(state, reply, results, items, report)
+      sent = followUp(ctx, notes, { state, reply, results, items, report })
     }
     const unjudged = unansweredClaims(claims, results, config.judge.apiKey)
     const base = { sessionID: state.id, replyID: reply.id, mode: deps.mode, second, report, unjudged }
