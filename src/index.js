@@ -8050,7 +8050,7 @@ const NEGATION_WORDS = new Set(
 )
 /** Words and numbers of a text, with the keys they compare by (lower case, no trailing punctuation). */
 function tokensOf(text) {
-  const found = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’.,:%/-]*/gu) ?? []
+  const found = text.match(/[\p{L}\p{N}_][\p{L}\p{N}_'’.,:%/-]*/gu) ?? []
   return found.map((raw, index) => {
     const word = raw.replace(/[.,:'’-]+$/, "")
     return { text: word, key: word.toLowerCase(), index }
@@ -8099,8 +8099,9 @@ function counterpart(claim, quote, from, to, claimKeys) {
       if (best && best.score >= score) continue
       if (step === -1) run.reverse()
       const claimRun = claim.slice(from, to + 1)
-      const withAnchor = (tokens) => (!content ? tokens : step === -1 ? [...tokens, anchor] : [anchor, ...tokens])
-      best = { score, claimSide: withAnchor(claimRun), quoteSide: withAnchor(run) }
+      // Each side shows its own spelling of the shared word: the source's words stay the source's.
+      const withAnchor = (tokens, own) => (!content ? tokens : step === -1 ? [...tokens, own] : [own, ...tokens])
+      best = { score, claimSide: withAnchor(claimRun, anchor), quoteSide: withAnchor(run, quote[at]) }
     }
   }
   if (!best) return undefined

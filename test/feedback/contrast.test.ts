@@ -115,3 +115,17 @@ describe("the notice", () => {
     expect(notice.replace("\n", " ")).toContain('on "not"; it says "Freedonia is a member')
   })
 })
+
+describe("the source's words are the source's own", () => {
+  test("an identifier stays one word, and the source side never borrows the claim's spelling", () => {
+    const quote = "export const MAX_ATTEMPTS = 3"
+    const contrast = contrastOf("retry() in src/net.ts backs off exponentially, up to 5 attempts.", quote)
+    expect(contrast?.claimPart).toBe("5")
+    for (const word of contrast?.sourcePart?.split(" ") ?? []) expect(quote).toContain(word)
+  })
+
+  test("a shared word is shown as each side writes it", () => {
+    const contrast = contrastOf("Seven Bridges span the Zeppo.", "Freedonia has 3 bridges over the Zeppo.")
+    expect(contrast).toEqual({ claimPart: "Seven Bridges", sourcePart: "3 bridges" })
+  })
+})
