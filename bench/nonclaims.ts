@@ -1,5 +1,5 @@
 /**
- * Requests that go to sentences claiming nothing, on the labelled replies of test/support/nonclaims.ts: lead-ins
+ * Requests that go to sentences claiming nothing, on the labelled replies of test/support/corpora/nonclaims.ts: lead-ins
  * of more than three words before a block, offers that wait for the user, advice, lists under an action
  * lead-in; English and German. Every fabricated sentence must still be a claim.
  *
@@ -7,7 +7,7 @@
  */
 
 import { splitClaims } from "../src/claims/split.ts"
-import { LABELLED_REPLIES } from "../test/support/nonclaims.ts"
+import { LABELLED_REPLIES } from "../test/support/corpora/nonclaims.ts"
 
 const plain = (text: string) => text.replace(/`/g, "").replace(/\s+/g, " ").trim()
 
