@@ -1,22 +1,7 @@
 // Reading a claim about the agent's own work: what it says was run, changed or read, and whether it only hedges.
 
-import { clip } from "../base/text.ts"
 import { wordPattern } from "../base/words.ts"
 import { PATH_TOKEN_RE } from "../capture/named.ts"
-import { normalizePath } from "../capture/sensitive.ts"
-import {
-  looksOnly,
-  namedFiles,
-  ownOutcome,
-  programWords,
-  runnerOf,
-  type SimpleCommand,
-  showsUnnamed,
-  splitCommand,
-  writesOnlyNamed,
-  writtenFiles,
-} from "../capture/shell.ts"
-import type { ToolRecord } from "../state/shapes.ts"
 
 const HEDGE_WORDS = [
   ...["should", "would", "could", "might", "may", "will", "shall", "can", "cannot"],

@@ -1,8 +1,6 @@
 // The records check: claims about the agent's own work (ran, changed, read), decided from its tool calls without a judge.
 
 import { clip } from "../base/text.ts"
-import { wordPattern } from "../base/words.ts"
-import { PATH_TOKEN_RE } from "../capture/named.ts"
 import { normalizePath } from "../capture/sensitive.ts"
 import {
   looksOnly,
@@ -17,7 +15,7 @@ import {
   writtenFiles,
 } from "../capture/shell.ts"
 import type { ToolRecord } from "../state/shapes.ts"
-import { type FileClaim, type ProcessClaim, readProcessClaim } from "./process-claim.ts"
+import type { FileClaim, ProcessClaim } from "./process-claim.ts"
 
 /** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
 function namesPath(path: string, named: string): boolean {

@@ -7,10 +7,10 @@
 import { describe, expect, test } from "bun:test"
 import { notAClaim } from "../../src/claims/checkable.ts"
 import { splitClaims } from "../../src/claims/split.ts"
+import { LABELLED_REPLIES } from "../support/corpora/nonclaims.ts"
 import { FACTS } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
 import { judgeEnv, withJudge } from "../support/judge.ts"
-import { LABELLED_REPLIES } from "../support/corpora/nonclaims.ts"
 
 const raw = (reply: string) => splitClaims(reply, 50).claims.map((claim) => claim.raw ?? claim.text)
 
