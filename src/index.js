@@ -8893,7 +8893,7 @@ const decided = (item, flagged) => ({
   reason: item.reason ?? null,
   second: item.demoted === "disagreed" ? "disagreed" : (item.second ?? null),
   demoted: item.demoted ?? null,
-  dispute: null,
+  dispute: item.disputed ?? null,
 })
 const undecided = (text, how, why) => ({
   text,

@@ -56,8 +56,11 @@ interface ReceiptStatement {
   second: "agreed" | "disagreed" | "silent" | null
   /** Why a contradiction was not let through: `unanchored` (its quote is in no source) or `disagreed`. */
   demoted: "unanchored" | "disagreed" | null
-  /** Reserved for a person's dispute of the verdict; always null in version 1. */
-  dispute: null
+  /**
+   * A flag disputed: the agent kept the statement with a source and the judge upheld it or not, or the user
+   * marked it wrong with `/ragfaith wrong`; null when nobody disputed it.
+   */
+  dispute: "upheld" | "rejected" | "marked" | null
 }
 
 /** One judged reply: the line RFE_REPORT gets. */
@@ -106,7 +109,7 @@ const decided = (item: FlaggedClaim, flagged: boolean): ReceiptStatement => ({
   reason: item.reason ?? null,
   second: item.demoted === "disagreed" ? "disagreed" : (item.second ?? null),
   demoted: item.demoted ?? null,
-  dispute: null,
+  dispute: item.disputed ?? null,
 })
 
 const undecided = (text: string, how: "skipped" | "not-judged", why: string): ReceiptStatement => ({

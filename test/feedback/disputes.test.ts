@@ -74,9 +74,10 @@ describe("the agent disputes a flag", () => {
   })
 
   test("kept with its source and upheld: no second note, reported as disputed and upheld, never flagged again", async () => {
+    const receipts = join(mkdtempSync(join(tmpdir(), "ragfaith-disputes-")), "report.jsonl")
     await session(
       wrongJudge(),
-      { correct: () => "It has 7 bridges. (source: facts.txt)" },
+      { correct: () => "It has 7 bridges. (source: facts.txt)", env: { RFE_REPORT: receipts }, deps: fileDeps },
       async ({ host, id, report, calls }) => {
         await host.readTurn(id, "How many bridges?", FACTS, WRONG_REPLY)
         await host.settle()
@@ -86,6 +87,15 @@ describe("the agent disputes a flag", () => {
         const text = await report()
         expect(text).toContain("Disputed by the agent, citing facts.txt, and upheld.")
         expect(text).toContain("1 dispute by the agent upheld")
+        // the report file says so too, on the correction's line
+        const lines = readFileSync(receipts, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line))
+        const disputes = lines.flatMap((line) =>
+          line.statements.map((statement: { dispute: unknown }) => statement.dispute),
+        )
+        expect(disputes).toContain("upheld")
         // a later turn that says it again, with no source: not flagged in this session
         await host.reply(id, await host.userMessage(id, "And again?"), "It has 7 bridges.")
         await host.settle()
