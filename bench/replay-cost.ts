@@ -50,8 +50,9 @@ function noteHeldBack(host: ReturnType<typeof createHost>, session: string) {
 /** A judge that holds every statement up with a quote that stands in a source: the first words of one. */
 function quotingJudge(call: JudgeCall): JudgeReply {
   if (process.argv.includes("--list")) {
-    const index = indexSources(call.sources.map((source) => source.text))
-    const shared = [...termsOf(call.claim)].filter((term) => index.has(term))
+    const texts = (calls: boolean) => call.sources.filter((source) => (source.id === "P") === calls).map((s) => s.text)
+    const index = indexSources(texts(false), texts(true))
+    const shared = [...termsOf(call.claim)].filter((term) => index.sources.has(term) || index.calls.has(term))
     listed.push(`- [${shared.join(" ")}] ${JSON.stringify(call.claim)}`)
   }
   for (const source of call.sources) {

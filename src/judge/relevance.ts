@@ -1,7 +1,9 @@
 // The relevance gate: a statement that shares no term with the sources goes to no judge in normal mode.
 
+import { wordPattern } from "../base/words.ts"
 import { READ_LINE_PREFIX_RE } from "../capture/evidence.ts"
 import type { Claim } from "../state/shapes.ts"
+import { readProcessClaim } from "./process-claim.ts"
 
 /**
  * Words that name nothing a source could be about: articles, pronouns, auxiliaries, prepositions,
@@ -148,13 +150,23 @@ export function termsOf(text: string): Set<string> {
 }
 
 /**
- * The terms of every source the judge would see, gathered once per reply: the gate then costs one set lookup
- * per word of a statement, however many statements the reply has. opencode's `12: ` line numbers are no term.
+ * The terms of what the judge would see, gathered once per reply: the gate then costs one set lookup per word
+ * of a statement, however many statements the reply has. The sources (files read, pages fetched, output kept)
+ * and the lines of the session's tool calls are kept apart: a call's line says what was run or changed, not
+ * what a file or page holds, so it speaks only to a statement about the session's own work.
  */
-export function indexSources(texts: readonly string[]): ReadonlySet<string> {
-  const terms = new Set<string>()
-  for (const text of texts) addTerms(text.replace(READ_LINE_PREFIX_RE, ""), terms)
-  return terms
+export interface SourceIndex {
+  sources: ReadonlySet<string>
+  calls: ReadonlySet<string>
+}
+
+/** The index of one reply's evidence. opencode's `12: ` line numbers are no term. */
+export function indexSources(texts: readonly string[], callLines: readonly string[] = []): SourceIndex {
+  const sources = new Set<string>()
+  for (const text of texts) addTerms(text.replace(READ_LINE_PREFIX_RE, ""), sources)
+  const calls = new Set<string>()
+  for (const line of callLines) addTerms(line, calls)
+  return { sources, calls }
 }
 
 /**
@@ -164,14 +176,49 @@ export function indexSources(texts: readonly string[]): ReadonlySet<string> {
  * request. The sentences before always count: a German statement about English sources ("Typdeklarationen
  * werden erzeugt." against `"declaration": false`) shares no word with them, only its neighbours do.
  * `referent` counts them only for a statement that takes its subject from them (bench/relevance.ts compares).
+ * The tool calls' lines count only for a statement about the work itself (`reportsWork`): "I ran the parser
+ * tests" may meet its command, "The parser keeps comments" meets nothing in `grep -n comment parser.py`.
  */
-export function speaksTo(index: ReadonlySet<string>, claim: Claim, context: "always" | "referent" = "always") {
-  const own = termsOf(claim.raw ?? claim.text)
-  for (const term of own) if (index.has(term)) return true
+export function speaksTo(index: SourceIndex, claim: Claim, context: "always" | "referent" = "always") {
+  const text = claim.raw ?? claim.text
+  const own = termsOf(text)
+  const work = index.calls.size > 0 && reportsWork(text)
+  const meets = (terms: ReadonlySet<string>) => {
+    for (const term of terms) if (index.sources.has(term) || (work && index.calls.has(term))) return true
+    return false
+  }
+  if (meets(own)) return true
   if (!claim.before) return false
   if (context === "referent" && !takesReferent(claim.text, own)) return false
-  for (const term of termsOf(claim.before)) if (index.has(term)) return true
-  return false
+  return meets(termsOf(claim.before))
+}
+
+/** Past forms that do not end in -ed, which an agent uses of its own work. */
+const IRREGULAR_DONE = [
+  ...["ran", "wrote", "made", "built", "found", "read", "did", "put", "set", "took", "kept", "left", "gave"],
+  ...["began", "got", "saw", "rebuilt", "reran", "rewrote", "undid", "split", "cut", "ran", "done"],
+] as const
+
+/**
+ * A statement about what the session did, which a tool call's line can speak to: the agent of itself ("I
+ * added …", "We ran …", "Ich habe … ausgeführt"), a report that opens with what was done ("Ran …",
+ * "Committed …"), a passive one ("`x` was updated"), or a run's outcome (tests or a build that pass or fail, a
+ * command's exit code). Anything else names what a file or page holds, which a command line does not show.
+ */
+const WORK_RE = new RegExp(
+  [
+    String.raw`^(?:i|we)(?:['’]ve)?\s+(?:(?:also|then|now|just|already|have|had|first|finally)\s+){0,2}(?:\p{L}+(?<!e)ed|${wordPattern(IRREGULAR_DONE)})\b`,
+    String.raw`^(?:ich|wir)\s+(?:habe|haben|hab)\b`,
+    String.raw`^(?:\p{Lu}\p{Ll}+(?<!e)ed|${wordPattern(IRREGULAR_DONE.map((word) => word[0]?.toUpperCase() + word.slice(1)))})\b`,
+    String.raw`\b(?:was|were|has been|have been|got|wurde|wurden|ist|sind)\s+(?:\p{L}+\s+)?(?:\p{L}+(?<!e)ed|${wordPattern(IRREGULAR_DONE)}|ge\p{L}+t|ge\p{L}+en)\b`,
+    String.raw`\b(?:tests?|specs?|build|suite|checks?|lint|tsc|compil\p{L}*|run|command|script|exit(?:ed)?|exit code|Tests?|Build)\b[^.]{0,60}\b(?:pass\p{L}*|fail\p{L}*|succeed\p{L}*|green|red|errors?|broke\p{L}*|crash\p{L}*|durch|grün|rot|fehl\p{L}*)\b`,
+  ].join("|"),
+  "iu",
+)
+
+/** Whether a statement reports the session's own work, the only kind a tool call's line can contradict. */
+export function reportsWork(text: string): boolean {
+  return WORK_RE.test(text.replace(/`/g, "")) || readProcessClaim(text) !== undefined
 }
 
 /** Definite articles and demonstratives that open a statement whose subject an earlier sentence named. */

@@ -19,7 +19,7 @@ import { type SecondOpinions, secondOpinionModel, secondOpinionsOf, selectJudgeM
 import { readProcessClaim } from "./process-claim.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
 import { decideProcessClaim, type RecordContext, shellRuns } from "./records.ts"
-import { indexSources, pointsBack, speaksTo } from "./relevance.ts"
+import { indexSources, pointsBack, type SourceIndex, speaksTo } from "./relevance.ts"
 import type { OpencodeRoute } from "./route.ts"
 import { anchorQuote, parseBatchVerdicts, quotableTexts } from "./verdict.ts"
 
@@ -58,7 +58,7 @@ interface Evidence {
   /** The sources alone, without the user's question: what a verdict reused across replies is keyed by. */
   sourcesOnly: string
   /** Every term of the sources, when the relevance gate is on: one index per reply, not a scan per claim. */
-  terms: ReadonlySet<string> | undefined
+  terms: SourceIndex | undefined
 }
 
 /**
@@ -100,7 +100,12 @@ function gatherEvidence(
     texts: quotableTexts(premises, lines),
     records: [...state.records],
     recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
-    terms: relevanceGated(config) ? indexSources([...premises.map((premise) => premise.text), ...lines]) : undefined,
+    terms: relevanceGated(config)
+      ? indexSources(
+          premises.map((premise) => premise.text),
+          lines,
+        )
+      : undefined,
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
 import { parseConfig } from "../../src/config/config.ts"
-import { indexSources, pointsBack, speaksTo, termsOf } from "../../src/judge/relevance.ts"
+import { indexSources, pointsBack, reportsWork, speaksTo, termsOf } from "../../src/judge/relevance.ts"
 import { FACTS } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../support/judge.ts"
@@ -76,6 +76,52 @@ describe("terms: how a statement and a source are compared", () => {
     expect(speaksTo(indexSources(["1: alpha\n2: beta\n42: gamma"]), { text: "It has 42 rows.", key: "" })).toBe(false)
   })
 
+  test("a tool call's line speaks only to a statement about the session's own work", () => {
+    const index = indexSources([], ["ran `grep -n keepComments src/parser.py` → exit 0", "edited src/parser.py"])
+    const about = (text: string, before?: string) =>
+      speaksTo(index, { text, key: text.toLowerCase(), ...(before ? { before } : {}) })
+    // What the parser does: no command line shows it, so nothing here could contradict it.
+    expect(about("The parser keeps comments by default.")).toBe(false)
+    expect(about("keepComments defaults to true.", "The parser has an option for that.")).toBe(false)
+    // What was done: the same lines may speak to it.
+    expect(about("I searched the parser for keepComments.")).toBe(true)
+    expect(about("Updated the parser so that it keeps comments.")).toBe(true)
+    expect(about("`src/parser.py` was edited to keep comments.")).toBe(true)
+    expect(about("The parser tests fail on the comment case.")).toBe(true)
+    expect(about("Ich habe den Parser angepasst.")).toBe(true)
+    // A source's own words count for every statement, as before.
+    expect(
+      speaksTo(indexSources(["def parse(keep_comments=True):"]), { text: "The parser keeps comments.", key: "" }),
+    ).toBe(true)
+  })
+
+  test("the statements that report work, English and German", () => {
+    for (const text of [
+      "I ran the tests.",
+      "We've also added a retry.",
+      "Ran `npm test` in core/.",
+      "Committed the fix as a28ab93.",
+      "The lockfile was regenerated.",
+      "The build fails with two errors.",
+      "Wir haben die Datei gelöscht.",
+      "Die Datei wurde gelöscht.",
+      "Die Tests laufen durch.",
+    ]) {
+      expect(reportsWork(text), text).toBe(true)
+    }
+    for (const text of [
+      "The parser keeps comments.",
+      "Numpy version is 1.25.2.",
+      "So __context__ is lost.",
+      "It does NOT call __getattr__.",
+      "Der Parser behält Kommentare.",
+      "I need to see the definition of _value_NFSC_RE.",
+      "We need the parser for that.",
+    ]) {
+      expect(reportsWork(text), text).toBe(false)
+    }
+  })
+
   test("what points back is known: pronouns, demonstratives, a German article standing alone", () => {
     expect(pointsBack("It makes 5 attempts.")).toBe(true)
     expect(pointsBack("These are cached.")).toBe(true)
@@ -127,6 +173,32 @@ describe("the relevance gate through the hooks", () => {
     expect(asked).toContain("It has 7 bridges.")
     expect(asked).not.toContain(UNRELATED)
     expect(note).toContain('"It has 7 bridges."')
+  })
+
+  test("with only commands on record, what a file holds is not sent, what was run is, and strict mode sends both", async () => {
+    const reply =
+      "The parser keeps comments by default. I ran the parser tests in tests/parser and they printed a warning."
+    const asked = async (env: Record<string, string | undefined>) =>
+      withJudge(factsJudge, async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url, env), correct: () => undefined })
+        const session = await host.createSession()
+        const user = await host.userMessage(session, "Does the parser keep comments?")
+        const command = "pytest tests/parser -k comments"
+        await host.toolCall(
+          session,
+          user,
+          "bash",
+          { command, description: "tests" },
+          { output: "1 passed", metadata: { exit: 0 } },
+        )
+        await host.reply(session, user, reply)
+        await host.settle()
+        return judge.requests.map((request) => request.claim)
+      })
+    const normal = await asked(SHIPPED)
+    expect(normal).not.toContain("The parser keeps comments by default.")
+    expect(normal).toContain("I ran the parser tests in tests/parser and they printed a warning.")
+    expect(await asked({ ...SHIPPED, RFE_STRICTNESS: "strict" })).toContain("The parser keeps comments by default.")
   })
 
   test("a German statement in another inflection than the source is sent", async () => {
