@@ -4,7 +4,8 @@ import { dropSensitiveLines } from "../../src/capture/sensitive.ts"
 import { splitClaims } from "../../src/claims/split.ts"
 import { DEFAULTS } from "../../src/config/config.ts"
 import { normalizeSources } from "../../src/judge/gate.ts"
-import { fmtBytes, fmtMs, KB, MB, repeatTo, SUPER_LINEAR, scaling, table } from "../lib.ts"
+import { indexSources, speaksTo } from "../../src/judge/relevance.ts"
+import { fmtBytes, fmtMs, KB, MB, repeatTo, SUPER_LINEAR, scaling, table, tsCode } from "../lib.ts"
 
 import type { Report } from "./common.ts"
 
@@ -16,6 +17,24 @@ function inlineList(size: number): string {
     length += items.at(-1)?.length ?? 0
   }
   return items.join(" ").slice(0, size)
+}
+
+/** Words that never repeat ("w0 w1 w2 …"), `size` characters long: every one is a new term of the index. */
+function distinctWords(size: number): string {
+  const words: string[] = []
+  for (let i = 0, length = 0; length < size; i++) {
+    words.push(`w${i.toString(36)}`)
+    length += (words.at(-1)?.length ?? 0) + 1
+  }
+  return words.join(" ").slice(0, size)
+}
+
+/** Fifty statements of a reply about code: what the gate looks up against the sources. */
+function claimsOfGate(): string {
+  const lines: string[] = []
+  for (let i = 0; i < 50; i++)
+    lines.push(`The handler${i} in src/module${i}.ts retries ${i + 2} times before it fails.`)
+  return lines.join(" ")
 }
 
 export async function benchScaling({ print, findings }: Report) {
@@ -85,6 +104,20 @@ export async function benchScaling({ print, findings }: Report) {
       (n) => repeatTo("src/a.ts:\n  Line 1: x\n", n),
     ],
   ]
+  // The relevance gate: one index of the sources per reply, then a set lookup per word of each statement, so a
+  // reply of 50 statements costs the index and 50 short lookups, however long the sources.
+  const statements = splitClaims(claimsOfGate(), DEFAULTS.maxClaims).claims
+  const gate = (text: string) => {
+    const index = indexSources([text], [`ran \`grep -rn ${text.slice(0, 40)}\``])
+    for (const claim of statements) speaksTo(index, claim)
+  }
+  cases.push(
+    ["relevance gate (idle)", "TypeScript sources, 50 statements", gate, (n) => tsCode(n, { seed: 3 })],
+    ["relevance gate (idle)", '"aB" repeated (one camelCase name)', gate, (n) => repeatTo("aB", n)],
+    ["relevance gate (idle)", '"1." repeated (one long version)', gate, (n) => repeatTo("1.", n)],
+    ["relevance gate (idle)", '"1,000" repeated (one grouped number)', gate, (n) => repeatTo("1,000", n)],
+    ["relevance gate (idle)", "distinct words (a growing index)", gate, (n) => distinctWords(n)],
+  )
   const rows: string[][] = []
   for (const [where, label, work, make] of cases) {
     const result = scaling(work, make, [KB, 4 * KB, 16 * KB, 64 * KB, 256 * KB, MB], 600)
