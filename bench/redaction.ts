@@ -16,6 +16,7 @@ import { redactPrivateKeys } from "../src/capture/redact/keys.ts"
 import { redactSecretManifests } from "../src/capture/redact/manifests.ts"
 import { keywordTest, redactSecrets, SECRET_RULES } from "../src/capture/redact/redact.ts"
 import { CLEAN_CORPUS } from "../test/support/corpora/clean.ts"
+import { FORMAT_CLASSES } from "../test/support/corpora/formats.ts"
 import { changedLines, corpora, type FormatSample, type Tally, tally } from "../test/support/corpora/secrets.ts"
 import { secretGone, UNSEEN_CLASSES } from "../test/support/corpora/unseen.ts"
 import { randomToken, rng } from "../test/support/random.ts"
@@ -163,6 +164,12 @@ const COSTLY_INPUTS: Array<[string, string]> = [
   ['"; Pwd = " + one long value', `; Pwd = ${repeatTo("a b ", MB)}`],
   ['"method":"walletpassphrase","params":[ repeated', repeatTo('"method":"walletpassphrase","params":[', MB)],
   ['"password is \'" repeated', repeatTo("password is '", MB)],
+  // The vendors' published formats: a fixture in one at every token, and a near miss of one's length.
+  ['"ghp_" and 36 x\'s repeated (each a fixture in the published format)', repeatTo(`ghp_${"x".repeat(36)} `, MB)],
+  ['"glpat-" and 21 a\'s repeated (each a length off the published one)', repeatTo(`glpat-${"a".repeat(21)} `, MB)],
+  // Values of punctuation alone behind a secret's name, and one such value of a megabyte.
+  ['"password = ,.:-!?" lines', repeatTo("password = ,.:-!?\n", MB)],
+  ['"password = " + one long punctuation value', `password = ${repeatTo(",.:-!?", MB)}`],
 ]
 
 /**
@@ -254,9 +261,13 @@ export function scalingCosts(only?: RegExp): string {
   return table(["input", ...sizes.map((size) => `per MB at ${size / MB} MB`), "growth 0.5→8 MB"], rows)
 }
 
-/** The classes no rule read before (test/support/corpora/unseen.ts): secrets gone, never-secret lines changed. */
+/**
+ * The classes no rule read before (test/support/corpora/unseen.ts) and the vendors' published formats with a
+ * stand-in's body beside what is no value (test/support/corpora/formats.ts): secrets gone, never-secret lines
+ * changed.
+ */
 export function unseenCoverage(): string {
-  const rows = UNSEEN_CLASSES.map((unseen) => {
+  const rows = [...UNSEEN_CLASSES, ...FORMAT_CLASSES].map((unseen) => {
     const gone = unseen.positives.filter(([text, secret]) => secretGone(secret, redactSecrets(text), text)).length
     const changed = unseen.negatives.filter((line) => redactSecrets(line) !== line).length
     return [
@@ -269,7 +280,9 @@ export function unseenCoverage(): string {
 }
 
 if (import.meta.main && process.argv.includes("--unseen")) {
-  process.stdout.write(`# Secret shapes no rule read before\n\n${unseenCoverage()}\n`)
+  process.stdout.write(
+    `# Secret shapes no rule read before, and the vendors' published formats\n\n${unseenCoverage()}\n`,
+  )
 } else if (import.meta.main && process.argv.includes("--scaling")) {
   const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length)
   process.stdout.write(

@@ -51,6 +51,7 @@ export const MODULES = [
   "src/capture/redact/values.ts",
   "src/capture/redact/tokens.ts",
   "src/capture/redact/vendors.ts",
+  "src/capture/redact/formats.ts",
   "src/capture/redact/contexts.ts",
   "src/capture/redact/commands.ts",
   "src/capture/redact/cookies.ts",

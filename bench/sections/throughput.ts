@@ -105,6 +105,16 @@ const ADVERSARIAL_REDACTION: Array<[string, (size: number) => string]> = [
   ['"cookie:" repeated (one long name)', (n) => repeatTo("cookie:", n)],
   ["cookie jar lines of no session", (n) => repeatTo(".x.test\tTRUE\t/\tFALSE\t0\ttheme\tdark\n", n)],
   ['"Authorization: Digest a="b", " repeated', (n) => repeatTo('Authorization: Digest a="b", ', n)],
+  // The vendors' published formats, and values of punctuation alone.
+  [
+    '"ghp_" and 36 x\'s repeated (each a fixture in the published format)',
+    (n) => repeatTo(`ghp_${"x".repeat(36)} `, n),
+  ],
+  [
+    '"glpat-" and 21 a\'s repeated (each a length off the published one)',
+    (n) => repeatTo(`glpat-${"a".repeat(21)} `, n),
+  ],
+  ['"password = ,.:-!?" lines', (n) => repeatTo("password = ,.:-!?\n", n)],
 ]
 
 function markdownCorpus() {

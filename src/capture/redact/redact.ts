@@ -4,10 +4,12 @@ import { redactAssignments } from "./assignments.ts"
 import { applyCuts, redactCommandFlags } from "./commands.ts"
 import { CONTEXTS_RULES } from "./contexts.ts"
 import { redactCookies } from "./cookies.ts"
+import { inPublishedFormat } from "./formats.ts"
 import { redactJwts } from "./jwt.ts"
 import { privateKeyCuts, redactPrivateKeys } from "./keys.ts"
 import { redactSecretManifests } from "./manifests.ts"
 import { CONTEXT_RULES, TOKEN_RULES } from "./tokens.ts"
+import { REDACTED, type SecretRule } from "./values.ts"
 import { VENDOR_RULES } from "./vendors.ts"
 
 /** Extra characters kept before the premise cut, so a secret straddling the cut is still recognised. */
@@ -85,11 +87,17 @@ const unlessMasked =
     return replace(match, ...rest)
   }
 
+/** A token rule's replacer that redacts a match in its vendor's published format before asking the rule. */
+const formatFirst =
+  (rule: SecretRule): Replacer =>
+  (match, ...rest) =>
+    inPublishedFormat(rule.name, match) ? REDACTED : (rule.replace as Replacer)(match, ...rest)
+
 /** Every token and context rule in the order they run, with their keywords as one list each. */
 export const SECRET_RULES = [
   ...[...TOKEN_RULES, ...VENDOR_RULES].map((rule) => ({
     ...rule,
-    replace: unlessMasked(rule.replace as Replacer),
+    replace: unlessMasked(formatFirst(rule)),
   })),
   ...CONTEXT_RULES,
   ...CONTEXTS_RULES,

@@ -309,11 +309,16 @@ export const isAppPassword = (value: string) =>
   /^[a-z]{4}(?: [a-z]{4}){3}$/.test(value) &&
   value.split(" ").some((group) => !/[aeiou]/.test(group))
 
+const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u
+
 export function isNeverSecret(raw: string): boolean {
   const quoted = isQuote(raw.charCodeAt(0)) || isQuote(raw.charCodeAt(raw.length - 1))
   const value = quoted ? raw.replace(/^["'`]|["'`]$/g, "") : raw
   if (value.length < 4 || value.includes(REDACTED) || /\s/.test(value)) return true
   if ((value.length <= 14 && NOT_SECRET_VALUES.has(value.toLowerCase())) || isStandIn(value)) return true
+  // Punctuation alone (`,.:-¨@*¿?!`, `----`) is a separator or a parser's test: a keyboard's row of symbols is as
+  // guessable as the defaults above, and a credential holds a letter or a digit.
+  if (!LETTER_OR_DIGIT_RE.test(value)) return true
   // Random letters may hold a secret word by chance (`…fPwk…`): only a wordy run is a name.
   if (/^[A-Za-z]+$/.test(value)) return SECRET_WORDS_RE.test(value) && !isRandomLetters(value)
   const group = NEVER_SECRET_SHAPES.find(([start]) => start.test(value))

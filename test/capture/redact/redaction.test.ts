@@ -113,9 +113,9 @@ describe("redaction: what is never a secret stays", () => {
     ["a dependency and its version", '    "pbkdf2-password": "^1.2.1",'],
     ["?key=value in prose", "Pass ?key=value in the query string."],
     ["a regex literal", "export const GITHUB_TOKEN_PATTERN = /gh[pousr]_[A-Za-z0-9]{36}/"],
-    ["x's after a token prefix", "token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
-    ["the documented AWS example key id", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE"],
     ["a fake-looking password", 'password = "somefakekey"'],
+    ["punctuation alone behind a password's name", 'password = ",.:-¨@*¿?!"'],
+    ["a separator line after a secret's name", "SECRET_KEY = ----------"],
     ["a Terraform reference", `password = "${"$"}{aws_db_instance.default.password}"`],
     ["a GitHub Actions secret", `password: ${"$"}{{ secrets.GITHUB_TOKEN }}`],
     ["a Helm template", 'password: "{{ .Values.db.password }}"'],
@@ -145,6 +145,11 @@ describe("redaction: what is never a secret stays", () => {
   ])("%s", (_name, line) => {
     expect(redactSecrets(line)).toBe(line)
   })
+})
+
+test("a password of punctuation with one letter or digit in it still goes", () => {
+  expect(redactSecrets('password = ",.:-¨@*¿?!7"')).toBe(`password = "${REDACTED}"`)
+  expect(redactSecrets("DB_PASSWORD=#!%^&*()_+q")).toBe(`DB_PASSWORD=${REDACTED}`)
 })
 
 describe("redaction: an assignment inside a quoted value, and a flag's argument in a list", () => {

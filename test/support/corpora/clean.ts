@@ -14,7 +14,7 @@ GITHUB_API_KEY=
 NEXT_LINE_STAYS=true
 API_KEY=your-api-key-here
 SECRET_KEY=changeme
-STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx
+STRIPE_SECRET_KEY=sk_test_...
 OPENAI_API_KEY=<your-openai-key>
 SESSION_SECRET=...
 AUTH_TOKEN=${"$"}{AUTH_TOKEN}
@@ -568,7 +568,7 @@ components:
   [
     "AWS examples from the docs",
     `[default]
-aws_access_key_id = AKIAIOSFODNN7EXAMPLE
+aws_access_key_id = <access-key-id>
 aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY
 region = us-east-1
 [profile ci]
@@ -578,9 +578,9 @@ role_arn = arn:aws:iam::123456789012:role/ci
   ],
   [
     "placeholders in docs",
-    `Set the token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
-GitLab tokens look like glpat-XXXXXXXXXXX-XXXXXXXX or glptt-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.
-Runner registration: GR1348941XXXXXXXXXXXXXXXXXXXX, GR134894112312312312312312312
+    `Set the token: ghp_...
+GitLab tokens look like glpat-… or, for triggers, glptt-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.
+Runner registration: GR1348941<token>, GR1348941…
 password = "somefakekey"
 api_key = "YOUR_API_KEY"
 token: "<token>"
