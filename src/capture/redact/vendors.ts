@@ -175,11 +175,13 @@ export const VENDOR_RULES: readonly SecretRule[] = [
     name: "vendor-like",
     keyword: ["_", "-"],
     // The run taken whole (a lookahead and its backreference cannot give back characters), from a word's
-    // start; one that starts after `-` or `.` is the tail of a longer name (`bedrock-api-key-…`) and stays.
-    re: /\b[a-z][a-z0-9]{0,5}[_-](?=([A-Za-z0-9_-]{24,256}))\1(?![\w.-])/g,
-    replace: (match, _run, offset, text) => {
-      const before = String(text).charAt(Number(offset) - 1)
-      return before === "-" || before === "." ? match : redactVendorLike(match)
+    // start; one that starts after `-` or `.` is the tail of a longer name (`bedrock-api-key-…`) and stays. The
+    // character before is matched, not looked behind at: inside a run (`sk-sk-sk-…`) no position can start, so
+    // the 256 characters of the lookahead are read once per run, not at every `-`.
+    re: /(^|[^\w.-])([a-z][a-z0-9]{0,5}[_-](?=([A-Za-z0-9_-]{24,256}))\3)(?![\w.-])/g,
+    replace: (match, lead = "", token = "") => {
+      const redacted = redactVendorLike(token)
+      return redacted === token ? match : `${lead}${redacted}`
     },
   },
   {
