@@ -4948,16 +4948,17 @@ async function readNamedFile(named, directory, deps) {
 }
 /** A file's evidence, as the judge and the note cite it. */
 function namedRead(id, relative, directory, window) {
+  const lines = `${relative}:${window.first}-${window.last}`
   const premise = {
     id,
     tool: "read",
     origin: "machine",
-    ref: `${relative}:${window.first}-${window.last}, ${READ_BY_CHECK}`,
+    ref: `${lines}, ${READ_BY_CHECK}`,
     path: resolvePath(relative, directory),
     text: window.text,
     readBy: "check",
   }
-  return { premise, file: relative }
+  return { premise, file: relative, lines }
 }
 /**
  * The files the claims of one reply name that no tool of the session read, read by the check itself: at
@@ -7981,7 +7982,7 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const judged = results
       .filter((result) => result !== undefined)
       .map((result) => namedSource(result, evidence, files))
-    const readByCheck = named.map((read) => read.premise.ref)
+    const readByCheck = named.map((read) => read.lines)
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
@@ -8636,7 +8637,7 @@ function reportItem(item) {
 function readByCheckLines(report) {
   const files = report.readByCheck ?? []
   if (files.length === 0) return []
-  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const which = files.join("; ")
   const what = files.length === 1 ? "a file" : `${files.length} files`
   return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
 }

@@ -6187,24 +6187,26 @@ async function readNamedFile(named: NamedFile, directory: string, deps: FileAcce
   return { place, window: fileWindow(text, focus) }
 }
 
-/** A file the check read: its evidence, and the file as the project names it. */
+/** A file the check read: its evidence, the file as the project names it, and the lines read (`a.ts:1-40`). */
 interface NamedRead {
   premise: Premise
   file: string
+  lines: string
 }
 
 /** A file's evidence, as the judge and the note cite it. */
 function namedRead(id: string, relative: string, directory: string, window: ReturnType<typeof fileWindow>): NamedRead {
+  const lines = `${relative}:${window.first}-${window.last}`
   const premise: Premise = {
     id,
     tool: "read",
     origin: "machine",
-    ref: `${relative}:${window.first}-${window.last}, ${READ_BY_CHECK}`,
+    ref: `${lines}, ${READ_BY_CHECK}`,
     path: resolvePath(relative, directory),
     text: window.text,
     readBy: "check",
   }
-  return { premise, file: relative }
+  return { premise, file: relative, lines }
 }
 
 /**
@@ -9961,7 +9963,7 @@ function createClaimJudge(
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => namedSource(result, evidence, files))
-    const readByCheck = named.map((read) => read.premise.ref)
+    const readByCheck = named.map((read) => read.lines)
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
@@ -10741,7 +10743,7 @@ function reportItem(item: FlaggedClaim): string[] {
 function readByCheckLines(report: ReplyReport): string[] {
   const files = report.readByCheck ?? []
   if (files.length === 0) return []
-  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const which = files.join("; ")
   const what = files.length === 1 ? "a file" : `${files.length} files`
   return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
 }

@@ -27,7 +27,7 @@ const REDACTION_LINES = 40
 const ROOT_SEARCH_DEPTH = 8
 
 /** The label a source read by the check carries, for the judge, the note and the report. */
-export const READ_BY_CHECK = "read by the check"
+const READ_BY_CHECK = "read by the check"
 
 /** File endings of source, docs and configuration: a bare `name.ending` with one of them names a file. */
 const SOURCE_FILE_ENDINGS = [
@@ -224,24 +224,26 @@ async function readNamedFile(named: NamedFile, directory: string, deps: FileAcce
   return { place, window: fileWindow(text, focus) }
 }
 
-/** A file the check read: its evidence, and the file as the project names it. */
+/** A file the check read: its evidence, the file as the project names it, and the lines read (`a.ts:1-40`). */
 export interface NamedRead {
   premise: Premise
   file: string
+  lines: string
 }
 
 /** A file's evidence, as the judge and the note cite it. */
 function namedRead(id: string, relative: string, directory: string, window: ReturnType<typeof fileWindow>): NamedRead {
+  const lines = `${relative}:${window.first}-${window.last}`
   const premise: Premise = {
     id,
     tool: "read",
     origin: "machine",
-    ref: `${relative}:${window.first}-${window.last}, ${READ_BY_CHECK}`,
+    ref: `${lines}, ${READ_BY_CHECK}`,
     path: resolvePath(relative, directory),
     text: window.text,
     readBy: "check",
   }
-  return { premise, file: relative }
+  return { premise, file: relative, lines }
 }
 
 /**

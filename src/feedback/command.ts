@@ -2,7 +2,6 @@
 
 import { clip, clockTime, describeError, plural, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
-import { READ_BY_CHECK } from "../capture/named.ts"
 import { normalizeForMatch } from "../claims/split.ts"
 import { type DisputeStore, statementId } from "../judge/disputes.ts"
 import {
@@ -87,7 +86,7 @@ function reportItem(item: FlaggedClaim): string[] {
 function readByCheckLines(report: ReplyReport): string[] {
   const files = report.readByCheck ?? []
   if (files.length === 0) return []
-  const which = files.map((ref) => ref.replace(`, ${READ_BY_CHECK}`, "")).join("; ")
+  const which = files.join("; ")
   const what = files.length === 1 ? "a file" : `${files.length} files`
   return wrap(`The check read ${what} the agent never read, to judge against: ${which}.`, MESSAGE_WIDTH)
 }

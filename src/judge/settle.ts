@@ -485,7 +485,7 @@ export function createClaimJudge(
     const judged = results
       .filter((result): result is ClaimResult => result !== undefined)
       .map((result) => namedSource(result, evidence, files))
-    const readByCheck = named.map((read) => read.premise.ref)
+    const readByCheck = named.map((read) => read.lines)
     // The model asked for second opinions on this reply's contradictions, for the report.
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
