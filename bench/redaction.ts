@@ -186,6 +186,10 @@ const COSTLY_INPUTS: Array<[string, (size: number) => string]> = [
     '"glpat-" and 21 a\'s repeated (each a length off the published one)',
     (n) => repeatTo(`glpat-${"a".repeat(21)} `, n),
   ],
+  // JFrog's short shapes: `AP` and a hex digit at every token, and one run with `AP6` all through it.
+  ['"AP6xxxxxxxxxx " repeated (each a short JFrog shape)', (n) => repeatTo("AP6xxxxxxxxxx ", n)],
+  ['"AP6" repeated (one long run)', (n) => repeatTo("AP6", n)],
+  ["\"SK\" + 32 x's repeated (Twilio's example SIDs)", (n) => repeatTo(`SK${"x".repeat(32)} `, n)],
   // Values of punctuation alone behind a secret's name, and one such value of a megabyte.
   ['"password = ,.:-!?" lines', (n) => repeatTo("password = ,.:-!?\n", n)],
   ['"password = " + one long punctuation value', (n) => `password = ${repeatTo(",.:-!?", n)}`],

@@ -1757,7 +1757,8 @@ const TOKEN_RULES: readonly SecretRule[] = [
     re: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g,
     replace: redactToken,
   },
-  { name: "twilio", keyword: "SK", re: /\bSK[0-9a-fA-F]{32}\b/g, replace: redactToken },
+  // An API key's SID (`SK`) or an account's (`AC`): 32 hex digits, or the 32 x's of Twilio's own examples.
+  { name: "twilio", keyword: ["SK", "AC"], re: /\b(?:SK|AC)(?:[0-9a-fA-F]{32}|x{32})\b/g, replace: redactToken },
   { name: "mailgun", keyword: "key-", re: /\b(?:pub)?key-[a-f0-9]{32}\b/g, replace: redactToken },
   { name: "mailgun-v2", keyword: "-", re: /\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g, replace: redactToken },
   { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g, replace: redactToken },
@@ -2116,6 +2117,18 @@ function redactVendorLike(match: string): string {
   return random ? redactToken(match) : match
 }
 
+/**
+ * Whether a token's body reads as a name in code, not a key: a constant or number in capitals and digits
+ * (`CHE2LICENSE`, `1234567890`), or capitalised or lowercase words, each with a vowel, no digits
+ * (`EnvironmentList`, `ootstrapLoader`). A key's body mixes cases and digits, or runs letters that form no word.
+ */
+function isCodeName(body: string): boolean {
+  if (!/[a-z]/.test(body)) return true
+  if (/\d/.test(body)) return false
+  const parts = body.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+/g) ?? []
+  return parts.join("") === body && parts.every((part) => part.length >= 2 && /[aeiouyAEIOUY]/.test(part))
+}
+
 /** The share of a part in words of four or more letters (`SponsoredProducts…`): a random key has few. */
 const wordyShare = (part: string) =>
   (part.match(/[A-Z]?[a-z]{4,}/g) ?? []).reduce((sum, word) => sum + word.length, 0) / part.length
@@ -2150,6 +2163,15 @@ const VENDOR_RULES: readonly SecretRule[] = [
   prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
   prefixed("alibaba", "LTAI", /\bLTAI[A-Za-z0-9]{20}\b/g),
   prefixed("artifactory", ["AKCp", "cmVmdGtu"], /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g),
+  {
+    // JFrog's keys as scanners find them, standing alone: `AKC` and 10 or more characters (API keys), `AP`, a
+    // hex digit and 8 or more (encrypted passwords). Shorter than the published 73, so a name that happens to
+    // start so (`APEnvironmentList`) is kept; a stand-in (`AKCxxxxxxxxxx`) is not.
+    name: "artifactory-short",
+    keyword: ["AKC", "AP"],
+    re: /(?<![\w-])(?:AKC[A-Za-z0-9]{10,100}|AP[0-9A-F][A-Za-z0-9]{8,100})(?![\w-])/g,
+    replace: (match: string) => (isCodeName(match.slice(3)) ? match : REDACTED),
+  },
   {
     // Service client keys: `sc_<id>.<key id>.acc_<account>.<secret>` (also `ext_`, `scauth_`, `authress_`).
     name: "authress",
@@ -2303,7 +2325,7 @@ const PUBLISHED_FORMATS: ReadonlyMap<string, RegExp> = new Map([
   ["stripe-webhook", /^whsec_[A-Za-z0-9]{32}$/],
   ["shopify", /^shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}$/],
   ["sendgrid", /^SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/],
-  ["twilio", /^SK[0-9a-fA-F]{32}$/],
+  ["twilio", /^(?:SK|AC)(?:[0-9a-fA-F]{32}|x{32})$/],
   ["mailgun", /^(?:pub)?key-[a-f0-9]{32}$/],
   ["google-api", /^AIza[0-9A-Za-z_-]{35}$/],
   ["google-oauth-secret", /^GOCSPX-[A-Za-z0-9_-]{28}$/],

@@ -34,7 +34,7 @@ export const PUBLISHED_FORMATS: ReadonlyMap<string, RegExp> = new Map([
   ["stripe-webhook", /^whsec_[A-Za-z0-9]{32}$/],
   ["shopify", /^shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}$/],
   ["sendgrid", /^SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/],
-  ["twilio", /^SK[0-9a-fA-F]{32}$/],
+  ["twilio", /^(?:SK|AC)(?:[0-9a-fA-F]{32}|x{32})$/],
   ["mailgun", /^(?:pub)?key-[a-f0-9]{32}$/],
   ["google-api", /^AIza[0-9A-Za-z_-]{35}$/],
   ["google-oauth-secret", /^GOCSPX-[A-Za-z0-9_-]{28}$/],

@@ -134,7 +134,8 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     re: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/g,
     replace: redactToken,
   },
-  { name: "twilio", keyword: "SK", re: /\bSK[0-9a-fA-F]{32}\b/g, replace: redactToken },
+  // An API key's SID (`SK`) or an account's (`AC`): 32 hex digits, or the 32 x's of Twilio's own examples.
+  { name: "twilio", keyword: ["SK", "AC"], re: /\b(?:SK|AC)(?:[0-9a-fA-F]{32}|x{32})\b/g, replace: redactToken },
   { name: "mailgun", keyword: "key-", re: /\b(?:pub)?key-[a-f0-9]{32}\b/g, replace: redactToken },
   { name: "mailgun-v2", keyword: "-", re: /\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b/g, replace: redactToken },
   { name: "google-api", keyword: "AIza", re: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g, replace: redactToken },

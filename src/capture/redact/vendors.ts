@@ -53,6 +53,18 @@ function redactVendorLike(match: string): string {
   return random ? redactToken(match) : match
 }
 
+/**
+ * Whether a token's body reads as a name in code, not a key: a constant or number in capitals and digits
+ * (`CHE2LICENSE`, `1234567890`), or capitalised or lowercase words, each with a vowel, no digits
+ * (`EnvironmentList`, `ootstrapLoader`). A key's body mixes cases and digits, or runs letters that form no word.
+ */
+function isCodeName(body: string): boolean {
+  if (!/[a-z]/.test(body)) return true
+  if (/\d/.test(body)) return false
+  const parts = body.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+/g) ?? []
+  return parts.join("") === body && parts.every((part) => part.length >= 2 && /[aeiouyAEIOUY]/.test(part))
+}
+
 /** The share of a part in words of four or more letters (`SponsoredProducts…`): a random key has few. */
 const wordyShare = (part: string) =>
   (part.match(/[A-Z]?[a-z]{4,}/g) ?? []).reduce((sum, word) => sum + word.length, 0) / part.length
@@ -87,6 +99,15 @@ export const VENDOR_RULES: readonly SecretRule[] = [
   prefixed("airtable", "pat", /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g),
   prefixed("alibaba", "LTAI", /\bLTAI[A-Za-z0-9]{20}\b/g),
   prefixed("artifactory", ["AKCp", "cmVmdGtu"], /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g),
+  {
+    // JFrog's keys as scanners find them, standing alone: `AKC` and 10 or more characters (API keys), `AP`, a
+    // hex digit and 8 or more (encrypted passwords). Shorter than the published 73, so a name that happens to
+    // start so (`APEnvironmentList`) is kept; a stand-in (`AKCxxxxxxxxxx`) is not.
+    name: "artifactory-short",
+    keyword: ["AKC", "AP"],
+    re: /(?<![\w-])(?:AKC[A-Za-z0-9]{10,100}|AP[0-9A-F][A-Za-z0-9]{8,100})(?![\w-])/g,
+    replace: (match: string) => (isCodeName(match.slice(3)) ? match : REDACTED),
+  },
   {
     // Service client keys: `sc_<id>.<key id>.acc_<account>.<secret>` (also `ext_`, `scauth_`, `authress_`).
     name: "authress",

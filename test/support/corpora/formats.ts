@@ -50,6 +50,12 @@ export const FORMAT_CLASSES: readonly UnseenClass[] = [
         `host = https://adb-1.azuredatabricks.net\ntoken = dapi${"1234567890ab".repeat(2)}12345678`,
         `dapi${"1234567890ab".repeat(2)}12345678`,
       ],
+      // Twilio's console and docs print an API key's SID and an account's as the prefix and 32 x's.
+      [`TWILIO_API_KEY=SK${x(32)}`, `SK${x(32)}`],
+      [`TWILIO_ACCOUNT_SID=AC${x(32)}`, `AC${x(32)}`],
+      // JFrog's keys as the scanners' rules find them: `AKC` and 10 or more, `AP`, a hex digit and 8 or more.
+      [`artifactory_api_key: AKC${x(10)}`, `AKC${x(10)}`],
+      [`password = AP6${x(10)}`, `AP6${x(10)}`],
       // Telling words filling the format: `EXAMPLE` in a Linear key of 40, `sample` in an Anthropic key.
       [`LINEAR_API_KEY=lin_api_${X(33)}EXAMPLE`, `lin_api_${X(33)}EXAMPLE`],
       [`ANTHROPIC_API_KEY=sk-ant-api03-sample${"A".repeat(87)}AA`, `sk-ant-api03-sample${"A".repeat(87)}AA`],
@@ -85,6 +91,15 @@ export const FORMAT_CLASSES: readonly UnseenClass[] = [
     // eleven x's), or outside its alphabet (x is no hex digit, and Twilio's keys are `SK` and 32 hex).
     name: "a stand-in beside a vendor's format",
     positives: [],
-    negatives: [`NPM_TOKEN=npm_${x(11)}`, `ghp_${x(20)}`, `TWILIO_API_KEY=SK${x(32)}`, `sk_live_${x(12)}`],
+    negatives: [
+      `NPM_TOKEN=npm_${x(11)}`,
+      `ghp_${x(20)}`,
+      `TWILIO_API_KEY=SK${x(31)}`,
+      `sk_live_${x(12)}`,
+      // Names in code that open as JFrog's keys do: words after `AP` and a hex letter, a constant in capitals.
+      "const handler = new APBootstrapLoader(config)",
+      "APEnvironmentList.forEach(render)",
+      "See the APACHE2LICENSE file.",
+    ],
   },
 ]
