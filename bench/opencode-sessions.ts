@@ -24,6 +24,7 @@ import { splitClaims } from "../src/claims/split.ts"
 import { readProcessClaim } from "../src/judge/process-claim.ts"
 import { createHost } from "../test/support/host.ts"
 import { judgeEnv, withJudge } from "../test/support/judge.ts"
+import { type ExportStep, type ExportTurn, exportsOf } from "./opencode-export.ts"
 
 interface ToolStep {
   tool: string
@@ -168,57 +169,85 @@ function directoryOf(turns: readonly Turn[]): string {
   return "/project"
 }
 
-async function main() {
-  const repo = process.argv[2] ?? process.env.RFE_KIMAKI_REPO
-  if (!repo) {
-    process.stderr.write("usage: bun bench/opencode-sessions.ts /path/to/remorses+kimaki mirror [--verbose]\n")
-    process.exit(2)
-  }
-  const verbose = process.argv.includes("--verbose")
-  const failChanges = process.argv.includes("--fail-changes")
+/** A session to replay: its name, where it ran, its turns. */
+interface Replayed {
+  name: string
+  directory: string
+  turns: ExportTurn[]
+}
+
+/** The rendered sessions of the kimaki mirror as turns; a call the render shows no output for completed with none. */
+function kimakiSessions(repo: string): Replayed[] {
+  return sessions(repo).map(({ name, markdown }) => {
+    const turns = readSession(markdown)
+    return {
+      name,
+      directory: directoryOf(turns),
+      turns: turns.map((turn) => ({
+        user: turn.user.slice(0, 4000) || "Continue",
+        tools: turn.tools.map((step) => ({ ...step, output: step.output ?? "" })),
+        reply: turn.reply,
+      })),
+    }
+  })
+}
+
+/** With --fail-changes, a change tool's call fails as opencode reports it, whatever it did in the session. */
+const failedIf = (failChanges: boolean) => (step: ExportStep) => {
+  const error = failChanges && !step.error ? FAILURES[step.tool] : undefined
+  return error ? { tool: step.tool, args: step.args, error } : step
+}
+
+/** What the replay counts: replies, judge requests, notes, claims, and each tool's calls and failures. */
+interface Tally {
+  replies: number
+  requests: number
+  flagged: number
+  claims: number
+  fileClaims: number
+  citations: number
+  tools: Map<string, { calls: number; failed: number }>
+}
+
+async function replay(list: readonly Replayed[], failChanges: boolean, verbose: boolean, tally: Tally) {
   const print = (line: string) => process.stdout.write(`${line}\n`)
-  let replies = 0
-  let requests = 0
-  let flagged = 0
-  let claims = 0
-  let fileClaims = 0
-  let citations = 0
-  let failed = 0
-  const tools = new Map<string, number>()
+  const fail = failedIf(failChanges)
   await withJudge(
     () => ({ verdict: "faithful", source: "S1" }),
     async (judge) => {
-      for (const { name, markdown } of sessions(repo)) {
-        const turns = readSession(markdown)
-        const directory = directoryOf(turns)
+      for (const { name, directory, turns } of list) {
         const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory })
         const id = await host.createSession()
+        let userID = ""
         for (const turn of turns) {
-          const userID = await host.userMessage(id, turn.user.slice(0, 4000) || "Continue")
-          for (const step of turn.tools) {
-            tools.set(step.tool, (tools.get(step.tool) ?? 0) + 1)
-            const error = failChanges ? FAILURES[step.tool] : undefined
-            if (error) failed++
-            const result = error ? { error } : { output: step.output ?? "" }
+          if (turn.user !== undefined || !userID) userID = await host.userMessage(id, turn.user ?? "Continue")
+          for (const step of turn.tools.map(fail)) {
+            const count = tally.tools.get(step.tool) ?? { calls: 0, failed: 0 }
+            count.calls++
+            if (step.error) count.failed++
+            tally.tools.set(step.tool, count)
+            const result = step.error
+              ? { error: step.error }
+              : { output: step.output ?? "", metadata: step.metadata ?? {}, title: step.title ?? step.tool }
             await host.toolCall(id, userID, step.tool, step.args, result)
           }
           const before = judge.requests.length
           const prompts = host.prompts.length
           for (const claim of splitClaims(turn.reply, 50).claims) {
-            claims++
+            tally.claims++
             const raw = claim.raw ?? claim.text
-            if (/`[^`\s]+(?::\d+(?:-\d+)?|#L\d+)[^`]*`|\(line \d+\)/.test(raw)) citations++
+            if (/`[^`\s]+(?::\d+(?:-\d+)?|#L\d+)[^`]*`|\(line \d+\)/.test(raw)) tally.citations++
             if (readProcessClaim(raw)?.kind === "file") {
-              fileClaims++
+              tally.fileClaims++
               if (verbose) print(`  file claim in ${name}: ${raw}`)
             }
           }
           await host.reply(id, userID, turn.reply)
           await host.settle()
-          replies++
-          requests += judge.requests.length - before
+          tally.replies++
+          tally.requests += judge.requests.length - before
           for (const prompt of host.prompts.slice(prompts)) {
-            flagged++
+            tally.flagged++
             print(`\n### flag in ${name}\n${prompt.text.slice(0, 1500)}`)
           }
           if (verbose)
@@ -227,10 +256,29 @@ async function main() {
       }
     },
   )
+}
+
+async function main() {
+  const exports = process.argv.find((arg) => arg.startsWith("--exports="))?.slice("--exports=".length)
+  const repo = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? process.env.RFE_KIMAKI_REPO
+  if (!repo && !exports) {
+    process.stderr.write(
+      "usage: bun bench/opencode-sessions.ts [/path/to/remorses+kimaki mirror] [--exports=/path/to/victoryforphil+dark-factory mirror] [--verbose] [--fail-changes]\n",
+    )
+    process.exit(2)
+  }
+  const verbose = process.argv.includes("--verbose")
+  const failChanges = process.argv.includes("--fail-changes")
+  const print = (line: string) => process.stdout.write(`${line}\n`)
+  const tally: Tally = { replies: 0, requests: 0, flagged: 0, claims: 0, fileClaims: 0, citations: 0, tools: new Map() }
+  const list = [...(repo ? kimakiSessions(repo) : []), ...(exports ? exportsOf(exports) : [])]
+  await replay(list, failChanges, verbose, tally)
+  const { replies, requests, flagged, claims, fileClaims, citations } = tally
   print(
-    `\n## ${replies} replies replayed; ${requests} judge requests (${(requests / Math.max(replies, 1)).toFixed(2)} per reply); ${flagged} notes`,
+    `\n## ${list.length} sessions, ${replies} replies replayed; ${requests} judge requests (${(requests / Math.max(replies, 1)).toFixed(2)} per reply); ${flagged} notes`,
   )
-  print(`tool calls: ${[...tools].map(([tool, count]) => `${tool} ${count}`).join(", ")}; ${failed} replayed as failed`)
+  const calls = [...tally.tools].map(([tool, n]) => `${tool} ${n.calls}${n.failed ? ` (${n.failed} failed)` : ""}`)
+  print(`tool calls: ${calls.join(", ")}`)
   print(
     `claims: ${claims}; ${fileClaims} about files read or changed; ${citations} cite a line (path:line, #L, "(line N)")`,
   )

@@ -9,8 +9,9 @@
  * - opencode sessions: victoryforphil/dark-factory commit 65455d0 holds `opencode export` JSON of 18 real
  *   sessions (`docs/chats/opencode/*.json`, opencode 1.2.5, GPT-5.3 Codex and others) that used opencode's own
  *   read, glob, grep, apply_patch, bash and webfetch tools. Each becomes one session on the fake host: every
- *   user message, every completed tool call with its real input and output, and each assistant message that
- *   finished with `stop` as the reply that is judged.
+ *   user message, every tool call as it ended (with its real input and output, or failed with its real error,
+ *   as opencode reports a failure), and each assistant message that finished with `stop` as the reply that is
+ *   judged (bench/opencode-export.ts reads them).
  * - SWE-bench agents: gruckion/mini-swe-agent's `swebench_results/20251118_gemini-3-pro-74pct`, replayed as
  *   bench/trajectories.ts does (bash only; each THOUGHT is a final reply); the first `--limit` (default 40).
  *
@@ -26,10 +27,8 @@ import { indexSources, termsOf } from "../src/judge/relevance.ts"
 import { createHost } from "../test/support/host.ts"
 import { type JudgeCall, type JudgeReply, judgeEnv, withJudge } from "../test/support/judge.ts"
 import { table } from "./lib.ts"
+import { type ExportTurn, exportsOf } from "./opencode-export.ts"
 import { readTrajectory, type Trajectory } from "./trajectories.ts"
-
-const OPENCODE_COMMIT = "65455d0"
-const OPENCODE_DIR = "docs/chats/opencode/"
 
 type Mode = "before" | "after"
 
@@ -68,25 +67,6 @@ function quotingJudge(call: JudgeCall): JudgeReply {
 const git = (repo: string, ...args: string[]) =>
   execFileSync("git", ["--git-dir", repo, ...args], { encoding: "utf8", maxBuffer: 1 << 28 })
 
-interface ExportPart {
-  type: string
-  text?: string
-  tool?: string
-  synthetic?: boolean
-  state?: {
-    status?: string
-    input?: Record<string, unknown>
-    output?: string
-    metadata?: Record<string, unknown>
-    title?: string
-  }
-}
-
-interface ExportMessage {
-  info: { role: string; finish?: string }
-  parts: ExportPart[]
-}
-
 function hostFor(url: string, mode: Mode, directory: string) {
   const env = judgeEnv(url, { RFE_RELEVANCE: mode === "before" ? "off" : undefined })
   return createHost({
@@ -97,36 +77,21 @@ function hostFor(url: string, mode: Mode, directory: string) {
   })
 }
 
-/** One exported opencode session through the plugin: its user messages, tool calls and final replies. */
-async function replayExport(messages: readonly ExportMessage[], url: string, mode: Mode, directory: string) {
+/** One exported opencode session through the plugin: its user messages, tool calls (failed ones too) and replies. */
+async function replayExport(turns: readonly ExportTurn[], url: string, mode: Mode, directory: string) {
   const host = hostFor(url, mode, directory)
   const session = await host.createSession()
   let userID = ""
   let replies = 0
-  for (const message of messages) {
-    if (message.info.role === "user") {
-      const text = message.parts
-        .filter((part) => part.type === "text" && !part.synthetic)
-        .map((part) => part.text ?? "")
-        .join("\n")
-      userID = await host.userMessage(session, text || "Continue.")
-      continue
+  for (const turn of turns) {
+    if (turn.user !== undefined || !userID) userID = await host.userMessage(session, turn.user ?? "Continue.")
+    for (const step of turn.tools) {
+      const result = step.error
+        ? { error: step.error }
+        : { output: step.output ?? "", metadata: step.metadata ?? {}, title: step.title ?? step.tool }
+      await host.toolCall(session, userID, step.tool, step.args, result)
     }
-    for (const part of message.parts) {
-      if (part.type !== "tool" || part.state?.status !== "completed") continue
-      await host.toolCall(session, userID, part.tool ?? "tool", part.state.input ?? {}, {
-        output: part.state.output ?? "",
-        metadata: part.state.metadata ?? {},
-        title: part.state.title ?? part.tool ?? "",
-      })
-    }
-    const text = message.parts
-      .filter((part) => part.type === "text" && !part.synthetic)
-      .map((part) => part.text ?? "")
-      .join("\n\n")
-      .trim()
-    if (message.info.finish !== "stop" || !text) continue
-    await host.reply(session, userID, text)
+    await host.reply(session, userID, turn.reply)
     await host.settle()
     if (mode === "after") noteHeldBack(host, session)
     replies++
@@ -189,17 +154,7 @@ function add(totals: Totals, run: Awaited<ReturnType<typeof replayTrajectory>>) 
 
 async function opencodeSessions(repo: string, url: string, mode: Mode): Promise<Totals> {
   const totals = zero()
-  const paths = git(repo, "ls-tree", "-r", "--name-only", OPENCODE_COMMIT, OPENCODE_DIR)
-    .split("\n")
-    .filter((path) => path.endsWith(".json"))
-    .sort()
-  for (const path of paths) {
-    const exported = JSON.parse(git(repo, "show", `${OPENCODE_COMMIT}:${path}`)) as {
-      info: { directory?: string }
-      messages: ExportMessage[]
-    }
-    add(totals, await replayExport(exported.messages, url, mode, exported.info.directory ?? "/project"))
-  }
+  for (const { directory, turns } of exportsOf(repo)) add(totals, await replayExport(turns, url, mode, directory))
   return totals
 }
 

@@ -7368,9 +7368,7 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
       : run.commands.some(showsUnnamed)
   // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
   // subagent's work, which the records cannot see, leaves that open.
-  const failed = records.findLast(
-    (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
-  )
+  const failed = closestFailure(records, missing)
   if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
   if (!absent || runs.some(unnamed)) return undefined
   const verb = claim.action === "change" ? "changed" : "read"
@@ -7384,6 +7382,24 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
     verdict: "unfaithful",
     quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
   }
+}
+/**
+ * The failed call that names a missing file most closely: `README.md` is the project's own before
+ * `core/README.md`, which also ends so; among calls on the same file, the latest.
+ */
+function closestFailure(records, missing) {
+  let best
+  for (const record of records) {
+    if (!record.failed) continue
+    for (const path of record.paths) {
+      for (const named of missing) {
+        if (!namesPath(path, named)) continue
+        const extra = normalizePath(path).split("/").length - normalizePath(named).split("/").length
+        if (!best || extra <= best.extra) best = { record, extra }
+      }
+    }
+  }
+  return best?.record
 }
 /**
  * Paths ordered by how near they are to the files a claim names: the same name first, then the same

@@ -9216,9 +9216,7 @@ function decideFileClaim(
       : run.commands.some(showsUnnamed)
   // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
   // subagent's work, which the records cannot see, leaves that open.
-  const failed = records.findLast(
-    (action) => action.failed && missing.some((named) => action.paths.some((path) => namesPath(path, named))),
-  )
+  const failed = closestFailure(records, missing)
   if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
   if (!absent || runs.some(unnamed)) return undefined
   const verb = claim.action === "change" ? "changed" : "read"
@@ -9232,6 +9230,25 @@ function decideFileClaim(
     verdict: "unfaithful",
     quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
   }
+}
+
+/**
+ * The failed call that names a missing file most closely: `README.md` is the project's own before
+ * `core/README.md`, which also ends so; among calls on the same file, the latest.
+ */
+function closestFailure(records: readonly ToolRecord[], missing: readonly string[]): ToolRecord | undefined {
+  let best: { record: ToolRecord; extra: number } | undefined
+  for (const record of records) {
+    if (!record.failed) continue
+    for (const path of record.paths) {
+      for (const named of missing) {
+        if (!namesPath(path, named)) continue
+        const extra = normalizePath(path).split("/").length - normalizePath(named).split("/").length
+        if (!best || extra <= best.extra) best = { record, extra }
+      }
+    }
+  }
+  return best?.record
 }
 
 /**

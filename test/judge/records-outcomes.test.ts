@@ -52,6 +52,27 @@ describe("only successful changes count", () => {
     expect(quote).toContain("failed")
   })
 
+  test("the failure quoted is the one on the file the claim names, not on another of the same name", () => {
+    const patch = (file: string) => ({
+      patchText: `*** Begin Patch\n*** Update File: ${file}\n@@\n-a\n+b\n*** End Patch`,
+    })
+    const root = call("apply_patch", { ...patch("README.md"), filePath: `${DIR}/README.md` }, { failed: true })
+    const nested = call(
+      "apply_patch",
+      { ...patch("core/README.md"), filePath: `${DIR}/core/README.md` },
+      { failed: true },
+    )
+    for (const records of [
+      [root, nested],
+      [nested, root],
+    ]) {
+      const [verdict, quote] = decide("Updated `README.md:5`.", records)
+      expect(verdict).toBe("unfaithful")
+      expect(quote).toBe(`apply_patch ${DIR}/README.md → failed`)
+    }
+    expect(decide("Updated `core/README.md`.", [nested, root])[1]).toBe(`apply_patch ${DIR}/core/README.md → failed`)
+  })
+
   test("the same edit, succeeding, confirms the claim", () => {
     const edit = call("edit", { filePath: `${DIR}/src/app.ts`, oldString: "a", newString: "b" })
     expect(decide("I updated `src/app.ts` to use port 8080.", [READ_APP, edit])[0]).toBe("faithful")
