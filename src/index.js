@@ -160,6 +160,8 @@ const LIMITS = {
   ledgerReplies: 10_000,
   ledgerSessions: 1_000,
   cacheEntries: 200_000,
+  /** Sentences of one reply listed as stating nothing to check; the rest are only counted. */
+  notClaimsPerReply: 500,
 }
 /** Runs `work` over `items` with at most `limit` in flight, keeping the input order in the result. */
 async function mapConcurrent(items, limit, work) {
@@ -5369,24 +5371,29 @@ function shieldTokens(text) {
   }
   return at.length ? patched(text, at, STAND_IN_OF) : text
 }
+/** Below this length a text is unshielded by a plain replace: no array of units to build for a sentence. */
+const SHORT_UNITS = 4096
 /** The text with every stand-in turned back into its mark. */
 function unshieldTokens(text) {
+  if (text.length < SHORT_UNITS) return text.replace(STAND_IN_RE, (stand) => MARK_OF[stand])
   const at = []
   STAND_IN_RE.lastIndex = 0
   for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
   return at.length ? patched(text, at, MARK_OF) : text
 }
-/** How many UTF-16 units are turned into a string at once. */
-const CHUNK_UNITS = 8192
-/** The text with the character at each offset swapped for its counterpart, built from UTF-16 units in chunks. */
+/**
+ * The text with the character at each offset (ascending) swapped for its counterpart: the runs between the
+ * offsets are sliced, not copied unit by unit, and joined once.
+ */
 function patched(text, offsets, swap) {
-  const units = new Uint16Array(text.length)
-  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
-  for (const offset of offsets) units[offset] = swap[text[offset]].charCodeAt(0)
-  const chunks = []
-  for (let from = 0; from < units.length; from += CHUNK_UNITS)
-    chunks.push(String.fromCharCode(...units.subarray(from, from + CHUNK_UNITS)))
-  return chunks.join("")
+  const parts = []
+  let from = 0
+  for (const offset of offsets) {
+    parts.push(text.slice(from, offset), swap[text[offset]])
+    from = offset + 1
+  }
+  parts.push(text.slice(from))
+  return parts.join("")
 }
 // ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/periods.ts ────────────────────────────────────────────────────────────────────────────
@@ -5872,6 +5879,9 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
   const claims = []
   let skipped = 0
   const notClaims = []
+  // Past the bound, sentences that state nothing are only counted: a pathological reply of a million of them
+  // would otherwise keep a million objects alive and slow every collection of the garbage collector.
+  let unlisted = 0
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent = []
   const blocks = eachProseBlock(reply)
@@ -5894,13 +5904,15 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
-      const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
+      // The sentences before, as a claim carries them: joined only for a claim, not for every sentence.
+      const [first, second] = recent
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
       const why = action ? "a lead-in" : notAClaim(sentence, last)
       if (last && !block.item) carry = action
       if (why) {
-        notClaims.push({ text: sentence, why })
+        if (notClaims.length < LIMITS.notClaimsPerReply) notClaims.push({ text: sentence, why })
+        else unlisted++
         continue
       }
       const key = normalizeForMatch(sentence)
@@ -5911,12 +5923,14 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
         claims.push({
           text: sentence,
           key,
-          ...(before ? { before } : {}),
+          ...(first !== undefined
+            ? { before: clipStart(second === undefined ? first : `${first} ${second}`, BEFORE_CHARS) }
+            : {}),
           ...(withCode !== sentence ? { raw: withCode } : {}),
         })
     }
   }
-  return { claims, skipped, notClaims }
+  return { claims, skipped, notClaims, unlisted }
 }
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
 const NAMES_FIRST_RE = /^(?:`[^`]+`|[\w.-]*[/.][\w./-]+)(?:\s|:|$)/
@@ -8704,10 +8718,10 @@ function replyOutcome(report, marks) {
   return judged === 1 ? "Its 1 statement holds up." : `All ${plural(judged, "statement")} hold up.`
 }
 /** One group of sentences no request was spent on, under its heading, each with why. */
-function notJudgedGroup(heading, notClaims) {
+function notJudgedGroup(heading, notClaims, unlisted = 0) {
   if (notClaims.length === 0) return []
   const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
-  const more = notClaims.length - shown.length
+  const more = notClaims.length - shown.length + unlisted
   return [
     heading,
     ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
@@ -8718,12 +8732,13 @@ function notJudgedGroup(heading, notClaims) {
  * The sentences no request was spent on: those that state nothing a source could confirm, then the
  * statements that share no term with any source (normal mode sends them to no judge).
  */
-function notClaimLines(notClaims) {
+function notClaimLines({ notClaims, unlisted }) {
   const unrelated = notClaims.filter((item) => item.why === UNRELATED)
   return [
     ...notJudgedGroup(
       "Not judged, as they state nothing to check:",
       notClaims.filter((item) => item.why !== UNRELATED),
+      unlisted,
     ),
     ...notJudgedGroup("Not sent to the judge:", unrelated),
   ]
@@ -8761,7 +8776,7 @@ function reportReply(report, title, options) {
     return [
       ...wrap(`Automatic check: ${title} was not judged (${clockTime(report.at)}).`, MESSAGE_WIDTH),
       ...unjudgedOf(report),
-      ...notClaimLines(report.notClaims),
+      ...notClaimLines(report),
     ]
   }
   const lines = [
@@ -8781,7 +8796,7 @@ function reportReply(report, title, options) {
     const hold = holding.length === 1 ? "holds" : "hold"
     lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
   }
-  return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+  return [...lines, ...unjudgedOf(report), ...notClaimLines(report)]
 }
 /** The session's disputes as the totals count them; empty when there were none. */
 function disputesOf(state) {
@@ -9401,6 +9416,7 @@ function replyReport(at, judged, items, split, config) {
       text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
       why,
     })),
+    ...(split.unlisted ? { unlisted: split.unlisted } : {}),
     overCap: split.skipped,
     unjudged: split.claims.length - judged.results.length - judged.unrelated.length,
     spend: { requests, tokensIn, tokensOut },
@@ -9440,11 +9456,11 @@ function claimsOfReply(state, reply, segmenter, ctx) {
   // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
   const text = joinCitations([...reply.texts.values()].join("\n\n"))
   const split = splitClaims(text, config.maxClaims, segmenter)
-  const { skipped, notClaims } = split
+  const { skipped, notClaims, unlisted } = split
   if (skipped > 0) {
     notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
   }
-  return { claims: claimsToJudge(state, split.claims), skipped, notClaims }
+  return { claims: claimsToJudge(state, split.claims), skipped, notClaims, unlisted }
 }
 /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
 function followUp({ config, deps }, notes, judged) {
@@ -9467,7 +9483,7 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts, disputes) {
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const { claims, skipped, notClaims } = claimsOfReply(state, reply, segmenter, ctx)
+    const { claims, skipped, notClaims, unlisted } = claimsOfReply(state, reply, segmenter, ctx)
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
@@ -9478,7 +9494,7 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts, disputes) {
     if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
     settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
+    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims, unlisted }, config)
     if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)

@@ -185,6 +185,8 @@ const LIMITS = {
   ledgerReplies: 10_000,
   ledgerSessions: 1_000,
   cacheEntries: 200_000,
+  /** Sentences of one reply listed as stating nothing to check; the rest are only counted. */
+  notClaimsPerReply: 500,
 } as const
 
 /** Runs `work` over `items` with at most `limit` in flight, keeping the input order in the result. */
@@ -1112,6 +1114,8 @@ interface ReplyReport {
   items: FlaggedClaim[]
   /** Sentences that assert nothing a source could confirm (questions, offers, greetings, lead-ins), and why. */
   notClaims: NotJudged[]
+  /** Sentences stating nothing beyond those listed (`LIMITS.notClaimsPerReply`), only counted. */
+  unlisted?: number
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number
@@ -6693,26 +6697,31 @@ function shieldTokens(text: string): string {
   return at.length ? patched(text, at, STAND_IN_OF) : text
 }
 
+/** Below this length a text is unshielded by a plain replace: no array of units to build for a sentence. */
+const SHORT_UNITS = 4096
+
 /** The text with every stand-in turned back into its mark. */
 function unshieldTokens(text: string): string {
+  if (text.length < SHORT_UNITS) return text.replace(STAND_IN_RE, (stand) => MARK_OF[stand] as string)
   const at: number[] = []
   STAND_IN_RE.lastIndex = 0
   for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
   return at.length ? patched(text, at, MARK_OF) : text
 }
 
-/** How many UTF-16 units are turned into a string at once. */
-const CHUNK_UNITS = 8192
-
-/** The text with the character at each offset swapped for its counterpart, built from UTF-16 units in chunks. */
+/**
+ * The text with the character at each offset (ascending) swapped for its counterpart: the runs between the
+ * offsets are sliced, not copied unit by unit, and joined once.
+ */
 function patched(text: string, offsets: readonly number[], swap: Readonly<Record<string, string>>): string {
-  const units = new Uint16Array(text.length)
-  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i)
-  for (const offset of offsets) units[offset] = (swap[text[offset] as string] as string).charCodeAt(0)
-  const chunks: string[] = []
-  for (let from = 0; from < units.length; from += CHUNK_UNITS)
-    chunks.push(String.fromCharCode(...units.subarray(from, from + CHUNK_UNITS)))
-  return chunks.join("")
+  const parts: string[] = []
+  let from = 0
+  for (const offset of offsets) {
+    parts.push(text.slice(from, offset), swap[text[offset] as string] as string)
+    from = offset + 1
+  }
+  parts.push(text.slice(from))
+  return parts.join("")
 }
 
 // ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
@@ -7295,11 +7304,14 @@ function splitClaims(
   reply: string,
   max: number,
   segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" }),
-): { claims: Claim[]; skipped: number; notClaims: NotJudged[] } {
+): { claims: Claim[]; skipped: number; notClaims: NotJudged[]; unlisted: number } {
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
   const notClaims: NotJudged[] = []
+  // Past the bound, sentences that state nothing are only counted: a pathological reply of a million of them
+  // would otherwise keep a million objects alive and slow every collection of the garbage collector.
+  let unlisted = 0
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
   const blocks = eachProseBlock(reply)
@@ -7322,13 +7334,15 @@ function splitClaims(
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
-      const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
+      // The sentences before, as a claim carries them: joined only for a claim, not for every sentence.
+      const [first, second] = recent
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
       const why = action ? "a lead-in" : notAClaim(sentence, last)
       if (last && !block.item) carry = action
       if (why) {
-        notClaims.push({ text: sentence, why })
+        if (notClaims.length < LIMITS.notClaimsPerReply) notClaims.push({ text: sentence, why })
+        else unlisted++
         continue
       }
       const key = normalizeForMatch(sentence)
@@ -7339,12 +7353,14 @@ function splitClaims(
         claims.push({
           text: sentence,
           key,
-          ...(before ? { before } : {}),
+          ...(first !== undefined
+            ? { before: clipStart(second === undefined ? first : `${first} ${second}`, BEFORE_CHARS) }
+            : {}),
           ...(withCode !== sentence ? { raw: withCode } : {}),
         })
     }
   }
-  return { claims, skipped, notClaims }
+  return { claims, skipped, notClaims, unlisted }
 }
 
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
@@ -10816,10 +10832,10 @@ function replyOutcome(report: ReplyReport, marks: string): string {
 }
 
 /** One group of sentences no request was spent on, under its heading, each with why. */
-function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"]): string[] {
+function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"], unlisted = 0): string[] {
   if (notClaims.length === 0) return []
   const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
-  const more = notClaims.length - shown.length
+  const more = notClaims.length - shown.length + unlisted
   return [
     heading,
     ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
@@ -10831,12 +10847,13 @@ function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"]): s
  * The sentences no request was spent on: those that state nothing a source could confirm, then the
  * statements that share no term with any source (normal mode sends them to no judge).
  */
-function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+function notClaimLines({ notClaims, unlisted }: Pick<ReplyReport, "notClaims" | "unlisted">): string[] {
   const unrelated = notClaims.filter((item) => item.why === UNRELATED)
   return [
     ...notJudgedGroup(
       "Not judged, as they state nothing to check:",
       notClaims.filter((item) => item.why !== UNRELATED),
+      unlisted,
     ),
     ...notJudgedGroup("Not sent to the judge:", unrelated),
   ]
@@ -10877,7 +10894,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     return [
       ...wrap(`Automatic check: ${title} was not judged (${clockTime(report.at)}).`, MESSAGE_WIDTH),
       ...unjudgedOf(report),
-      ...notClaimLines(report.notClaims),
+      ...notClaimLines(report),
     ]
   }
   const lines = [
@@ -10897,7 +10914,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     const hold = holding.length === 1 ? "holds" : "hold"
     lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
   }
-  return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+  return [...lines, ...unjudgedOf(report), ...notClaimLines(report)]
 }
 
 /** The session's disputes as the totals count them; empty when there were none. */
@@ -11679,7 +11696,7 @@ function replyReport(
   at: number,
   judged: { model: string | undefined; results: readonly unknown[]; unrelated: readonly Claim[]; spend: Counters },
   items: FlaggedClaim[],
-  split: { claims: readonly unknown[]; skipped: number; notClaims: readonly NotJudged[] },
+  split: { claims: readonly unknown[]; skipped: number; notClaims: readonly NotJudged[]; unlisted: number },
   config: Config,
 ): ReplyReport {
   const notJudged = [...split.notClaims, ...judged.unrelated.map((claim) => ({ text: claim.text, why: UNRELATED }))]
@@ -11692,6 +11709,7 @@ function replyReport(
       text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
       why,
     })),
+    ...(split.unlisted ? { unlisted: split.unlisted } : {}),
     overCap: split.skipped,
     unjudged: split.claims.length - judged.results.length - judged.unrelated.length,
     spend: { requests, tokensIn, tokensOut },
@@ -11746,11 +11764,11 @@ function claimsOfReply(state: SessionState, reply: ReplyState, segmenter: Intl.S
   // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
   const text = joinCitations([...reply.texts.values()].join("\n\n"))
   const split = splitClaims(text, config.maxClaims, segmenter)
-  const { skipped, notClaims } = split
+  const { skipped, notClaims, unlisted } = split
   if (skipped > 0) {
     notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
   }
-  return { claims: claimsToJudge(state, split.claims), skipped, notClaims }
+  return { claims: claimsToJudge(state, split.claims), skipped, notClaims, unlisted }
 }
 
 /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
@@ -11792,7 +11810,7 @@ function createReplyJudge(
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const { claims, skipped, notClaims } = claimsOfReply(state, reply, segmenter, ctx)
+    const { claims, skipped, notClaims, unlisted } = claimsOfReply(state, reply, segmenter, ctx)
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
@@ -11803,7 +11821,7 @@ function createReplyJudge(
     if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
     settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
+    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims, unlisted }, config)
     if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)

@@ -14,6 +14,8 @@ export const LIMITS = {
   ledgerReplies: 10_000,
   ledgerSessions: 1_000,
   cacheEntries: 200_000,
+  /** Sentences of one reply listed as stating nothing to check; the rest are only counted. */
+  notClaimsPerReply: 500,
 } as const
 
 /** Runs `work` over `items` with at most `limit` in flight, keeping the input order in the result. */

@@ -1,5 +1,6 @@
 // Claims: a reply's prose split into sentences a judge can check, each with the sentences before it.
 
+import { LIMITS } from "../base/bounds.ts"
 import { clipStart } from "../base/text.ts"
 import { wordPattern } from "../base/words.ts"
 import type { Claim, NotJudged } from "../state/shapes.ts"
@@ -303,11 +304,14 @@ export function splitClaims(
   reply: string,
   max: number,
   segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" }),
-): { claims: Claim[]; skipped: number; notClaims: NotJudged[] } {
+): { claims: Claim[]; skipped: number; notClaims: NotJudged[]; unlisted: number } {
   const seen = new Set<string>()
   const claims: Claim[] = []
   let skipped = 0
   const notClaims: NotJudged[] = []
+  // Past the bound, sentences that state nothing are only counted: a pathological reply of a million of them
+  // would otherwise keep a million objects alive and slow every collection of the garbage collector.
+  let unlisted = 0
   // The last two sentences, claims or not: what a claim's "it" refers to stands there.
   const recent: string[] = []
   const blocks = eachProseBlock(reply)
@@ -330,13 +334,15 @@ export function splitClaims(
       const sentence = withCode.includes("`")
         ? withCode.replace(CODE_SPAN_RE, "$1").replace(/\s+/g, " ").trim()
         : withCode
-      const before = recent.length ? clipStart(recent.join(" "), BEFORE_CHARS) : undefined
+      // The sentences before, as a claim carries them: joined only for a claim, not for every sentence.
+      const [first, second] = recent
       recent.push(sentence)
       if (recent.length > 2) recent.shift()
       const why = action ? "a lead-in" : notAClaim(sentence, last)
       if (last && !block.item) carry = action
       if (why) {
-        notClaims.push({ text: sentence, why })
+        if (notClaims.length < LIMITS.notClaimsPerReply) notClaims.push({ text: sentence, why })
+        else unlisted++
         continue
       }
       const key = normalizeForMatch(sentence)
@@ -347,12 +353,14 @@ export function splitClaims(
         claims.push({
           text: sentence,
           key,
-          ...(before ? { before } : {}),
+          ...(first !== undefined
+            ? { before: clipStart(second === undefined ? first : `${first} ${second}`, BEFORE_CHARS) }
+            : {}),
           ...(withCode !== sentence ? { raw: withCode } : {}),
         })
     }
   }
-  return { claims, skipped, notClaims }
+  return { claims, skipped, notClaims, unlisted }
 }
 
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */

@@ -120,10 +120,10 @@ function replyOutcome(report: ReplyReport, marks: string): string {
 }
 
 /** One group of sentences no request was spent on, under its heading, each with why. */
-function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"]): string[] {
+function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"], unlisted = 0): string[] {
   if (notClaims.length === 0) return []
   const shown = notClaims.slice(0, NOT_CLAIMS_SHOWN)
-  const more = notClaims.length - shown.length
+  const more = notClaims.length - shown.length + unlisted
   return [
     heading,
     ...shown.map(({ text, why }) => clip(`- ${why}: "${text}"`, MESSAGE_WIDTH)),
@@ -135,12 +135,13 @@ function notJudgedGroup(heading: string, notClaims: ReplyReport["notClaims"]): s
  * The sentences no request was spent on: those that state nothing a source could confirm, then the
  * statements that share no term with any source (normal mode sends them to no judge).
  */
-function notClaimLines(notClaims: ReplyReport["notClaims"]): string[] {
+function notClaimLines({ notClaims, unlisted }: Pick<ReplyReport, "notClaims" | "unlisted">): string[] {
   const unrelated = notClaims.filter((item) => item.why === UNRELATED)
   return [
     ...notJudgedGroup(
       "Not judged, as they state nothing to check:",
       notClaims.filter((item) => item.why !== UNRELATED),
+      unlisted,
     ),
     ...notJudgedGroup("Not sent to the judge:", unrelated),
   ]
@@ -181,7 +182,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     return [
       ...wrap(`Automatic check: ${title} was not judged (${clockTime(report.at)}).`, MESSAGE_WIDTH),
       ...unjudgedOf(report),
-      ...notClaimLines(report.notClaims),
+      ...notClaimLines(report),
     ]
   }
   const lines = [
@@ -201,7 +202,7 @@ function reportReply(report: ReplyReport, title: string, options: ReportOptions)
     const hold = holding.length === 1 ? "holds" : "hold"
     lines.push(`✓ ${plural(holding.length, "more statement")} ${hold} up (/ragfaith all lists every one).`)
   }
-  return [...lines, ...unjudgedOf(report), ...notClaimLines(report.notClaims)]
+  return [...lines, ...unjudgedOf(report), ...notClaimLines(report)]
 }
 
 /** The session's disputes as the totals count them; empty when there were none. */

@@ -83,6 +83,8 @@ export interface ReplyReport {
   items: FlaggedClaim[]
   /** Sentences that assert nothing a source could confirm (questions, offers, greetings, lead-ins), and why. */
   notClaims: NotJudged[]
+  /** Sentences stating nothing beyond those listed (`LIMITS.notClaimsPerReply`), only counted. */
+  unlisted?: number
   overCap: number
   /** Claims left unjudged because the judge failed. */
   unjudged: number

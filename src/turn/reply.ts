@@ -147,7 +147,7 @@ function replyReport(
   at: number,
   judged: { model: string | undefined; results: readonly unknown[]; unrelated: readonly Claim[]; spend: Counters },
   items: FlaggedClaim[],
-  split: { claims: readonly unknown[]; skipped: number; notClaims: readonly NotJudged[] },
+  split: { claims: readonly unknown[]; skipped: number; notClaims: readonly NotJudged[]; unlisted: number },
   config: Config,
 ): ReplyReport {
   const notJudged = [...split.notClaims, ...judged.unrelated.map((claim) => ({ text: claim.text, why: UNRELATED }))]
@@ -160,6 +160,7 @@ function replyReport(
       text: sanitized(text, NOTE_CLAIM_CHARS, config.judge.apiKey),
       why,
     })),
+    ...(split.unlisted ? { unlisted: split.unlisted } : {}),
     overCap: split.skipped,
     unjudged: split.claims.length - judged.results.length - judged.unrelated.length,
     spend: { requests, tokensIn, tokensOut },
@@ -214,11 +215,11 @@ function claimsOfReply(state: SessionState, reply: ReplyState, segmenter: Intl.S
   // A source cited after a statement's full stop belongs to the statement: the agent keeping it says so.
   const text = joinCitations([...reply.texts.values()].join("\n\n"))
   const split = splitClaims(text, config.maxClaims, segmenter)
-  const { skipped, notClaims } = split
+  const { skipped, notClaims, unlisted } = split
   if (skipped > 0) {
     notifier.log("info", `ragfaith: ${skipped} claim(s) over RFE_MAX_CLAIMS were not judged`, { sessionID: state.id })
   }
-  return { claims: claimsToJudge(state, split.claims), skipped, notClaims }
+  return { claims: claimsToJudge(state, split.claims), skipped, notClaims, unlisted }
 }
 
 /** The note (or report) for the claims of this reply flagged for the first time in its turn. */
@@ -260,7 +261,7 @@ export function createReplyJudge(
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
     const generation = state.generation
     if (!(await mayJudge(state, ctx))) return
-    const { claims, skipped, notClaims } = claimsOfReply(state, reply, segmenter, ctx)
+    const { claims, skipped, notClaims, unlisted } = claimsOfReply(state, reply, segmenter, ctx)
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
@@ -271,7 +272,7 @@ export function createReplyJudge(
     if (results.some((result) => config.flagVerdicts.has(result.verdict))) await disputes.load()
     settleDisputes(state, results, kept, disputes.has, config)
     const items = toFlaggedItems(results, config.judge.apiKey)
-    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims }, config)
+    const report = replyReport(deps.now(), judged, items, { claims, skipped, notClaims, unlisted }, config)
     if (readByCheck.length) report.readByCheck = readByCheck
     state.report = report
     tallyInto(counters, state.counters)("statements", results.length)

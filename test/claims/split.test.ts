@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test"
+import { LIMITS } from "../../src/base/bounds.ts"
 import { notAClaim } from "../../src/claims/checkable.ts"
 import { eachProseBlock, stripInlineMarkdown } from "../../src/claims/prose.ts"
 import { splitClaims } from "../../src/claims/split.ts"
@@ -843,6 +844,14 @@ describe("sentences that state nothing to check cost no request", () => {
     ["a statement after an interjection", "Great, the build passes on Linux."],
   ])("%s stays a claim: %s", (_name, sentence) => {
     expect(notAClaim(sentence, true)).toBeUndefined()
+  })
+
+  test("past a bound, sentences that state nothing are counted, not kept", () => {
+    const many = Array.from({ length: LIMITS.notClaimsPerReply + 700 }, (_, i) => `Shall I check item ${i}?`)
+    const { notClaims, unlisted } = splitClaims(`${many.join(" ")} The cache holds 5 entries.`, 50)
+    expect(notClaims).toHaveLength(LIMITS.notClaimsPerReply)
+    expect(unlisted).toBe(700)
+    expect(notClaims[0]).toEqual({ text: "Shall I check item 0?", why: "a question" })
   })
 
   test("a colon sentence inside a paragraph is no lead-in: only one that closes its paragraph introduces a list", () => {

@@ -1,6 +1,7 @@
 // `/ragfaith`: the report of the last replies, answered with no model turn, and switching judging off and on.
 
 import { describe, expect, test } from "bun:test"
+import { LIMITS } from "../../src/base/bounds.ts"
 import { REPORT_ITEMS } from "../../src/feedback/command.ts"
 import { MESSAGE_WIDTH } from "../../src/feedback/note.ts"
 import { BRIDGES_CONTRADICTED, bridgesJudge, distinctClaims, FACTS, WRONG_REPLY } from "../support/fixtures.ts"
@@ -150,6 +151,16 @@ describe("/ragfaith", () => {
     expect(report).toContain('Not judged, as they state nothing to check:\n- a question: "Would you like more detail?"')
     expect(report).toContain("Last failure at")
     expect(report.replace(/\n/g, " ")).toContain("the judge fails (HTTP 503)")
+  })
+
+  test("a reply of more sentences stating nothing than are listed: the report counts them all", async () => {
+    // 520 questions, one over the cap of listed sentences: each is kept apart by a different number.
+    const questions = Array.from({ length: LIMITS.notClaimsPerReply + 20 }, (_, i) => `Shall I check item ${i}?`)
+    const { host, session } = await turn(bridges, {}, `${WRONG} ${questions.join(" ")}`)
+    await host.command(session, "ragfaith")
+    const report = host.reports[0]?.parts[0]?.text ?? ""
+    expect(report).toContain('Not judged, as they state nothing to check:\n- a question: "Shall I check item 0?"')
+    expect(report).toContain(`- and ${questions.length - 6} more`)
   })
 
   test("before any reply is judged, the report says why none is", async () => {
