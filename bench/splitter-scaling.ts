@@ -1,7 +1,8 @@
 /**
- * How the splitter grows on its worst inputs, from 0.25 MB to 4 MB: each input is split at 0.25, 1 and 4 MB,
- * the best of several runs is taken (CPU time of the process, which a busy shared machine disturbs less than
- * wall time), and the growth exponent is fitted between 0.25 and 4 MB (1 = linear, 2 = quadratic).
+ * How the splitter grows on its worst inputs, from 0.25 MB to 4 MB: each input is split at 0.25, 1 and 4 MB
+ * after a warm-up at each, in turn over five rounds, the least of each size kept (CPU time of the process,
+ * which a busy shared machine disturbs less than wall time), and the growth exponent is fitted between 0.25
+ * and 4 MB (1 = linear, 2 = quadratic).
  *
  *   bun bench/splitter-scaling.ts          (also section 12 of bench/run.ts)
  */
@@ -34,22 +35,30 @@ const cpuMs = (work: () => unknown) => {
   return (used.user + used.system) / 1000
 }
 
-/** Best-of-runs CPU times at 0.25, 1 and 4 MB and the exponent between the ends, for one repeated unit. */
+/** How many rounds each input is timed: every round times each size in turn, and the least is kept. */
+const ROUNDS = 5
+
+const SIZES = [256 * KB, 1024 * KB, 4096 * KB] as const
+
+/**
+ * Least CPU times over the rounds at 0.25, 1 and 4 MB and the exponent between the ends, for one repeated
+ * unit. The sizes are timed in turn within each round, so a burst of load from other work on a shared
+ * machine falls on every size alike rather than on the runs of one; a warm-up at each size comes first.
+ */
 export function splitterGrowth(unit: string) {
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
-  splitClaims(unit.repeat(Math.ceil((64 * KB) / unit.length)), 50, segmenter)
-  const points = [256 * KB, 1024 * KB, 4096 * KB].map((size, i) => {
-    const text = unit.repeat(Math.ceil(size / unit.length)).slice(0, size)
-    let best = Number.POSITIVE_INFINITY
-    for (let run = 0; run < 7 - 2 * i; run++) {
+  const texts = SIZES.map((size) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size))
+  for (const text of texts) splitClaims(text, 50, segmenter)
+  const least = SIZES.map(() => Number.POSITIVE_INFINITY)
+  for (let round = 0; round < ROUNDS; round++)
+    texts.forEach((text, i) => {
       Bun.gc(true)
-      best = Math.min(
-        best,
+      least[i] = Math.min(
+        least[i] as number,
         cpuMs(() => splitClaims(text, 50, segmenter)),
       )
-    }
-    return { size, ms: best }
-  })
+    })
+  const points = SIZES.map((size, i) => ({ size, ms: least[i] as number }))
   const [first, , last] = points as [{ size: number; ms: number }, unknown, { size: number; ms: number }]
   return { points, exponent: Math.log(last.ms / first.ms) / Math.log(last.size / first.size) }
 }

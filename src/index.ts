@@ -6591,6 +6591,20 @@ const SENTENCE_STARTERS = new Set([
   ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
 ])
 
+/**
+ * Subjects that open a report's next sentence and never name the thing an acronym abbreviates: quantities,
+ * groups of people and pronouns. After "the U.S." a usual opener ends the sentence already; these end it too
+ * ("… in the history of the U.S. Millions attended …"), while "U.S. Census" and "U.S. Region" go on.
+ */
+const SUBJECT_OPENERS = new Set([
+  ...["millions", "thousands", "hundreds", "dozens", "billions", "tens", "scores", "officials", "critics"],
+  ...["residents", "people", "experts", "others", "researchers", "analysts", "authorities", "police", "voters"],
+  ...["visitors", "crowds", "fans", "protesters", "supporters", "opponents", "citizens", "workers", "students"],
+  ...["everyone", "everybody", "nobody", "someone", "somebody", "something", "nothing", "everything", "anyone"],
+  ...["lawmakers", "economists", "scientists", "tourists", "customers", "users", "companies", "prices", "sales"],
+  ...["tausende", "hunderte", "millionen", "dutzende", "zehntausende", "viele", "einige", "manche", "beide"],
+])
+
 const QUESTION_WORDS = [
   ...["is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may"],
   ...["might", "must", "has", "have", "had", "what", "why", "how", "where", "when", "who", "whom", "whose", "which"],
@@ -6663,8 +6677,6 @@ const STAND_IN_OF: Readonly<Record<string, string>> = { ".": "\uE010", "!": "\uE
 
 const MARK_OF: Readonly<Record<string, string>> = { "\uE010": ".", "\uE011": "!", "\uE012": "?" }
 
-const STAND_IN_RE = /[\uE010-\uE012]/g
-
 /** A mark with a character right after it: a mark before a space may still end a sentence a stray backtick opened. */
 const MARK_RE = /[.!?](?=\S)/g
 
@@ -6697,31 +6709,68 @@ function shieldTokens(text: string): string {
   return at.length ? patched(text, at, STAND_IN_OF) : text
 }
 
-/** Below this length a text is unshielded by a plain replace: no array of units to build for a sentence. */
-const SHORT_UNITS = 4096
-
-/** The text with every stand-in turned back into its mark. */
+/**
+ * The text with every stand-in turned back into its mark: one native replace per mark, which builds the
+ * result without a string or a callback per stand-in (a megabyte of code spans holds 70,000 of them).
+ */
 function unshieldTokens(text: string): string {
-  if (text.length < SHORT_UNITS) return text.replace(STAND_IN_RE, (stand) => MARK_OF[stand] as string)
-  const at: number[] = []
-  STAND_IN_RE.lastIndex = 0
-  for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
-  return at.length ? patched(text, at, MARK_OF) : text
+  let out = text
+  for (const [stand, mark] of STAND_INS) if (out.includes(stand)) out = out.replaceAll(stand, mark)
+  return out
 }
+
+const STAND_INS = Object.entries(MARK_OF)
+
+/** How many offsets are patched into one chunk: the small slices between them never pile up by the million. */
+const PATCH_CHUNK = 1024
 
 /**
  * The text with the character at each offset (ascending) swapped for its counterpart: the runs between the
  * offsets are sliced, not copied unit by unit, and joined once.
  */
 function patched(text: string, offsets: readonly number[], swap: Readonly<Record<string, string>>): string {
+  const chunks: string[] = []
   const parts: string[] = []
   let from = 0
   for (const offset of offsets) {
     parts.push(text.slice(from, offset), swap[text[offset] as string] as string)
     from = offset + 1
+    if (parts.length >= 2 * PATCH_CHUNK) chunks.push(parts.splice(0).join(""))
   }
   parts.push(text.slice(from))
-  return parts.join("")
+  chunks.push(parts.join(""))
+  return chunks.length === 1 ? (chunks[0] as string) : chunks.join("")
+}
+
+/** What may stand before a cut: a letter, or a code span's closing backtick (ICU breaks after neither). */
+const BEFORE_CUT_RE = /[\p{L}`]/u
+
+/** How far past its target a cut is looked for, and the longest token (a span of 400 and its backticks). */
+const CUT_SLACK = 4096
+
+const TOKEN_MAX = 402
+
+/**
+ * The first space at or after `target` that follows a letter or code and stands in no token, or -1 when
+ * there is none within a few KB: a place where a long paragraph can be cut into windows with no sentence
+ * boundary and no token cut. Tokens are read from `from`, a place that is itself in none, and only up to a
+ * little past the target, so each window is scanned once.
+ */
+function tokenFreeSpace(text: string, from: number, target: number): number {
+  const region = text.slice(from, target + CUT_SLACK)
+  // A token cut off by the region's end is not seen whole: spaces that near the end are not taken.
+  const last = from + region.length === text.length ? region.length : region.length - TOKEN_MAX
+  const scan = new RegExp(UNSPLITTABLE_RE.source, UNSPLITTABLE_RE.flags)
+  let token = scan.exec(region)
+  let space = target - from
+  for (;;) {
+    space = region.indexOf(" ", space)
+    while (space > 0 && !BEFORE_CUT_RE.test(region[space - 1] as string)) space = region.indexOf(" ", space + 1)
+    if (space < 0 || space > last) return -1
+    while (token && token.index + token[0].length <= space) token = scan.exec(region)
+    if (!token || token.index > space) return from + space
+    space = token.index + token[0].length
+  }
 }
 
 // ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
@@ -6781,6 +6830,11 @@ function startsLikeName(piece: string): boolean {
   return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
 }
 
+/** The first word of a piece, lowercased. */
+function firstWord(piece: string): string {
+  return (/^\p{L}[\p{L}'’-]*/u.exec(piece)?.[0] ?? "").toLowerCase()
+}
+
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
 function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
@@ -6803,6 +6857,8 @@ function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, pi
         (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
       )
     case "acronym":
+      // A dotted acronym often ends a sentence ("the U.S."): a subject that opens reports ends it too.
+      return lower || digit || (startsLikeName(piece) && !SUBJECT_OPENERS.has(firstWord(piece)))
     case "unit":
     case "regnal":
       return lower || digit || startsLikeName(piece)
@@ -7141,22 +7197,55 @@ function* cutBeforeLowercase(segment: string): Generator<[string, boolean]> {
   yield [segment.slice(from), from > 0]
 }
 
+/** A stop: the scan for stops ICU reads on through starts only at these, never at every character. */
+const STOP_CHAR_RE = /[.．]/g
+
+/** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
+const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
+
+/** After a full-width stop: spaces, then a capital ("Monday．The"). */
+const FULL_WIDTH_STOP_RE = /．\s*(?=\p{Lu})/uy
+
+/** After a year's full stop: a footnote number of one or two digits, spaces, a capitalised word. */
+const FOOTNOTE_AFTER_RE = /\.\d{1,2}\s+(?=\p{Lu}\p{Ll})/uy
+
+const TWO_LOWER_RE = /^\p{Ll}{2}$/u
+
+const YEAR_RE = /^\d{4}$/
+
 /**
- * A stop that ICU reads on through: one with no space after it between a word and a sentence opener
+ * Where a stop ICU reads on through ends: one with no space after it between a word and a sentence opener
  * ("on Monday.The next"), a full-width one ("Monday．The"), and a footnote number after a year's full stop
- * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number.
+ * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number. Each check is
+ * anchored at a stop: a pattern with lookbehinds tried at every character of a megabyte segment costs
+ * hundreds of nanoseconds a character.
  */
-const UNSPACED_STOP_RE =
-  /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
+function* unspacedStops(segment: string): Generator<number> {
+  for (const { index: at } of segment.matchAll(STOP_CHAR_RE)) {
+    const sticky = segment[at] === "．" ? FULL_WIDTH_STOP_RE : undefined
+    if (sticky) {
+      sticky.lastIndex = at
+      if (sticky.test(segment)) yield sticky.lastIndex
+      continue
+    }
+    const before = segment.slice(Math.max(0, at - 4), at)
+    if (TWO_LOWER_RE.test(before.slice(-2))) {
+      OPENER_AFTER_RE.lastIndex = at + 1
+      const opener = OPENER_AFTER_RE.exec(segment)?.[1]
+      if (opener !== undefined && SENTENCE_STARTERS.has(opener.toLowerCase())) yield at + 1
+    } else if (YEAR_RE.test(before)) {
+      FOOTNOTE_AFTER_RE.lastIndex = at
+      if (FOOTNOTE_AFTER_RE.test(segment)) yield FOOTNOTE_AFTER_RE.lastIndex
+    }
+  }
+}
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 function* segmentPieces(segment: string): Generator<[string, boolean]> {
   if (!segment.includes(".") && !segment.includes("．")) return yield* cutPieces(segment)
   let from = 0
-  for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
-    const opener = match[1]
-    if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
-    const end = match.index + match[0].length
+  for (const end of unspacedStops(segment)) {
+    if (end <= from) continue
     for (const [text, hard] of cutPieces(segment.slice(from, end))) yield [text, hard || from > 0]
     from = end
   }
@@ -7252,7 +7341,51 @@ function insideQuotation(previous: PendingSentence, ahead: readonly Piece[]): bo
  * that starts lowercase.
  */
 function sentences(text: string, segmenter: Intl.Segmenter): Generator<string> {
-  return eachSentence(text, segmenter)
+  return windowedSentences(windowsOf(text), segmenter)
+}
+
+/**
+ * How long a stretch of a paragraph is segmented at once. Whole-text passes over a paragraph of megabytes
+ * cost more than linearly (each allocates a copy that large, which the allocator and the collector handle
+ * ever more slowly), so a paragraph longer than this is read in windows.
+ */
+const WINDOW_CHARS = 32 * 1024
+
+/**
+ * A text in windows of about `WINDOW_CHARS`, each cut at a space after a letter or code, in no code span
+ * or URL: no rule puts a sentence boundary there (every one needs a stop, a digit or a line break before it).
+ */
+function* windowsOf(text: string): Generator<string> {
+  let from = 0
+  while (text.length - from > WINDOW_CHARS) {
+    const cut = tokenFreeSpace(text, from, from + WINDOW_CHARS)
+    if (cut < 0) break
+    yield text.slice(from, cut)
+    from = cut
+  }
+  yield from === 0 ? text : text.slice(from)
+}
+
+/**
+ * The sentences of a text read in windows: a window's first sentence goes on with the last of the window
+ * before, since no boundary stands at a cut, unless that one already fills a window (a run of text with no
+ * sentence end is cut there rather than handed on as one claim of megabytes).
+ */
+function* windowedSentences(windows: Iterable<string>, segmenter: Intl.Segmenter): Generator<string> {
+  let held: string | undefined
+  let first = false
+  for (const window of windows) {
+    for (const sentence of eachSentence(window, segmenter)) {
+      if (first && held !== undefined && held.length < WINDOW_CHARS) held = `${held} ${sentence}`
+      else {
+        if (held !== undefined) yield held
+        held = sentence
+      }
+      first = false
+    }
+    first = true
+  }
+  if (held !== undefined) yield held
 }
 
 /** The sentences of a block one by one (see `sentences`): a long reply's sentences are never all held at once. */
@@ -7322,7 +7455,9 @@ function splitClaims(
     next = blocks.next()
     const listFollows = next.value?.item === true && !block.item
     if (!block.item) carry = undefined
-    const each = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    // Markup is stripped window by window too: a paragraph of megabytes is never copied whole.
+    const windows = mapEach(windowsOf(joinLines(block.lines)), (window) => stripInlineMarkdown(window, true))
+    const each = windowedSentences(windows, segmenter)
     let ahead = each.next()
     for (let at = 0; !ahead.done; at++) {
       let withCode = ahead.value
@@ -7361,6 +7496,11 @@ function splitClaims(
     }
   }
   return { claims, skipped, notClaims, unlisted }
+}
+
+/** Each item of `items` through `change`, one at a time. */
+function* mapEach<T, R>(items: Iterable<T>, change: (item: T) => R): Generator<R> {
+  for (const item of items) yield change(item)
 }
 
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */

@@ -3,9 +3,11 @@ import { breathe, fmtBytes, fmtMs, table } from "../lib.ts"
 import { SPLITTER_EXPONENT_TARGET, SPLITTER_INPUTS, splitterGrowth } from "../splitter-scaling.ts"
 import type { Report } from "./common.ts"
 
-/** How `splitClaims`'s cost grows with its input, per adversarial input: best-of-runs CPU time, one exponent. */
+/** How `splitClaims`'s cost grows with its input, per adversarial input: least CPU time over rounds, one exponent. */
 export async function benchSplitterGrowth({ print, targets, findings }: Report) {
-  print("## 12. Splitter growth from 0.25 to 4 MB (best-of-runs CPU time; exponent fitted between the ends)")
+  print(
+    "## 12. Splitter growth from 0.25 to 4 MB (least CPU time of 5 rounds, sizes in turn; exponent fitted between the ends)",
+  )
   print()
   const rows: string[][] = []
   let worst = 0

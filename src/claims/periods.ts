@@ -8,6 +8,7 @@ import {
   NUMBER_ABBREVIATIONS,
   ORDINAL_NOUN_START_RE,
   SENTENCE_STARTERS,
+  SUBJECT_OPENERS,
   UNIT_ABBREVIATIONS,
 } from "./words.ts"
 
@@ -64,6 +65,11 @@ export function startsLikeName(piece: string): boolean {
   return word !== undefined && !SENTENCE_STARTERS.has(word.toLowerCase())
 }
 
+/** The first word of a piece, lowercased. */
+function firstWord(piece: string): string {
+  return (/^\p{L}[\p{L}'’-]*/u.exec(piece)?.[0] ?? "").toLowerCase()
+}
+
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
 export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
@@ -86,6 +92,8 @@ export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: strin
         (BEFORE_ORDINAL_RE.test(ending.before) && startsLikeName(piece))
       )
     case "acronym":
+      // A dotted acronym often ends a sentence ("the U.S."): a subject that opens reports ends it too.
+      return lower || digit || (startsLikeName(piece) && !SUBJECT_OPENERS.has(firstWord(piece)))
     case "unit":
     case "regnal":
       return lower || digit || startsLikeName(piece)

@@ -7,7 +7,7 @@ import type { Claim, NotJudged } from "../state/shapes.ts"
 import { listAction, MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
 import { continuesAfterPeriod, periodEnding, startsLikeName } from "./periods.ts"
 import { CODE_SPAN_RE, eachProseBlock, stripInlineMarkdown } from "./prose.ts"
-import { shieldTokens, unshieldTokens } from "./tokens.ts"
+import { shieldTokens, tokenFreeSpace, unshieldTokens } from "./tokens.ts"
 import { GERMAN_WORD_RE, QUESTION_START_RE, SENTENCE_STARTERS } from "./words.ts"
 
 const BEFORE_CHARS = 300
@@ -141,22 +141,55 @@ function* cutBeforeLowercase(segment: string): Generator<[string, boolean]> {
   yield [segment.slice(from), from > 0]
 }
 
+/** A stop: the scan for stops ICU reads on through starts only at these, never at every character. */
+const STOP_CHAR_RE = /[.．]/g
+
+/** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
+const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
+
+/** After a full-width stop: spaces, then a capital ("Monday．The"). */
+const FULL_WIDTH_STOP_RE = /．\s*(?=\p{Lu})/uy
+
+/** After a year's full stop: a footnote number of one or two digits, spaces, a capitalised word. */
+const FOOTNOTE_AFTER_RE = /\.\d{1,2}\s+(?=\p{Lu}\p{Ll})/uy
+
+const TWO_LOWER_RE = /^\p{Ll}{2}$/u
+
+const YEAR_RE = /^\d{4}$/
+
 /**
- * A stop that ICU reads on through: one with no space after it between a word and a sentence opener
+ * Where a stop ICU reads on through ends: one with no space after it between a word and a sentence opener
  * ("on Monday.The next"), a full-width one ("Monday．The"), and a footnote number after a year's full stop
- * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number.
+ * ("in 1987.1 According to"). The cut goes after the stop, or after the footnote number. Each check is
+ * anchored at a stop: a pattern with lookbehinds tried at every character of a megabyte segment costs
+ * hundreds of nanoseconds a character.
  */
-const UNSPACED_STOP_RE =
-  /(?<=\p{Ll}{2})\.(?=(\p{Lu}\p{Ll}+)\b)|．\s*(?=\p{Lu})|(?<=\d{4}\.\d{1,2})\s+(?=\p{Lu}\p{Ll})/gu
+function* unspacedStops(segment: string): Generator<number> {
+  for (const { index: at } of segment.matchAll(STOP_CHAR_RE)) {
+    const sticky = segment[at] === "．" ? FULL_WIDTH_STOP_RE : undefined
+    if (sticky) {
+      sticky.lastIndex = at
+      if (sticky.test(segment)) yield sticky.lastIndex
+      continue
+    }
+    const before = segment.slice(Math.max(0, at - 4), at)
+    if (TWO_LOWER_RE.test(before.slice(-2))) {
+      OPENER_AFTER_RE.lastIndex = at + 1
+      const opener = OPENER_AFTER_RE.exec(segment)?.[1]
+      if (opener !== undefined && SENTENCE_STARTERS.has(opener.toLowerCase())) yield at + 1
+    } else if (YEAR_RE.test(before)) {
+      FOOTNOTE_AFTER_RE.lastIndex = at
+      if (FOOTNOTE_AFTER_RE.test(segment)) yield FOOTNOTE_AFTER_RE.lastIndex
+    }
+  }
+}
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 function* segmentPieces(segment: string): Generator<[string, boolean]> {
   if (!segment.includes(".") && !segment.includes("．")) return yield* cutPieces(segment)
   let from = 0
-  for (const match of segment.matchAll(UNSPACED_STOP_RE)) {
-    const opener = match[1]
-    if (opener !== undefined && !SENTENCE_STARTERS.has(opener.toLowerCase())) continue
-    const end = match.index + match[0].length
+  for (const end of unspacedStops(segment)) {
+    if (end <= from) continue
     for (const [text, hard] of cutPieces(segment.slice(from, end))) yield [text, hard || from > 0]
     from = end
   }
@@ -252,7 +285,51 @@ function insideQuotation(previous: PendingSentence, ahead: readonly Piece[]): bo
  * that starts lowercase.
  */
 export function sentences(text: string, segmenter: Intl.Segmenter): Generator<string> {
-  return eachSentence(text, segmenter)
+  return windowedSentences(windowsOf(text), segmenter)
+}
+
+/**
+ * How long a stretch of a paragraph is segmented at once. Whole-text passes over a paragraph of megabytes
+ * cost more than linearly (each allocates a copy that large, which the allocator and the collector handle
+ * ever more slowly), so a paragraph longer than this is read in windows.
+ */
+const WINDOW_CHARS = 32 * 1024
+
+/**
+ * A text in windows of about `WINDOW_CHARS`, each cut at a space after a letter or code, in no code span
+ * or URL: no rule puts a sentence boundary there (every one needs a stop, a digit or a line break before it).
+ */
+function* windowsOf(text: string): Generator<string> {
+  let from = 0
+  while (text.length - from > WINDOW_CHARS) {
+    const cut = tokenFreeSpace(text, from, from + WINDOW_CHARS)
+    if (cut < 0) break
+    yield text.slice(from, cut)
+    from = cut
+  }
+  yield from === 0 ? text : text.slice(from)
+}
+
+/**
+ * The sentences of a text read in windows: a window's first sentence goes on with the last of the window
+ * before, since no boundary stands at a cut, unless that one already fills a window (a run of text with no
+ * sentence end is cut there rather than handed on as one claim of megabytes).
+ */
+function* windowedSentences(windows: Iterable<string>, segmenter: Intl.Segmenter): Generator<string> {
+  let held: string | undefined
+  let first = false
+  for (const window of windows) {
+    for (const sentence of eachSentence(window, segmenter)) {
+      if (first && held !== undefined && held.length < WINDOW_CHARS) held = `${held} ${sentence}`
+      else {
+        if (held !== undefined) yield held
+        held = sentence
+      }
+      first = false
+    }
+    first = true
+  }
+  if (held !== undefined) yield held
 }
 
 /** The sentences of a block one by one (see `sentences`): a long reply's sentences are never all held at once. */
@@ -322,7 +399,9 @@ export function splitClaims(
     next = blocks.next()
     const listFollows = next.value?.item === true && !block.item
     if (!block.item) carry = undefined
-    const each = sentences(stripInlineMarkdown(joinLines(block.lines), true), segmenter)
+    // Markup is stripped window by window too: a paragraph of megabytes is never copied whole.
+    const windows = mapEach(windowsOf(joinLines(block.lines)), (window) => stripInlineMarkdown(window, true))
+    const each = windowedSentences(windows, segmenter)
     let ahead = each.next()
     for (let at = 0; !ahead.done; at++) {
       let withCode = ahead.value
@@ -361,6 +440,11 @@ export function splitClaims(
     }
   }
   return { claims, skipped, notClaims, unlisted }
+}
+
+/** Each item of `items` through `change`, one at a time. */
+function* mapEach<T, R>(items: Iterable<T>, change: (item: T) => R): Generator<R> {
+  for (const item of items) yield change(item)
 }
 
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */

@@ -8,8 +8,6 @@ const STAND_IN_OF: Readonly<Record<string, string>> = { ".": "\uE010", "!": "\uE
 
 const MARK_OF: Readonly<Record<string, string>> = { "\uE010": ".", "\uE011": "!", "\uE012": "?" }
 
-const STAND_IN_RE = /[\uE010-\uE012]/g
-
 /** A mark with a character right after it: a mark before a space may still end a sentence a stray backtick opened. */
 const MARK_RE = /[.!?](?=\S)/g
 
@@ -42,29 +40,66 @@ export function shieldTokens(text: string): string {
   return at.length ? patched(text, at, STAND_IN_OF) : text
 }
 
-/** Below this length a text is unshielded by a plain replace: no array of units to build for a sentence. */
-const SHORT_UNITS = 4096
-
-/** The text with every stand-in turned back into its mark. */
+/**
+ * The text with every stand-in turned back into its mark: one native replace per mark, which builds the
+ * result without a string or a callback per stand-in (a megabyte of code spans holds 70,000 of them).
+ */
 export function unshieldTokens(text: string): string {
-  if (text.length < SHORT_UNITS) return text.replace(STAND_IN_RE, (stand) => MARK_OF[stand] as string)
-  const at: number[] = []
-  STAND_IN_RE.lastIndex = 0
-  for (let match = STAND_IN_RE.exec(text); match; match = STAND_IN_RE.exec(text)) at.push(match.index)
-  return at.length ? patched(text, at, MARK_OF) : text
+  let out = text
+  for (const [stand, mark] of STAND_INS) if (out.includes(stand)) out = out.replaceAll(stand, mark)
+  return out
 }
+
+const STAND_INS = Object.entries(MARK_OF)
+
+/** How many offsets are patched into one chunk: the small slices between them never pile up by the million. */
+const PATCH_CHUNK = 1024
 
 /**
  * The text with the character at each offset (ascending) swapped for its counterpart: the runs between the
  * offsets are sliced, not copied unit by unit, and joined once.
  */
 function patched(text: string, offsets: readonly number[], swap: Readonly<Record<string, string>>): string {
+  const chunks: string[] = []
   const parts: string[] = []
   let from = 0
   for (const offset of offsets) {
     parts.push(text.slice(from, offset), swap[text[offset] as string] as string)
     from = offset + 1
+    if (parts.length >= 2 * PATCH_CHUNK) chunks.push(parts.splice(0).join(""))
   }
   parts.push(text.slice(from))
-  return parts.join("")
+  chunks.push(parts.join(""))
+  return chunks.length === 1 ? (chunks[0] as string) : chunks.join("")
+}
+
+/** What may stand before a cut: a letter, or a code span's closing backtick (ICU breaks after neither). */
+const BEFORE_CUT_RE = /[\p{L}`]/u
+
+/** How far past its target a cut is looked for, and the longest token (a span of 400 and its backticks). */
+const CUT_SLACK = 4096
+
+const TOKEN_MAX = 402
+
+/**
+ * The first space at or after `target` that follows a letter or code and stands in no token, or -1 when
+ * there is none within a few KB: a place where a long paragraph can be cut into windows with no sentence
+ * boundary and no token cut. Tokens are read from `from`, a place that is itself in none, and only up to a
+ * little past the target, so each window is scanned once.
+ */
+export function tokenFreeSpace(text: string, from: number, target: number): number {
+  const region = text.slice(from, target + CUT_SLACK)
+  // A token cut off by the region's end is not seen whole: spaces that near the end are not taken.
+  const last = from + region.length === text.length ? region.length : region.length - TOKEN_MAX
+  const scan = new RegExp(UNSPLITTABLE_RE.source, UNSPLITTABLE_RE.flags)
+  let token = scan.exec(region)
+  let space = target - from
+  for (;;) {
+    space = region.indexOf(" ", space)
+    while (space > 0 && !BEFORE_CUT_RE.test(region[space - 1] as string)) space = region.indexOf(" ", space + 1)
+    if (space < 0 || space > last) return -1
+    while (token && token.index + token[0].length <= space) token = scan.exec(region)
+    if (!token || token.index > space) return from + space
+    space = token.index + token[0].length
+  }
 }

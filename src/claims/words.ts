@@ -60,6 +60,20 @@ export const SENTENCE_STARTERS = new Set([
   ...["sind", "war", "waren", "hat", "haben", "wird", "werden", "kann", "können", "soll", "muss", "gibt"],
 ])
 
+/**
+ * Subjects that open a report's next sentence and never name the thing an acronym abbreviates: quantities,
+ * groups of people and pronouns. After "the U.S." a usual opener ends the sentence already; these end it too
+ * ("… in the history of the U.S. Millions attended …"), while "U.S. Census" and "U.S. Region" go on.
+ */
+export const SUBJECT_OPENERS = new Set([
+  ...["millions", "thousands", "hundreds", "dozens", "billions", "tens", "scores", "officials", "critics"],
+  ...["residents", "people", "experts", "others", "researchers", "analysts", "authorities", "police", "voters"],
+  ...["visitors", "crowds", "fans", "protesters", "supporters", "opponents", "citizens", "workers", "students"],
+  ...["everyone", "everybody", "nobody", "someone", "somebody", "something", "nothing", "everything", "anyone"],
+  ...["lawmakers", "economists", "scientists", "tourists", "customers", "users", "companies", "prices", "sales"],
+  ...["tausende", "hunderte", "millionen", "dutzende", "zehntausende", "viele", "einige", "manche", "beide"],
+])
+
 const QUESTION_WORDS = [
   ...["is", "are", "was", "were", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may"],
   ...["might", "must", "has", "have", "had", "what", "why", "how", "where", "when", "who", "whom", "whose", "which"],

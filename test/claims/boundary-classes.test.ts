@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, test } from "bun:test"
-import { splitClaims } from "../../src/claims/split.ts"
+import { sentences, splitClaims } from "../../src/claims/split.ts"
 
 const split = (text: string) => splitClaims(text, 50).claims.map((claim) => claim.text)
 
@@ -21,6 +21,10 @@ describe("merges that hid a statement", () => {
     ["The office closed on Friday.The staff moved to the new building next week."],
     ["The office closed on Friday．The staff moved to the new building next week."],
     ["Das Werk schloss im Jahr 1994.2 Danach stand die Halle lange leer."],
+    // a dotted acronym that ends a sentence before a subject that opens the next
+    ["The parade was the largest in the history of the U.S. Millions attended it downtown."],
+    ["The talks were held in the U.K. Officials gave no details after the meeting."],
+    ["Der Umzug war der größte in der Geschichte der U.S.A. Tausende kamen in die Stadt."],
   ])("%p is two sentences", (text) => {
     expect(split(text)).toHaveLength(2)
   })
@@ -34,7 +38,37 @@ describe("splits inside a sentence", () => {
     "The report was filed by Sen. Maria Cantwell before the recess began.",
     "The keynote starts at 10 a.m. sharp in the main hall of the venue.",
     'The sign said "Wait!" and nobody crossed the street before the light.',
+    // a dotted acronym before a name it is part of, and German abbreviations before a quantity
+    "The U.S. Census data for the county is in the public domain.",
+    "The new servers go live in the U.S. Region first and in Europe later.",
+    "Es gibt u. a. Millionen Varianten dieser Bauform in älteren Anlagen.",
+    "Der Bericht nennt z. B. Tausende Fälle aus den letzten zehn Jahren.",
   ])("%p stays one sentence", (sentence) => {
     expect(split(sentence)).toEqual([sentence])
+  })
+})
+
+describe("a paragraph longer than a window", () => {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
+  // Sentences of about 60 characters with code in them: a paragraph of 100 KB is read in several windows.
+  const sentence = (i: number) => `Step ${i} of the build calls \`s3.PutObject\` with the key k${i}.`
+  const many = Array.from({ length: 1800 }, (_, i) => sentence(i))
+
+  test("is split as it would be whole: no sentence and no code span is cut at a window's edge", () => {
+    const claims = splitClaims(many.join(" "), 5000).claims.map((claim) => claim.raw ?? claim.text)
+    expect(claims).toEqual(many)
+  })
+
+  test("a sentence that runs across a window's edge stays whole", () => {
+    const before = "The cat sat on the mat today. ".repeat(600).trim()
+    const long = `The list of keys is ${"alpha beta gamma delta ".repeat(700)}and more.`
+    const claims = splitClaims(`${before} ${long} It ends here today.`, 50).claims.map((claim) => claim.text)
+    expect(claims).toEqual(["The cat sat on the mat today.", long, "It ends here today."])
+  })
+
+  test("a run of text with no sentence end is cut into claims of bounded length", () => {
+    const pieces = [...sentences("`s3.PutObject` ".repeat(40_000), segmenter)]
+    expect(pieces.length).toBeGreaterThan(5)
+    for (const piece of pieces) expect(piece.length).toBeLessThan(70_000)
   })
 })
