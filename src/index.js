@@ -5439,6 +5439,29 @@ function tokenFreeSpace(text, from, target) {
     space = token.index + token[0].length
   }
 }
+/**
+ * How long a stretch of a paragraph is segmented at once. Whole-text passes over a paragraph of megabytes
+ * cost more than linearly (each allocates a copy that large, which the allocator and the collector handle
+ * ever more slowly), so a paragraph longer than this is read in windows.
+ */
+const WINDOW_CHARS = 32 * 1024
+/**
+ * A text in windows of about `WINDOW_CHARS`, each cut at a space after a letter or code, in no code span
+ * or URL: no rule puts a sentence boundary there (every one needs a stop, a digit or a line break before it).
+ */
+function windowsOf(text) {
+  return eachWindow(text)
+}
+function* eachWindow(text) {
+  let from = 0
+  while (text.length - from > WINDOW_CHARS) {
+    const cut = tokenFreeSpace(text, from, from + WINDOW_CHARS)
+    if (cut < 0) break
+    yield text.slice(from, cut)
+    from = cut
+  }
+  yield from === 0 ? text : text.slice(from)
+}
 // ── End src/claims/tokens.ts ───────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/periods.ts ────────────────────────────────────────────────────────────────────────────
 /**
@@ -5904,39 +5927,17 @@ function insideQuotation(previous, ahead) {
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-function sentences(text, segmenter) {
-  return windowedSentences(windowsOf(text), segmenter)
+function sentences(text, segmenter, prepare = (window) => window) {
+  return windowedSentences(text, segmenter, prepare)
 }
-/**
- * How long a stretch of a paragraph is segmented at once. Whole-text passes over a paragraph of megabytes
- * cost more than linearly (each allocates a copy that large, which the allocator and the collector handle
- * ever more slowly), so a paragraph longer than this is read in windows.
- */
-const WINDOW_CHARS = 32 * 1024
-/**
- * A text in windows of about `WINDOW_CHARS`, each cut at a space after a letter or code, in no code span
- * or URL: no rule puts a sentence boundary there (every one needs a stop, a digit or a line break before it).
- */
-function* windowsOf(text) {
-  let from = 0
-  while (text.length - from > WINDOW_CHARS) {
-    const cut = tokenFreeSpace(text, from, from + WINDOW_CHARS)
-    if (cut < 0) break
-    yield text.slice(from, cut)
-    from = cut
-  }
-  yield from === 0 ? text : text.slice(from)
-}
-/**
- * The sentences of a text read in windows: a window's first sentence goes on with the last of the window
- * before, since no boundary stands at a cut, unless that one already fills a window (a run of text with no
- * sentence end is cut there rather than handed on as one claim of megabytes).
- */
-function* windowedSentences(windows, segmenter) {
+function* windowedSentences(text, segmenter, prepare) {
+  // A paragraph over a window is read window by window (see `windowsOf`). A window's first sentence goes on
+  // with the last of the window before, since no boundary stands at a cut, unless that one already fills a
+  // window: a run with no sentence end is cut there rather than handed on as one claim of megabytes.
   let held
   let first = false
-  for (const window of windows) {
-    for (const sentence of eachSentence(window, segmenter)) {
+  for (const window of windowsOf(text)) {
+    for (const sentence of eachSentence(prepare(window), segmenter)) {
       if (first && held !== undefined && held.length < WINDOW_CHARS) held = `${held} ${sentence}`
       else {
         if (held !== undefined) yield held
@@ -6010,9 +6011,8 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
     next = blocks.next()
     const listFollows = next.value?.item === true && !block.item
     if (!block.item) carry = undefined
-    // Markup is stripped window by window too: a paragraph of megabytes is never copied whole.
-    const windows = mapEach(windowsOf(joinLines(block.lines)), (window) => stripInlineMarkdown(window, true))
-    const each = windowedSentences(windows, segmenter)
+    // Markup is stripped window by window: a paragraph of megabytes is never copied whole.
+    const each = sentences(joinLines(block.lines), segmenter, (window) => stripInlineMarkdown(window, true))
     let ahead = each.next()
     for (let at = 0; !ahead.done; at++) {
       let withCode = ahead.value
@@ -6051,10 +6051,6 @@ function splitClaims(reply, max, segmenter = new Intl.Segmenter(undefined, { gra
     }
   }
   return { claims, skipped, notClaims, unlisted }
-}
-/** Each item of `items` through `change`, one at a time. */
-function* mapEach(items, change) {
-  for (const item of items) yield change(item)
 }
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */
 const NAMES_FIRST_RE = /^(?:`[^`]+`|[\w.-]*[/.][\w./-]+)(?:\s|:|$)/

@@ -7,7 +7,7 @@ import type { Claim, NotJudged } from "../state/shapes.ts"
 import { listAction, MIN_CLAIM_CHARS, notAClaim } from "./checkable.ts"
 import { continuesAfterPeriod, periodEnding, startsLikeName } from "./periods.ts"
 import { CODE_SPAN_RE, eachProseBlock, stripInlineMarkdown } from "./prose.ts"
-import { shieldTokens, tokenFreeSpace, unshieldTokens } from "./tokens.ts"
+import { shieldTokens, unshieldTokens, WINDOW_CHARS, windowsOf } from "./tokens.ts"
 import { GERMAN_WORD_RE, QUESTION_START_RE, SENTENCE_STARTERS } from "./words.ts"
 
 const BEFORE_CHARS = 300
@@ -284,42 +284,26 @@ function insideQuotation(previous: PendingSentence, ahead: readonly Piece[]): bo
  * quotations back onto their sentence; cuts before inline code that opens a sentence and before a sentence
  * that starts lowercase.
  */
-export function sentences(text: string, segmenter: Intl.Segmenter): Generator<string> {
-  return windowedSentences(windowsOf(text), segmenter)
+export function sentences(
+  text: string,
+  segmenter: Intl.Segmenter,
+  prepare: (window: string) => string = (window) => window,
+): Generator<string> {
+  return windowedSentences(text, segmenter, prepare)
 }
 
-/**
- * How long a stretch of a paragraph is segmented at once. Whole-text passes over a paragraph of megabytes
- * cost more than linearly (each allocates a copy that large, which the allocator and the collector handle
- * ever more slowly), so a paragraph longer than this is read in windows.
- */
-const WINDOW_CHARS = 32 * 1024
-
-/**
- * A text in windows of about `WINDOW_CHARS`, each cut at a space after a letter or code, in no code span
- * or URL: no rule puts a sentence boundary there (every one needs a stop, a digit or a line break before it).
- */
-function* windowsOf(text: string): Generator<string> {
-  let from = 0
-  while (text.length - from > WINDOW_CHARS) {
-    const cut = tokenFreeSpace(text, from, from + WINDOW_CHARS)
-    if (cut < 0) break
-    yield text.slice(from, cut)
-    from = cut
-  }
-  yield from === 0 ? text : text.slice(from)
-}
-
-/**
- * The sentences of a text read in windows: a window's first sentence goes on with the last of the window
- * before, since no boundary stands at a cut, unless that one already fills a window (a run of text with no
- * sentence end is cut there rather than handed on as one claim of megabytes).
- */
-function* windowedSentences(windows: Iterable<string>, segmenter: Intl.Segmenter): Generator<string> {
+function* windowedSentences(
+  text: string,
+  segmenter: Intl.Segmenter,
+  prepare: (window: string) => string,
+): Generator<string> {
+  // A paragraph over a window is read window by window (see `windowsOf`). A window's first sentence goes on
+  // with the last of the window before, since no boundary stands at a cut, unless that one already fills a
+  // window: a run with no sentence end is cut there rather than handed on as one claim of megabytes.
   let held: string | undefined
   let first = false
-  for (const window of windows) {
-    for (const sentence of eachSentence(window, segmenter)) {
+  for (const window of windowsOf(text)) {
+    for (const sentence of eachSentence(prepare(window), segmenter)) {
       if (first && held !== undefined && held.length < WINDOW_CHARS) held = `${held} ${sentence}`
       else {
         if (held !== undefined) yield held
@@ -399,9 +383,8 @@ export function splitClaims(
     next = blocks.next()
     const listFollows = next.value?.item === true && !block.item
     if (!block.item) carry = undefined
-    // Markup is stripped window by window too: a paragraph of megabytes is never copied whole.
-    const windows = mapEach(windowsOf(joinLines(block.lines)), (window) => stripInlineMarkdown(window, true))
-    const each = windowedSentences(windows, segmenter)
+    // Markup is stripped window by window: a paragraph of megabytes is never copied whole.
+    const each = sentences(joinLines(block.lines), segmenter, (window) => stripInlineMarkdown(window, true))
     let ahead = each.next()
     for (let at = 0; !ahead.done; at++) {
       let withCode = ahead.value
@@ -440,11 +423,6 @@ export function splitClaims(
     }
   }
   return { claims, skipped, notClaims, unlisted }
-}
-
-/** Each item of `items` through `change`, one at a time. */
-function* mapEach<T, R>(items: Iterable<T>, change: (item: T) => R): Generator<R> {
-  for (const item of items) yield change(item)
 }
 
 /** An item that opens with the thing acted on: code, a path or a file name ("`src/a.ts`", "docs/setup.md: …"). */

@@ -1,4 +1,4 @@
-// Tokens that hold no sentence boundary: inline code, URLs and identifiers keep their dots, "!" and "?".
+// Tokens that hold no sentence boundary: inline code, URLs and identifiers keep their dots, "!" and "?"; long paragraphs are cut into windows between them.
 
 /**
  * Stand-ins for ".", "!" and "?" inside a token while ICU segments: private-use characters, which ICU reads
@@ -87,7 +87,7 @@ const TOKEN_MAX = 402
  * boundary and no token cut. Tokens are read from `from`, a place that is itself in none, and only up to a
  * little past the target, so each window is scanned once.
  */
-export function tokenFreeSpace(text: string, from: number, target: number): number {
+function tokenFreeSpace(text: string, from: number, target: number): number {
   const region = text.slice(from, target + CUT_SLACK)
   // A token cut off by the region's end is not seen whole: spaces that near the end are not taken.
   const last = from + region.length === text.length ? region.length : region.length - TOKEN_MAX
@@ -102,4 +102,30 @@ export function tokenFreeSpace(text: string, from: number, target: number): numb
     if (!token || token.index > space) return from + space
     space = token.index + token[0].length
   }
+}
+
+/**
+ * How long a stretch of a paragraph is segmented at once. Whole-text passes over a paragraph of megabytes
+ * cost more than linearly (each allocates a copy that large, which the allocator and the collector handle
+ * ever more slowly), so a paragraph longer than this is read in windows.
+ */
+export const WINDOW_CHARS = 32 * 1024
+
+/**
+ * A text in windows of about `WINDOW_CHARS`, each cut at a space after a letter or code, in no code span
+ * or URL: no rule puts a sentence boundary there (every one needs a stop, a digit or a line break before it).
+ */
+export function windowsOf(text: string): Generator<string> {
+  return eachWindow(text)
+}
+
+function* eachWindow(text: string): Generator<string> {
+  let from = 0
+  while (text.length - from > WINDOW_CHARS) {
+    const cut = tokenFreeSpace(text, from, from + WINDOW_CHARS)
+    if (cut < 0) break
+    yield text.slice(from, cut)
+    from = cut
+  }
+  yield from === 0 ? text : text.slice(from)
 }
