@@ -103,7 +103,7 @@ function pickRouteModels(
   if (!main) {
     return {
       problem:
-        "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
+        'ragfaith: nothing is judged: the agent\'s model is your only one. Add "small_model" to opencode.json, or a judge key; see /ragfaith',
     }
   }
   // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
@@ -343,6 +343,15 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
     params(sessionID: string, output: { maxOutputTokens?: unknown }) {
       const call = running.get(sessionID)
       if (call) output.maxOutputTokens = call.maxTokens
+    },
+    /**
+     * A judge session failed: opencode shows every session's error as a red toast over the conversation,
+     * this one too. The plugin says what it means under the reply instead, so that toast goes at once. An
+     * abort (the plugin's own timeout or cut) shows no toast.
+     */
+    failed(sessionID: string, error: unknown) {
+      if (!(running.has(sessionID) || closed.has(sessionID))) return
+      if (asRecord(error).name !== "MessageAbortedError") notifier.dismissToast()
     },
     /**
      * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a

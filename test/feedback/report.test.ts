@@ -61,8 +61,15 @@ describe("/ragfaith says what to do", () => {
     })
     expect(flat).toContain(`the judge refused the key (HTTP 401): check ${named}.`)
     expect(flat).not.toContain("judge answered HTTP 401")
-    // the toast said the same: it is not repeated under the judge line
-    expect(flat).not.toContain("Toast at")
+    // the notice under the reply said the same: it is not repeated under the judge line
+    expect(flat).not.toMatch(/(Toast|Notice) at/)
+  })
+
+  test("what a notice said stays in the report after the transcript has moved on", async () => {
+    const { flat } = await reportAfter(() => ({ raw: "I think this claim is probably fine." }))
+    expect(flat).toMatch(
+      /Notice at \d\d:\d\d: The judge judge-main answers without a verdict: check RFE_JUDGE_MAIN_MODEL\./,
+    )
   })
 
   test("what a toast warned stays in the report, once, after the toast has gone", async () => {

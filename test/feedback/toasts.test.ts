@@ -1,7 +1,7 @@
 // Toasts written for people: what happened, what to do, two lines at most, never over the notice.
 
 import { describe, expect, test } from "bun:test"
-import { NOTICE_READ_MS } from "../../src/feedback/note.ts"
+import { MESSAGE_WIDTH, NOTICE_READ_MS } from "../../src/feedback/note.ts"
 import { createToastHold, HOLD_LIMIT_MS, toastText } from "../../src/feedback/notifier.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
 import { createHost, type HostOptions } from "../support/host.ts"
@@ -12,17 +12,66 @@ const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
 
 describe("toasts for people", () => {
-  test("titled once, never 'ragfaith:' again in the text, two lines of opencode's toast box at most", async () => {
+  test("a refused key is told under the reply, where no toast opens over it: two rows, in the notice's voice", async () => {
     const { host } = await turn(() => ({ status: 401 }))
+    expect(host.toasts).toEqual([])
+    expect(host.notices.map((notice) => notice.text)).toEqual([
+      "Automatic check: the judge refused the key (HTTP 401): check\nRFE_JUDGE_API_KEY. Replies go unchecked.",
+    ])
+    for (const row of host.notices[0]?.text.split("\n") ?? []) expect(row.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
+    // a line the user reads and the model never gets, and no turn: undo passes over it to the user's message
+    expect(host.prompts).toEqual([])
+  })
+
+  test("a failure that comes after the user moved on is a toast: the reply is no longer the last", async () => {
+    let fail: () => void = () => {}
+    const failed = new Promise<void>((resolve) => {
+      fail = resolve
+    })
+    await withJudge(
+      async () => {
+        await failed
+        return { status: 401 }
+      },
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url) })
+        const session = await host.createSession()
+        await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+        await host.userMessage(session, "And the capital?")
+        fail()
+        await host.settle()
+        expect(host.notices).toEqual([])
+        expect(host.toasts.map((toast) => toast.message)).toEqual([
+          "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
+        ])
+      },
+    )
+  })
+
+  test("a host that cannot add the notice (the prompt fails) shows it as a toast instead", async () => {
+    const { host } = await turn(() => ({ status: 401 }), {
+      wrapClient: (client) => ({
+        ...client,
+        session: {
+          ...client.session,
+          prompt: async (call) => (call.body.noReply ? { error: "not available" } : client.session.prompt(call)),
+        },
+      }),
+    })
+    expect(host.notices).toEqual([])
+    expect(host.toasts.map((toast) => toast.message)).toEqual([
+      "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
+    ])
+  })
+
+  test("a toast is titled once and never says 'ragfaith:' again, within two lines of opencode's toast box", async () => {
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
     expect(host.toasts.length).toBeGreaterThan(0)
     for (const toast of host.toasts) {
       expect(toast.title).toBe("ragfaith")
       expect(toast.message).not.toMatch(/^ragfaith/i)
       expect(toastLines(toast.message)).toBeLessThanOrEqual(2)
     }
-    expect(host.toasts[0]?.message).toBe(
-      "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
-    )
   })
 
   test("a judge that stays broken is told again after ten minutes, not only once", async () => {
@@ -40,14 +89,15 @@ describe("toasts for people", () => {
         clock += 5 * 60_000
         await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 8 bridges.")
         await host.settle()
-        expect(host.toasts).toHaveLength(1)
+        expect(host.notices).toHaveLength(1)
         clock += 6 * 60_000
         await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 9 bridges.")
         await host.settle()
-        expect(host.toasts.map((toast) => toast.message)).toEqual([
+        expect(host.told()).toEqual([
           "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
           "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
         ])
+        expect(host.toasts).toEqual([])
       },
     )
   })
