@@ -6900,7 +6900,10 @@ function createOpencodeRoute({ config, deps, notifier }) {
       call.retried = true
       void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
-    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
+    /**
+     * The judge settings with the models filled in from the user's opencode config, or why none can judge.
+     * The first time, which model judges: what to tell under the reply (it spends the user's own tokens).
+     */
     async settings(agentModel) {
       models ??= client.config
         .providers()
@@ -6910,11 +6913,12 @@ function createOpencodeRoute({ config, deps, notifier }) {
       if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
       const picked = pickRouteModels(config.judge, callable, seen, agentModel)
       if ("problem" in picked) return picked
-      notifier.tellOnce(
+      const told = notifier.tellOnce(
         "route-model",
         `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
+        "notice",
       )
-      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+      return { judge: { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }, told }
     },
   }
 }
@@ -6962,7 +6966,7 @@ const NO_JUDGE_ADVICE =
 function describeNoJudge(problem) {
   const plain = problem.replace(/^ragfaith:\s*/, "")
   return plain.includes("small_model")
-    ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+    ? `nothing is judged: the agent's model is your only one. ${NO_JUDGE_ADVICE}`
     : plain
 }
 /**
@@ -7999,20 +8003,20 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
   }
   /**
    * The judge settings for this reply; on the opencode route, with the models picked from the user's config.
-   * Where no model can judge: what to tell under the reply, when it is to be told now.
+   * What to tell under the reply, when it is to be told now: which model judges, or that none can.
    */
   const settle = async (state) => {
-    if (config.judge.route !== "opencode") return config.judge
-    const judge = await route.settings(config.activeModel ?? state.activeModel)
-    if (!("problem" in judge)) return judge
-    const told = notifier.reportFailure("no-judge-model", judge.problem, "notice")
-    health.lastError = { message: describeNoJudge(judge.problem), at: deps.now() }
+    if (config.judge.route !== "opencode") return { judge: config.judge, told: undefined }
+    const settled = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in settled)) return settled
+    const told = notifier.reportFailure("no-judge-model", settled.problem, "notice")
+    health.lastError = { message: describeNoJudge(settled.problem), at: deps.now() }
     return { told }
   }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
    * claims no source speaks to, which were not sent; what judging the reply cost; and what to tell under the
-   * reply about the judge (a refused key, no model to judge with), when it is to be told now.
+   * reply about the judge (which model judges, a refused key, no model to judge with), when it is to be told now.
    */
   return async (state, claims) => {
     const spend = newCounters()
@@ -8023,13 +8027,15 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
       unrelated: [],
       spend,
       second: undefined,
-      told: undefined,
+      told: [],
     }
-    const judge = await settle(state)
-    if ("told" in judge) return { ...none, told: judge.told }
+    const { judge, told: advice } = await settle(state)
+    const settled = advice ? [advice] : []
+    if (!judge) return { ...none, told: settled }
     const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
-    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0)
+      return { ...none, told: settled }
     const exists = (path) => deps.fileExists(resolvePath(path, directory))
     const evidence = gatherEvidence(state, config, judge, exists, named)
     const files = new Map(named.map((read) => [read.premise.id, read.file]))
@@ -8058,7 +8064,8 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told }
+    const all = [...settled, ...(told ? [told] : [])]
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told: all }
   }
 }
 // ── End src/judge/settle.ts ────────────────────────────────────────────────────────────────────────────────
@@ -8160,11 +8167,13 @@ function createNotifier(config, warnings, deps) {
         // A missing TUI has no toast to take off.
       }
     },
-    tellOnce(key, message) {
-      if (told.has(key)) return
+    tellOnce(key, message, how = "toast") {
+      if (told.has(key)) return undefined
       told.add(key)
       log("info", message)
-      toast(message, "info")
+      if (how === "toast") toast(message, "info")
+      else keep(message, "notice")
+      return message
     },
     hold: held.hold,
     holdFor(ms) {
@@ -9573,7 +9582,7 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts, disputes) {
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
-    if (judged.told) await tellUnderReply(state, generation, judged.told)
+    for (const told of judged.told) await tellUnderReply(state, generation, told)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return

@@ -844,8 +844,11 @@ interface Notifier {
   toast(message: string, variant?: ToastVariant): void
   /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
-  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
-  tellOnce(key: string, message: string): void
+  /**
+   * Something the user should know once per process: one log line, and a toast, or (`notice`) the message
+   * returned the one time it is told, for the caller to say under the reply (which model judges, say).
+   */
+  tellOnce(key: string, message: string, how?: "toast" | "notice"): string | undefined
   /**
    * Holds every toast until the returned release is called (and every other hold is released): the toast box
    * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
@@ -8634,8 +8637,13 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       call.retried = true
       void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
-    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
-    async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
+    /**
+     * The judge settings with the models filled in from the user's opencode config, or why none can judge.
+     * The first time, which model judges: what to tell under the reply (it spends the user's own tokens).
+     */
+    async settings(
+      agentModel: string | undefined,
+    ): Promise<{ judge: JudgeSettings; told: string | undefined } | { problem: string }> {
       models ??= client.config
         .providers()
         .then((result) => (result?.error === undefined ? readCallableModels(result?.data) : undefined))
@@ -8644,11 +8652,12 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
       const picked = pickRouteModels(config.judge, callable, seen, agentModel)
       if ("problem" in picked) return picked
-      notifier.tellOnce(
+      const told = notifier.tellOnce(
         "route-model",
         `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
+        "notice",
       )
-      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+      return { judge: { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }, told }
     },
   }
 }
@@ -8716,7 +8725,7 @@ const NO_JUDGE_ADVICE =
 function describeNoJudge(problem: string): string {
   const plain = problem.replace(/^ragfaith:\s*/, "")
   return plain.includes("small_model")
-    ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+    ? `nothing is judged: the agent's model is your only one. ${NO_JUDGE_ADVICE}`
     : plain
 }
 
@@ -10006,20 +10015,20 @@ function createClaimJudge(
   }
   /**
    * The judge settings for this reply; on the opencode route, with the models picked from the user's config.
-   * Where no model can judge: what to tell under the reply, when it is to be told now.
+   * What to tell under the reply, when it is to be told now: which model judges, or that none can.
    */
-  const settle = async (state: SessionState): Promise<JudgeSettings | { told: string | undefined }> => {
-    if (config.judge.route !== "opencode") return config.judge
-    const judge = await route.settings(config.activeModel ?? state.activeModel)
-    if (!("problem" in judge)) return judge
-    const told = notifier.reportFailure("no-judge-model", judge.problem, "notice")
-    health.lastError = { message: describeNoJudge(judge.problem), at: deps.now() }
+  const settle = async (state: SessionState): Promise<{ judge?: JudgeSettings; told: string | undefined }> => {
+    if (config.judge.route !== "opencode") return { judge: config.judge, told: undefined }
+    const settled = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in settled)) return settled
+    const told = notifier.reportFailure("no-judge-model", settled.problem, "notice")
+    health.lastError = { message: describeNoJudge(settled.problem), at: deps.now() }
     return { told }
   }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
    * claims no source speaks to, which were not sent; what judging the reply cost; and what to tell under the
-   * reply about the judge (a refused key, no model to judge with), when it is to be told now.
+   * reply about the judge (which model judges, a refused key, no model to judge with), when it is to be told now.
    */
   return async (state: SessionState, claims: readonly Claim[]) => {
     const spend = newCounters()
@@ -10030,13 +10039,15 @@ function createClaimJudge(
       unrelated: [] as Claim[],
       spend,
       second: undefined,
-      told: undefined as string | undefined,
+      told: [] as string[],
     }
-    const judge = await settle(state)
-    if ("told" in judge) return { ...none, told: judge.told }
+    const { judge, told: advice } = await settle(state)
+    const settled = advice ? [advice] : []
+    if (!judge) return { ...none, told: settled }
     const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
-    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0)
+      return { ...none, told: settled }
     const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
     const evidence = gatherEvidence(state, config, judge, exists, named)
     const files = new Map(named.map((read) => [read.premise.id, read.file]))
@@ -10065,7 +10076,8 @@ function createClaimJudge(
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told }
+    const all = [...settled, ...(told ? [told] : [])]
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told: all }
   }
 }
 
@@ -10179,11 +10191,13 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
         // A missing TUI has no toast to take off.
       }
     },
-    tellOnce(key, message) {
-      if (told.has(key)) return
+    tellOnce(key, message, how = "toast") {
+      if (told.has(key)) return undefined
       told.add(key)
       log("info", message)
-      toast(message, "info")
+      if (how === "toast") toast(message, "info")
+      else keep(message, "notice")
+      return message
     },
     hold: held.hold,
     holdFor(ms) {
@@ -11925,7 +11939,7 @@ function createReplyJudge(
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
-    if (judged.told) await tellUnderReply(state, generation, judged.told)
+    for (const told of judged.told) await tellUnderReply(state, generation, told)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return

@@ -142,8 +142,11 @@ export interface Notifier {
   toast(message: string, variant?: ToastVariant): void
   /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
-  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
-  tellOnce(key: string, message: string): void
+  /**
+   * Something the user should know once per process: one log line, and a toast, or (`notice`) the message
+   * returned the one time it is told, for the caller to say under the reply (which model judges, say).
+   */
+  tellOnce(key: string, message: string, how?: "toast" | "notice"): string | undefined
   /**
    * Holds every toast until the returned release is called (and every other hold is released): the toast box
    * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.

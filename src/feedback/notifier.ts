@@ -18,7 +18,7 @@ const WARNED_KEPT = 3
 const FAILURE_REPEAT_MS = 10 * 60_000
 
 /** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
-export function toastText(message: string): string {
+function toastText(message: string): string {
   const plain = message
     .replace(/^ragfaith:\s*/, "")
     .replace(/\s+/g, " ")
@@ -108,11 +108,13 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
         // A missing TUI has no toast to take off.
       }
     },
-    tellOnce(key, message) {
-      if (told.has(key)) return
+    tellOnce(key, message, how = "toast") {
+      if (told.has(key)) return undefined
       told.add(key)
       log("info", message)
-      toast(message, "info")
+      if (how === "toast") toast(message, "info")
+      else keep(message, "notice")
+      return message
     },
     hold: held.hold,
     holdFor(ms) {

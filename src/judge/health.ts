@@ -64,7 +64,7 @@ const NO_JUDGE_ADVICE =
 export function describeNoJudge(problem: string): string {
   const plain = problem.replace(/^ragfaith:\s*/, "")
   return plain.includes("small_model")
-    ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
+    ? `nothing is judged: the agent's model is your only one. ${NO_JUDGE_ADVICE}`
     : plain
 }
 

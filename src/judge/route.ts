@@ -363,8 +363,13 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       call.retried = true
       void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
-    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
-    async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
+    /**
+     * The judge settings with the models filled in from the user's opencode config, or why none can judge.
+     * The first time, which model judges: what to tell under the reply (it spends the user's own tokens).
+     */
+    async settings(
+      agentModel: string | undefined,
+    ): Promise<{ judge: JudgeSettings; told: string | undefined } | { problem: string }> {
       models ??= client.config
         .providers()
         .then((result) => (result?.error === undefined ? readCallableModels(result?.data) : undefined))
@@ -373,11 +378,12 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
       const picked = pickRouteModels(config.judge, callable, seen, agentModel)
       if ("problem" in picked) return picked
-      notifier.tellOnce(
+      const told = notifier.tellOnce(
         "route-model",
         `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
+        "notice",
       )
-      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+      return { judge: { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }, told }
     },
   }
 }

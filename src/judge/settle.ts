@@ -426,20 +426,20 @@ export function createClaimJudge(
   }
   /**
    * The judge settings for this reply; on the opencode route, with the models picked from the user's config.
-   * Where no model can judge: what to tell under the reply, when it is to be told now.
+   * What to tell under the reply, when it is to be told now: which model judges, or that none can.
    */
-  const settle = async (state: SessionState): Promise<JudgeSettings | { told: string | undefined }> => {
-    if (config.judge.route !== "opencode") return config.judge
-    const judge = await route.settings(config.activeModel ?? state.activeModel)
-    if (!("problem" in judge)) return judge
-    const told = notifier.reportFailure("no-judge-model", judge.problem, "notice")
-    health.lastError = { message: describeNoJudge(judge.problem), at: deps.now() }
+  const settle = async (state: SessionState): Promise<{ judge?: JudgeSettings; told: string | undefined }> => {
+    if (config.judge.route !== "opencode") return { judge: config.judge, told: undefined }
+    const settled = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in settled)) return settled
+    const told = notifier.reportFailure("no-judge-model", settled.problem, "notice")
+    health.lastError = { message: describeNoJudge(settled.problem), at: deps.now() }
     return { told }
   }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
    * claims no source speaks to, which were not sent; what judging the reply cost; and what to tell under the
-   * reply about the judge (a refused key, no model to judge with), when it is to be told now.
+   * reply about the judge (which model judges, a refused key, no model to judge with), when it is to be told now.
    */
   return async (state: SessionState, claims: readonly Claim[]) => {
     const spend = newCounters()
@@ -450,13 +450,15 @@ export function createClaimJudge(
       unrelated: [] as Claim[],
       spend,
       second: undefined,
-      told: undefined as string | undefined,
+      told: [] as string[],
     }
-    const judge = await settle(state)
-    if ("told" in judge) return { ...none, told: judge.told }
+    const { judge, told: advice } = await settle(state)
+    const settled = advice ? [advice] : []
+    if (!judge) return { ...none, told: settled }
     const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
-    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0)
+      return { ...none, told: settled }
     const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
     const evidence = gatherEvidence(state, config, judge, exists, named)
     const files = new Map(named.map((read) => [read.premise.id, read.file]))
@@ -485,7 +487,8 @@ export function createClaimJudge(
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told }
+    const all = [...settled, ...(told ? [told] : [])]
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told: all }
   }
 }
 

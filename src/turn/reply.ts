@@ -274,7 +274,7 @@ export function createReplyJudge(
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
-    if (judged.told) await tellUnderReply(state, generation, judged.told)
+    for (const told of judged.told) await tellUnderReply(state, generation, told)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return

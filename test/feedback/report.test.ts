@@ -34,6 +34,8 @@ describe("/ragfaith says what to do", () => {
     expect(flat).toContain('"small_model": "provider/model"')
     expect(flat).toContain("RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL")
     expect(flat).not.toContain("none asked yet")
+    // the notice under the reply said it shorter: the report says it once, in full
+    expect(flat).not.toContain("Notice at")
   })
 
   test("a judge key the settings lack: the report says nothing is judged, and which variable to set", async () => {

@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from "bun:test"
 import { MESSAGE_WIDTH, NOTICE_READ_MS } from "../../src/feedback/note.ts"
-import { createToastHold, HOLD_LIMIT_MS, toastText } from "../../src/feedback/notifier.ts"
+import { createToastHold, HOLD_LIMIT_MS } from "../../src/feedback/notifier.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
 import { createHost, type HostOptions } from "../support/host.ts"
 import { judgeEnv, withJudge } from "../support/judge.ts"
@@ -153,6 +153,15 @@ describe("toasts for people", () => {
     return host
   }
 
+  /** Advice of the doc-pull check in a session of its own: a toast that comes while the note is out. */
+  async function adviseMeanwhile(host: ReturnType<typeof createHost>) {
+    const side = await host.createSession()
+    const user = await host.userMessage(side, "Install left-pad and use it")
+    for (let i = 0; i < 2; i++)
+      await host.toolCall(side, user, "bash", { command: "npm install left-pad" }, { output: "added 1 package" })
+  }
+  const ADVICE = /left-pad/
+
   test("toasts wait while a reply is judged and its note is answered: nothing covers the notice as it appears", async () => {
     let answer: () => void = () => {}
     const answered = new Promise<void>((resolve) => {
@@ -165,16 +174,15 @@ describe("toasts for people", () => {
           return {}
         },
       })
-      // the note is out and its correction not yet answered: the advice of which model judges waits
+      // the note is out and its correction not yet answered: advice given meanwhile waits
       expect(host.prompts).toHaveLength(1)
+      await adviseMeanwhile(host)
       expect(host.toasts).toEqual([])
       answer()
       await host.settle()
       await Bun.sleep(10)
       expect(host.sleeps).toContain(NOTICE_READ_MS)
-      expect(host.toasts.map((toast) => toast.message)).toEqual([
-        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
-      ])
+      expect(host.toasts.map((toast) => toast.message)).toEqual([expect.stringMatching(ADVICE)])
     })
   })
 
@@ -241,14 +249,13 @@ describe("toasts for people", () => {
         },
       })
       expect(host.prompts).toHaveLength(1)
+      await adviseMeanwhile(host)
       expect(host.toasts).toEqual([])
       expect(limits.length).toBeGreaterThan(0)
       offset = HOLD_LIMIT_MS
       for (const fire of limits.splice(0)) fire()
       await Bun.sleep(10)
-      expect(host.toasts.map((toast) => toast.message)).toEqual([
-        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
-      ])
+      expect(host.toasts.map((toast) => toast.message)).toEqual([expect.stringMatching(ADVICE)])
     })
   })
 
@@ -258,20 +265,22 @@ describe("toasts for people", () => {
     expect(host.toasts).toHaveLength(1)
   })
 
-  test("the route tells once which model judges, as advice, in two whole lines", async () => {
-    const host = createHost({
-      providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
-      opencodeConfig: { small_model: "mock/title" },
+  test("the route tells once which model judges, under the first reply judged, in two whole rows", async () => {
+    await withJudge(bridges, async (provider) => {
+      const host = createHost({
+        providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
+        providerURL: provider.url,
+        opencodeConfig: { small_model: "mock/title" },
+      })
+      const session = await host.createSession()
+      await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
+      await host.settle()
+      await host.reply(session, await host.userMessage(session, "Again"), "Fredville has a harbour.")
+      await host.settle()
+      expect(host.notices.map((notice) => notice.text)).toEqual([
+        "Automatic check: the judge is mock/title, one of your models;\nRFE_JUDGE_MAIN_MODEL picks another.",
+      ])
+      expect(host.toasts).toEqual([])
     })
-    const session = await host.createSession()
-    await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
-    await host.settle()
-    const told = host.toasts.filter((toast) => toast.message.startsWith("The judge is mock/title"))
-    expect(told.map((toast) => toast.variant)).toEqual(["info"])
-    expect(told[0]?.message).toBe("The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another")
-    // whole at 80 columns too (opencode's toast box is 54 characters wide there as at 120), even for a long model id
-    expect(
-      toastText(told[0]?.message.replace("mock/title", "openrouter/anthropic/claude-haiku-4.5") ?? ""),
-    ).not.toContain("…")
   })
 })

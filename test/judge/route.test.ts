@@ -220,7 +220,7 @@ describe("the opencode judge route", () => {
       providers: [...PROVIDERS, { id: provider, source: "config", models: { [model]: {} } }],
       env: { RFE_JUDGE_MAIN_MODEL: long },
     })
-    const [notice] = host.notices
+    const notice = host.notices.find((told) => told.text.includes("HTTP 401"))
     expect(notice?.text.replace(/\n/g, " ")).toStartWith(
       "Automatic check: your provider refused the judge (HTTP 401): check its key. Judging rests 10 minutes.",
     )
