@@ -610,6 +610,14 @@ function createSessionStore() {
     },
   }
 }
+/**
+ * A message of the session that is the plugin's own note, or a notice under a reply: its visible text is no
+ * user turn, and undo passes over it to the user's own message.
+ */
+function markNote(state, messageID) {
+  state.noteMessages.add(messageID)
+  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
+}
 /** A message of the session that is the plugin's own `/ragfaith` report. */
 function markReport(state, messageID) {
   state.reportMessages.add(messageID)
@@ -6810,7 +6818,7 @@ function pickRouteModels(judge, models, seen, agentModel) {
   if (!main) {
     return {
       problem:
-        "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
+        'ragfaith: nothing is judged: the agent\'s model is your only one. Add "small_model" to opencode.json, or a judge key; see /ragfaith',
     }
   }
   // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
@@ -7008,6 +7016,15 @@ function createOpencodeRoute({ config, deps, notifier }) {
       if (call) output.maxOutputTokens = call.maxTokens
     },
     /**
+     * A judge session failed: opencode shows every session's error as a red toast over the conversation,
+     * this one too. The plugin says what it means under the reply instead, so that toast goes at once. An
+     * abort (the plugin's own timeout or cut) shows no toast.
+     */
+    failed(sessionID, error) {
+      if (!(running.has(sessionID) || closed.has(sessionID))) return
+      if (asRecord(error).name !== "MessageAbortedError") notifier.dismissToast()
+    },
+    /**
      * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a
      * call for minutes and end in an error toast; the plugin's backoff decides instead.
      */
@@ -7017,7 +7034,10 @@ function createOpencodeRoute({ config, deps, notifier }) {
       call.retried = true
       void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
-    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
+    /**
+     * The judge settings with the models filled in from the user's opencode config, or why none can judge.
+     * The first time, which model judges: what to tell under the reply (it spends the user's own tokens).
+     */
     async settings(agentModel) {
       models ??= client.config
         .providers()
@@ -7027,11 +7047,12 @@ function createOpencodeRoute({ config, deps, notifier }) {
       if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
       const picked = pickRouteModels(config.judge, callable, seen, agentModel)
       if ("problem" in picked) return picked
-      notifier.tellOnce(
+      const told = notifier.tellOnce(
         "route-model",
         `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
+        "notice",
       )
-      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+      return { judge: { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }, told }
     },
   }
 }
@@ -7070,7 +7091,23 @@ function describeOutage(failure, judge, model, since) {
     return "The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL."
   return `The judge is unreachable since ${at} (check RFE_JUDGE_BASE_URL); replies go unchecked.`
 }
-/** A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it. */
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+/** Why the opencode route has no judge, for `/ragfaith`: with no model but the agent's, every setting that gives one. */
+function describeNoJudge(problem) {
+  const plain = problem.replace(/^ragfaith:\s*/, "")
+  return plain.includes("small_model")
+    ? `nothing is judged: the agent's model is your only one. ${NO_JUDGE_ADVICE}`
+    : plain
+}
+/**
+ * A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it.
+ * Returns what to tell under the reply, when it is to be told now: it concerns that reply, and a toast would
+ * open over it.
+ */
 function noteJudgeHealth(notifier, state, evidence, run) {
   const { failure } = run
   const { judge, model } = evidence
@@ -7081,18 +7118,23 @@ function noteJudgeHealth(notifier, state, evidence, run) {
       status: failure.status,
       retryable: failure.retryable,
     })
-    notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since))
-  } else if (run.unreadable > 0 && run.unreadable === run.answered) {
+    return notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since), "notice")
+  }
+  if (run.unreadable > 0 && run.unreadable === run.answered) {
     // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
     notifier.log("warn", "ragfaith: the judge answered without a readable verdict", {
       model,
       unreadable: run.unreadable,
     })
-    notifier.reportFailure("unreadable", `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`)
-  } else if (run.answered > 0) {
-    // The judge works again: a later failure deserves a toast of its own.
-    notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+    return notifier.reportFailure(
+      "unreadable",
+      `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`,
+      "notice",
+    )
   }
+  // The judge works again: a later failure deserves a telling of its own.
+  if (run.answered > 0) notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+  return undefined
 }
 // ── End src/judge/health.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/gate.ts ────────────────────────────────────────────────────────────────────────────────
@@ -7786,11 +7828,6 @@ function pointsBack(text) {
 }
 // ── End src/judge/relevance.ts ─────────────────────────────────────────────────────────────────────────────
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
-/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
-const NO_JUDGE_ADVICE =
-  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
-  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
-  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
 /**
@@ -8098,22 +8135,22 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const post = (request) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
     return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
-  /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
+  /**
+   * The judge settings for this reply; on the opencode route, with the models picked from the user's config.
+   * What to tell under the reply, when it is to be told now: which model judges, or that none can.
+   */
   const settle = async (state) => {
-    if (config.judge.route !== "opencode") return config.judge
-    const judge = await route.settings(config.activeModel ?? state.activeModel)
-    if (!("problem" in judge)) return judge
-    notifier.reportFailure("no-judge-model", judge.problem)
-    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
-    const message = problem.includes("small_model")
-      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
-      : problem
-    health.lastError = { message, at: deps.now() }
-    return undefined
+    if (config.judge.route !== "opencode") return { judge: config.judge, told: undefined }
+    const settled = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in settled)) return settled
+    const told = notifier.reportFailure("no-judge-model", settled.problem, "notice")
+    health.lastError = { message: describeNoJudge(settled.problem), at: deps.now() }
+    return { told }
   }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
-   * claims no source speaks to, which were not sent; and what judging the reply cost.
+   * claims no source speaks to, which were not sent; what judging the reply cost; and what to tell under the
+   * reply about the judge (which model judges, a refused key, no model to judge with), when it is to be told now.
    */
   return async (state, claims) => {
     const spend = newCounters()
@@ -8124,12 +8161,15 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
       unrelated: [],
       spend,
       second: undefined,
+      told: [],
     }
-    const judge = await settle(state)
-    if (!judge) return none
+    const { judge, told: advice } = await settle(state)
+    const settled = advice ? [advice] : []
+    if (!judge) return { ...none, told: settled }
     const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
-    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0)
+      return { ...none, told: settled }
     const exists = (path) => deps.fileExists(resolvePath(path, directory))
     const evidence = gatherEvidence(state, config, judge, exists, named)
     const files = new Map(named.map((read) => [read.premise.id, read.file]))
@@ -8144,7 +8184,7 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
     )
-    noteJudgeHealth(notifier, state, evidence, run)
+    const told = noteJudgeHealth(notifier, state, evidence, run)
     // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
     if (run.failure) {
       const at = deps.now()
@@ -8158,7 +8198,8 @@ function createClaimJudge({ config, deps, notifier, counters, health, directory 
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel }
+    const all = [...settled, ...(told ? [told] : [])]
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told: all }
   }
 }
 // ── End src/judge/settle.ts ────────────────────────────────────────────────────────────────────────────────
@@ -8183,6 +8224,14 @@ function toastText(message) {
   if (rest.length <= 1) return text
   const [second = ""] = wrap(rest.join(" "), TOAST_LINE - 1)
   return `${first} ${second}…`
+}
+/** A message as a notice says it after "Automatic check:": no "ragfaith:" prefix, one line, a full stop. */
+function asNotice(message) {
+  const plain = message
+    .replace(/^ragfaith:\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  return /[.!?]$/.test(plain) ? plain : `${plain}.`
 }
 function createNotifier(config, warnings, deps) {
   /** Failures still going on: when each began and when it was last told. */
@@ -8209,24 +8258,30 @@ function createNotifier(config, warnings, deps) {
   }
   const held = createToastHold(show, deps)
   const recent = []
-  const toast = (message, variant = "warning") => {
-    // Kept as the toast reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later.
-    const text = toastText(message)
+  /** Kept as it reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
+  const keep = (message, how) => {
+    // A toast as its two lines read; a notice whole, as the transcript shows it.
+    const text = how === "toast" ? toastText(message) : asNotice(message)
     const old = recent.findIndex((entry) => entry.message === text)
     if (old >= 0) recent.splice(old, 1)
-    recent.push({ message: text, at: deps.now() })
+    recent.push({ message: text, at: deps.now(), how })
     trimOldest(recent, WARNED_KEPT)
+  }
+  const toast = (message, variant = "warning") => {
+    keep(message, "toast")
     held.toast(message, variant)
   }
   const reportFailure = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
     outages.set(kind, outage)
-    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
+    if (now - outage.toldAt < FAILURE_REPEAT_MS) return undefined
     outage.toldAt = now
     const message = typeof render === "string" ? render : render(outage.since)
     if (how === "toast") toast(message)
+    else if (how === "notice") keep(message, "notice")
     else log("warn", message)
+    return message
   }
   const sink = tokenSink(config.judgeLog, deps, (error) =>
     reportFailure("judge-log", `ragfaith: cannot write RFE_JUDGE_LOG (${String(error)})`, "log"),
@@ -8239,11 +8294,20 @@ function createNotifier(config, warnings, deps) {
       if (spendToast(budget, key, variant)) toast(message, variant)
     },
     reportFailure,
-    tellOnce(key, message) {
-      if (told.has(key)) return
+    dismissToast() {
+      try {
+        void deps.client.tui.showToast({ body: { message: " ", variant: "info", duration: 1 } }).catch(() => {})
+      } catch {
+        // A missing TUI has no toast to take off.
+      }
+    },
+    tellOnce(key, message, how = "toast") {
+      if (told.has(key)) return undefined
       told.add(key)
       log("info", message)
-      toast(message, "info")
+      if (how === "toast") toast(message, "info")
+      else keep(message, "notice")
+      return message
     },
     hold: held.hold,
     holdFor(ms) {
@@ -8652,6 +8716,17 @@ function buildNote(flagged, askProvenance) {
  * toast box opens over the top of the conversation, where the notice and the flagged reply then stand.
  */
 const NOTICE_READ_MS = 4_000
+/**
+ * A message as a notice under a reply shows it: after "Automatic check:", broken at MESSAGE_WIDTH, within
+ * NOTICE_LINES rows like the note's notice; a longer one (a long model name) is cut, as `/ragfaith` has it whole.
+ */
+function noticeRows(message) {
+  const told = asNotice(message)
+  const [first = "", ...rest] = wrap(`${NOTICE_PREFIX}${told.charAt(0).toLowerCase()}${told.slice(1)}`, MESSAGE_WIDTH)
+  const tail = rest.join(" ")
+  const kept = rest.length < NOTICE_LINES ? tail : clipWords(tail, MESSAGE_WIDTH)
+  return [first, ...(kept ? [kept] : [])].join("\n")
+}
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, counters }) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
@@ -8710,6 +8785,29 @@ function createNoteSender({ config, deps, notifier, counters }) {
     notifier.toastOnce(state.toastKeys, "inject-failed", failed)
   }
   return {
+    /**
+     * Tells the user something about the last reply under it, where a toast would open over it: a line of
+     * the transcript that starts no turn and never reaches the model (an ignored part). Undo passes over it
+     * like over a note. Where there is no transcript to add to (`opencode run`, opencode 2) it is a toast.
+     */
+    async notice(state, message) {
+      if (deps.mode === "run") return notifier.toast(message)
+      const text = noticeRows(message)
+      let result
+      try {
+        result = await deps.client.session.prompt({
+          path: { id: state.id },
+          body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
+        })
+      } catch (error) {
+        result = { error: error ?? "failed" }
+      }
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      if (messageID) markNote(state, messageID)
+      if (result?.error === undefined) return
+      notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+      notifier.toast(message)
+    },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
      * Says which it was, for `/ragfaith`, and the note that went in, for the report file.
@@ -8943,9 +9041,9 @@ function noReportYet(state, health, disabled) {
   return `Automatic check: no reply of this session has been judged yet.${why}`
 }
 /**
- * The judge and what went wrong with it, with the setting to check; then what the last toasts said, so a
- * warning that showed for a few seconds can be read again. A toast that says what the failure line says is
- * not repeated.
+ * The judge and what went wrong with it, with the setting to check; then what the last toasts and notices
+ * said, so a warning that showed for a few seconds, or scrolled away, can be read again. One that says what
+ * the failure line says is not repeated.
  */
 function judgeLines(health, options) {
   const failed = health.lastError
@@ -8965,7 +9063,11 @@ function judgeLines(health, options) {
   return [
     ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH),
     ...toasts.flatMap((toast) =>
-      wrap(`Toast at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`, MESSAGE_WIDTH, "  "),
+      wrap(
+        `${toast.how === "notice" ? "Notice" : "Toast"} at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`,
+        MESSAGE_WIDTH,
+        "  ",
+      ),
     ),
   ]
 }
@@ -9598,6 +9700,15 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts, disputes) {
   const { config, deps, notifier, counters } = ctx
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set()
+  /**
+   * What the judge's trouble means for this reply (a refused key, no model to judge with), told under it while
+   * the session waits for the user; a toast once the user has moved on, as the reply is no longer the last.
+   */
+  const tellUnderReply = async (state, generation, message) => {
+    if (state.deleted) return
+    if (state.generation !== generation) return notifier.toast(message)
+    await notes.notice(state, message)
+  }
   const judgeReply = async (state, reply) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
@@ -9607,6 +9718,7 @@ function createReplyJudge(ctx, judgeClaims, notes, receipts, disputes) {
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
+    for (const told of judged.told) await tellUnderReply(state, generation, told)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
@@ -9715,11 +9827,6 @@ function isJudgeSessionInfo(info) {
 function isNoteInstruction(part) {
   return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NOTE_TAG)
 }
-/** A message of the session that is the plugin's own note: its visible notice is no user turn. */
-function markNote(state, messageID) {
-  state.noteMessages.add(messageID)
-  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
-}
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
 function openRealTurn(state, user, ledger) {
   if (state.lastUser?.id !== user.id) {
@@ -9756,6 +9863,7 @@ const EVENT = {
   sessionUpdated: "session.updated",
   sessionDeleted: "session.deleted",
   sessionStatus: "session.status",
+  sessionError: "session.error",
   sessionIdle: "session.idle",
   messageUpdated: "message.updated",
   partUpdated: "message.part.updated",
@@ -9881,6 +9989,7 @@ function eventReaders(facts, route) {
       },
     ],
     [EVENT.sessionIdle, (props) => facts.idle(textOf(props.sessionID) ?? "")],
+    [EVENT.sessionError, (props) => route.failed(textOf(props.sessionID) ?? "", props.error)],
     [
       EVENT.sessionStatus,
       (props) => {

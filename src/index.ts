@@ -832,6 +832,13 @@ interface TokenLogLine {
   cached_tokens?: number
 }
 
+/** Something the plugin told the user: in a toast, or in a notice under a reply. */
+interface Warned {
+  message: string
+  at: number
+  how: "toast" | "notice"
+}
+
 /** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
 interface Notifier {
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
@@ -839,8 +846,11 @@ interface Notifier {
   toast(message: string, variant?: ToastVariant): void
   /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
-  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
-  tellOnce(key: string, message: string): void
+  /**
+   * Something the user should know once per process: one log line, and a toast, or (`notice`) the message
+   * returned the one time it is told, for the caller to say under the reply (which model judges, say).
+   */
+  tellOnce(key: string, message: string, how?: "toast" | "notice"): string | undefined
   /**
    * Holds every toast until the returned release is called (and every other hold is released): the toast box
    * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
@@ -850,9 +860,20 @@ interface Notifier {
   holdFor(ms: number): void
   /**
    * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
-   * is not forgotten after its first toast. `render` gets the time the failure began.
+   * is not forgotten after its first telling. `render` gets the time the failure began. A toast, a log line, or
+   * (`notice`) neither: the message is returned, for the caller to show under the reply it concerns, and kept
+   * for `/ragfaith`. Returns the message when it is told now, undefined while it waits to be told again.
    */
-  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
+  reportFailure(
+    kind: string,
+    render: string | ((since: number) => string),
+    how?: "toast" | "log" | "notice",
+  ): string | undefined
+  /**
+   * Takes opencode's own toast off the screen at once (a toast lasting 1 ms replaces it): the red error toast
+   * opencode shows for a failed judge session, which the plugin tells in a notice of its own.
+   */
+  dismissToast(): void
   clearFailures(healed: (kind: string) => boolean): void
   /** The configuration notices, the one that stops judging first, told when the first session appears. */
   showStartupNotice(): void
@@ -861,8 +882,11 @@ interface Notifier {
   printReport(text: string): void
   /** Where opencode keeps its log, in the words a message can point to. */
   readonly logPlace: string
-  /** The last few toasts, newest last, as they read: what a toast told stays findable in `/ragfaith`. */
-  warned(): ReadonlyArray<{ message: string; at: number }>
+  /**
+   * The last few toasts and notices, newest last, as they read: what a toast told, or a notice the transcript
+   * has since scrolled away, stays findable in `/ragfaith`.
+   */
+  warned(): ReadonlyArray<Warned>
 }
 
 // ── End src/config/effects.ts ──────────────────────────────────────────────────────────────────────────────
@@ -1082,8 +1106,9 @@ interface SessionState extends PremiseBuffer {
   /** Bumped by each real user message; a verdict computed for an older generation is dropped. */
   generation: number
   /**
-   * The user messages that are the plugin's own notes (their first part is the synthetic instruction): their
-   * visible notice is echoed back as user text, which is no user turn.
+   * The user messages that are the plugin's own notes (their first part is the synthetic instruction) and its
+   * notices under a reply (a failed judge): their visible text is echoed back as user text, which is no user
+   * turn, and no step of its own for undo.
    */
   noteMessages: Set<string>
   /** The user messages that are the plugin's `/ragfaith` reports: shown to the user, never a user turn. */
@@ -1203,6 +1228,15 @@ interface PartContext {
   /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
   counters: Counters
   health: JudgeHealth
+}
+
+/**
+ * A message of the session that is the plugin's own note, or a notice under a reply: its visible text is no
+ * user turn, and undo passes over it to the user's own message.
+ */
+function markNote(state: SessionState, messageID: string) {
+  state.noteMessages.add(messageID)
+  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
 }
 
 /** A message of the session that is the plugin's own `/ragfaith` report. */
@@ -8503,7 +8537,7 @@ function pickRouteModels(
   if (!main) {
     return {
       problem:
-        "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
+        'ragfaith: nothing is judged: the agent\'s model is your only one. Add "small_model" to opencode.json, or a judge key; see /ragfaith',
     }
   }
   // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
@@ -8745,6 +8779,15 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if (call) output.maxOutputTokens = call.maxTokens
     },
     /**
+     * A judge session failed: opencode shows every session's error as a red toast over the conversation,
+     * this one too. The plugin says what it means under the reply instead, so that toast goes at once. An
+     * abort (the plugin's own timeout or cut) shows no toast.
+     */
+    failed(sessionID: string, error: unknown) {
+      if (!(running.has(sessionID) || closed.has(sessionID))) return
+      if (asRecord(error).name !== "MessageAbortedError") notifier.dismissToast()
+    },
+    /**
      * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a
      * call for minutes and end in an error toast; the plugin's backoff decides instead.
      */
@@ -8754,8 +8797,13 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       call.retried = true
       void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
-    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
-    async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
+    /**
+     * The judge settings with the models filled in from the user's opencode config, or why none can judge.
+     * The first time, which model judges: what to tell under the reply (it spends the user's own tokens).
+     */
+    async settings(
+      agentModel: string | undefined,
+    ): Promise<{ judge: JudgeSettings; told: string | undefined } | { problem: string }> {
       models ??= client.config
         .providers()
         .then((result) => (result?.error === undefined ? readCallableModels(result?.data) : undefined))
@@ -8764,11 +8812,12 @@ function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
       const picked = pickRouteModels(config.judge, callable, seen, agentModel)
       if ("problem" in picked) return picked
-      notifier.tellOnce(
+      const told = notifier.tellOnce(
         "route-model",
         `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
+        "notice",
       )
-      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+      return { judge: { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }, told }
     },
   }
 }
@@ -8826,13 +8875,31 @@ function describeOutage(failure: JudgeError, judge: JudgeSettings, model: string
   return `The judge is unreachable since ${at} (check RFE_JUDGE_BASE_URL); replies go unchecked.`
 }
 
-/** A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it. */
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+
+/** Why the opencode route has no judge, for `/ragfaith`: with no model but the agent's, every setting that gives one. */
+function describeNoJudge(problem: string): string {
+  const plain = problem.replace(/^ragfaith:\s*/, "")
+  return plain.includes("small_model")
+    ? `nothing is judged: the agent's model is your only one. ${NO_JUDGE_ADVICE}`
+    : plain
+}
+
+/**
+ * A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it.
+ * Returns what to tell under the reply, when it is to be told now: it concerns that reply, and a toast would
+ * open over it.
+ */
 function noteJudgeHealth(
   notifier: Notifier,
   state: SessionState,
   evidence: { judge: JudgeSettings; model: string },
   run: JudgeRun,
-) {
+): string | undefined {
   const { failure } = run
   const { judge, model } = evidence
   if (failure) {
@@ -8842,18 +8909,23 @@ function noteJudgeHealth(
       status: failure.status,
       retryable: failure.retryable,
     })
-    notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since))
-  } else if (run.unreadable > 0 && run.unreadable === run.answered) {
+    return notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since), "notice")
+  }
+  if (run.unreadable > 0 && run.unreadable === run.answered) {
     // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
     notifier.log("warn", "ragfaith: the judge answered without a readable verdict", {
       model,
       unreadable: run.unreadable,
     })
-    notifier.reportFailure("unreadable", `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`)
-  } else if (run.answered > 0) {
-    // The judge works again: a later failure deserves a toast of its own.
-    notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+    return notifier.reportFailure(
+      "unreadable",
+      `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`,
+      "notice",
+    )
   }
+  // The judge works again: a later failure deserves a telling of its own.
+  if (run.answered > 0) notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+  return undefined
 }
 
 // ── End src/judge/health.ts ────────────────────────────────────────────────────────────────────────────────
@@ -9700,12 +9772,6 @@ function pointsBack(text: string): boolean {
 
 // ── Begin src/judge/settle.ts ──────────────────────────────────────────────────────────────────────────────
 
-/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
-const NO_JUDGE_ADVICE =
-  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
-  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
-  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
-
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 const QUESTION_CHARS = 300
 
@@ -10107,22 +10173,22 @@ function createClaimJudge(
     const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
     return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
-  /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
-  const settle = async (state: SessionState) => {
-    if (config.judge.route !== "opencode") return config.judge
-    const judge = await route.settings(config.activeModel ?? state.activeModel)
-    if (!("problem" in judge)) return judge
-    notifier.reportFailure("no-judge-model", judge.problem)
-    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
-    const message = problem.includes("small_model")
-      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
-      : problem
-    health.lastError = { message, at: deps.now() }
-    return undefined
+  /**
+   * The judge settings for this reply; on the opencode route, with the models picked from the user's config.
+   * What to tell under the reply, when it is to be told now: which model judges, or that none can.
+   */
+  const settle = async (state: SessionState): Promise<{ judge?: JudgeSettings; told: string | undefined }> => {
+    if (config.judge.route !== "opencode") return { judge: config.judge, told: undefined }
+    const settled = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in settled)) return settled
+    const told = notifier.reportFailure("no-judge-model", settled.problem, "notice")
+    health.lastError = { message: describeNoJudge(settled.problem), at: deps.now() }
+    return { told }
   }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
-   * claims no source speaks to, which were not sent; and what judging the reply cost.
+   * claims no source speaks to, which were not sent; what judging the reply cost; and what to tell under the
+   * reply about the judge (which model judges, a refused key, no model to judge with), when it is to be told now.
    */
   return async (state: SessionState, claims: readonly Claim[]) => {
     const spend = newCounters()
@@ -10133,12 +10199,15 @@ function createClaimJudge(
       unrelated: [] as Claim[],
       spend,
       second: undefined,
+      told: [] as string[],
     }
-    const judge = await settle(state)
-    if (!judge) return none
+    const { judge, told: advice } = await settle(state)
+    const settled = advice ? [advice] : []
+    if (!judge) return { ...none, told: settled }
     const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
-    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0)
+      return { ...none, told: settled }
     const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
     const evidence = gatherEvidence(state, config, judge, exists, named)
     const files = new Map(named.map((read) => [read.premise.id, read.file]))
@@ -10153,7 +10222,7 @@ function createClaimJudge(
     const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
     )
-    noteJudgeHealth(notifier, state, evidence, run)
+    const told = noteJudgeHealth(notifier, state, evidence, run)
     // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
     if (run.failure) {
       const at = deps.now()
@@ -10167,7 +10236,8 @@ function createClaimJudge(
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel }
+    const all = [...settled, ...(told ? [told] : [])]
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told: all }
   }
 }
 
@@ -10204,6 +10274,15 @@ function toastText(message: string): string {
   return `${first} ${second}…`
 }
 
+/** A message as a notice says it after "Automatic check:": no "ragfaith:" prefix, one line, a full stop. */
+function asNotice(message: string): string {
+  const plain = message
+    .replace(/^ragfaith:\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  return /[.!?]$/.test(plain) ? plain : `${plain}.`
+}
+
 function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
   /** Failures still going on: when each began and when it was last told. */
   const outages = new Map<string, { since: number; toldAt: number }>()
@@ -10228,25 +10307,31 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
     }
   }
   const held = createToastHold(show, deps)
-  const recent: Array<{ message: string; at: number }> = []
-  const toast: Notifier["toast"] = (message, variant = "warning") => {
-    // Kept as the toast reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later.
-    const text = toastText(message)
+  const recent: Warned[] = []
+  /** Kept as it reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
+  const keep = (message: string, how: Warned["how"]) => {
+    // A toast as its two lines read; a notice whole, as the transcript shows it.
+    const text = how === "toast" ? toastText(message) : asNotice(message)
     const old = recent.findIndex((entry) => entry.message === text)
     if (old >= 0) recent.splice(old, 1)
-    recent.push({ message: text, at: deps.now() })
+    recent.push({ message: text, at: deps.now(), how })
     trimOldest(recent, WARNED_KEPT)
+  }
+  const toast: Notifier["toast"] = (message, variant = "warning") => {
+    keep(message, "toast")
     held.toast(message, variant)
   }
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
     outages.set(kind, outage)
-    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
+    if (now - outage.toldAt < FAILURE_REPEAT_MS) return undefined
     outage.toldAt = now
     const message = typeof render === "string" ? render : render(outage.since)
     if (how === "toast") toast(message)
+    else if (how === "notice") keep(message, "notice")
     else log("warn", message)
+    return message
   }
   const sink = tokenSink(config.judgeLog, deps, (error) =>
     reportFailure("judge-log", `ragfaith: cannot write RFE_JUDGE_LOG (${String(error)})`, "log"),
@@ -10259,11 +10344,20 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
       if (spendToast(budget, key, variant)) toast(message, variant)
     },
     reportFailure,
-    tellOnce(key, message) {
-      if (told.has(key)) return
+    dismissToast() {
+      try {
+        void deps.client.tui.showToast({ body: { message: " ", variant: "info", duration: 1 } }).catch(() => {})
+      } catch {
+        // A missing TUI has no toast to take off.
+      }
+    },
+    tellOnce(key, message, how = "toast") {
+      if (told.has(key)) return undefined
       told.add(key)
       log("info", message)
-      toast(message, "info")
+      if (how === "toast") toast(message, "info")
+      else keep(message, "notice")
+      return message
     },
     hold: held.hold,
     holdFor(ms) {
@@ -10756,6 +10850,18 @@ interface Sent {
  */
 const NOTICE_READ_MS = 4_000
 
+/**
+ * A message as a notice under a reply shows it: after "Automatic check:", broken at MESSAGE_WIDTH, within
+ * NOTICE_LINES rows like the note's notice; a longer one (a long model name) is cut, as `/ragfaith` has it whole.
+ */
+function noticeRows(message: string): string {
+  const told = asNotice(message)
+  const [first = "", ...rest] = wrap(`${NOTICE_PREFIX}${told.charAt(0).toLowerCase()}${told.slice(1)}`, MESSAGE_WIDTH)
+  const tail = rest.join(" ")
+  const kept = rest.length < NOTICE_LINES ? tail : clipWords(tail, MESSAGE_WIDTH)
+  return [first, ...(kept ? [kept] : [])].join("\n")
+}
+
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
@@ -10816,6 +10922,29 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   }
 
   return {
+    /**
+     * Tells the user something about the last reply under it, where a toast would open over it: a line of
+     * the transcript that starts no turn and never reaches the model (an ignored part). Undo passes over it
+     * like over a note. Where there is no transcript to add to (`opencode run`, opencode 2) it is a toast.
+     */
+    async notice(state: SessionState, message: string) {
+      if (deps.mode === "run") return notifier.toast(message)
+      const text = noticeRows(message)
+      let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
+      try {
+        result = await deps.client.session.prompt({
+          path: { id: state.id },
+          body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
+        })
+      } catch (error) {
+        result = { error: error ?? "failed" }
+      }
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      if (messageID) markNote(state, messageID)
+      if (result?.error === undefined) return
+      notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+      notifier.toast(message)
+    },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
      * Says which it was, for `/ragfaith`, and the note that went in, for the report file.
@@ -10896,8 +11025,8 @@ interface ReportOptions {
   route: boolean
   /** Why nothing is judged at all, when the settings say so. */
   disabled: string | undefined
-  /** The last toasts, as they read. */
-  warned: ReadonlyArray<{ message: string; at: number }>
+  /** The last toasts and notices, as they read. */
+  warned: ReadonlyArray<Warned>
 }
 
 /** One judged statement of the report: a mark, the statement, and what decided it. */
@@ -11089,9 +11218,9 @@ function noReportYet(state: SessionState, health: JudgeHealth, disabled: string 
 }
 
 /**
- * The judge and what went wrong with it, with the setting to check; then what the last toasts said, so a
- * warning that showed for a few seconds can be read again. A toast that says what the failure line says is
- * not repeated.
+ * The judge and what went wrong with it, with the setting to check; then what the last toasts and notices
+ * said, so a warning that showed for a few seconds, or scrolled away, can be read again. One that says what
+ * the failure line says is not repeated.
  */
 function judgeLines(health: JudgeHealth, options: ReportOptions): string[] {
   const failed = health.lastError
@@ -11111,7 +11240,11 @@ function judgeLines(health: JudgeHealth, options: ReportOptions): string[] {
   return [
     ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH),
     ...toasts.flatMap((toast) =>
-      wrap(`Toast at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`, MESSAGE_WIDTH, "  "),
+      wrap(
+        `${toast.how === "notice" ? "Notice" : "Toast"} at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`,
+        MESSAGE_WIDTH,
+        "  ",
+      ),
     ),
   ]
 }
@@ -11949,6 +12082,16 @@ function createReplyJudge(
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
+  /**
+   * What the judge's trouble means for this reply (a refused key, no model to judge with), told under it while
+   * the session waits for the user; a toast once the user has moved on, as the reply is no longer the last.
+   */
+  const tellUnderReply = async (state: SessionState, generation: number, message: string) => {
+    if (state.deleted) return
+    if (state.generation !== generation) return notifier.toast(message)
+    await notes.notice(state, message)
+  }
+
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
@@ -11958,6 +12101,7 @@ function createReplyJudge(
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
+    for (const told of judged.told) await tellUnderReply(state, generation, told)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return
@@ -12084,12 +12228,6 @@ function isNoteInstruction(part: { synthetic?: unknown; text?: unknown }): boole
   return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NOTE_TAG)
 }
 
-/** A message of the session that is the plugin's own note: its visible notice is no user turn. */
-function markNote(state: SessionState, messageID: string) {
-  state.noteMessages.add(messageID)
-  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
-}
-
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
 function openRealTurn(state: SessionState, user: UserMessage, ledger: Ledger) {
   if (state.lastUser?.id !== user.id) {
@@ -12130,6 +12268,7 @@ const EVENT = {
   sessionUpdated: "session.updated",
   sessionDeleted: "session.deleted",
   sessionStatus: "session.status",
+  sessionError: "session.error",
   sessionIdle: "session.idle",
   messageUpdated: "message.updated",
   partUpdated: "message.part.updated",
@@ -12287,6 +12426,7 @@ function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
       },
     ],
     [EVENT.sessionIdle, (props) => facts.idle(textOf(props.sessionID) ?? "")],
+    [EVENT.sessionError, (props) => route.failed(textOf(props.sessionID) ?? "", props.error)],
     [
       EVENT.sessionStatus,
       (props) => {

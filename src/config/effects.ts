@@ -128,6 +128,13 @@ export interface TokenLogLine {
   cached_tokens?: number
 }
 
+/** Something the plugin told the user: in a toast, or in a notice under a reply. */
+export interface Warned {
+  message: string
+  at: number
+  how: "toast" | "notice"
+}
+
 /** Owns what the user and the logs hear from the plugin: log lines, toasts, failure reports, startup notices, the token log. */
 export interface Notifier {
   log(level: LogLevel, message: string, extra?: Record<string, unknown>): void
@@ -135,8 +142,11 @@ export interface Notifier {
   toast(message: string, variant?: ToastVariant): void
   /** A toast on a session's budget: each key once, and advice budgeted apart from warnings. */
   toastOnce(budget: Set<string>, key: string, message: string, variant?: ToastVariant): void
-  /** Something the user should know once per process (which model judges, say): one log line and one toast. */
-  tellOnce(key: string, message: string): void
+  /**
+   * Something the user should know once per process: one log line, and a toast, or (`notice`) the message
+   * returned the one time it is told, for the caller to say under the reply (which model judges, say).
+   */
+  tellOnce(key: string, message: string, how?: "toast" | "notice"): string | undefined
   /**
    * Holds every toast until the returned release is called (and every other hold is released): the toast box
    * opens over the top of the conversation, so nothing may cover a notice or a flagged reply as it appears.
@@ -146,9 +156,20 @@ export interface Notifier {
   holdFor(ms: number): void
   /**
    * A failure: told at once, and again at most every ten minutes while it lasts, so a judge that stays broken
-   * is not forgotten after its first toast. `render` gets the time the failure began.
+   * is not forgotten after its first telling. `render` gets the time the failure began. A toast, a log line, or
+   * (`notice`) neither: the message is returned, for the caller to show under the reply it concerns, and kept
+   * for `/ragfaith`. Returns the message when it is told now, undefined while it waits to be told again.
    */
-  reportFailure(kind: string, render: string | ((since: number) => string), how?: "toast" | "log"): void
+  reportFailure(
+    kind: string,
+    render: string | ((since: number) => string),
+    how?: "toast" | "log" | "notice",
+  ): string | undefined
+  /**
+   * Takes opencode's own toast off the screen at once (a toast lasting 1 ms replaces it): the red error toast
+   * opencode shows for a failed judge session, which the plugin tells in a notice of its own.
+   */
+  dismissToast(): void
   clearFailures(healed: (kind: string) => boolean): void
   /** The configuration notices, the one that stops judging first, told when the first session appears. */
   showStartupNotice(): void
@@ -157,6 +178,9 @@ export interface Notifier {
   printReport(text: string): void
   /** Where opencode keeps its log, in the words a message can point to. */
   readonly logPlace: string
-  /** The last few toasts, newest last, as they read: what a toast told stays findable in `/ragfaith`. */
-  warned(): ReadonlyArray<{ message: string; at: number }>
+  /**
+   * The last few toasts and notices, newest last, as they read: what a toast told, or a notice the transcript
+   * has since scrolled away, stays findable in `/ragfaith`.
+   */
+  warned(): ReadonlyArray<Warned>
 }

@@ -3,6 +3,7 @@
 import { clip, clockTime, describeError, plural, wrap } from "../base/text.ts"
 import { asRecord, textOf } from "../base/unknown.ts"
 import { normalizeForMatch } from "../claims/split.ts"
+import type { Warned } from "../config/effects.ts"
 import { type DisputeStore, statementId } from "../judge/disputes.ts"
 import {
   type JudgeHealth,
@@ -40,8 +41,8 @@ interface ReportOptions {
   route: boolean
   /** Why nothing is judged at all, when the settings say so. */
   disabled: string | undefined
-  /** The last toasts, as they read. */
-  warned: ReadonlyArray<{ message: string; at: number }>
+  /** The last toasts and notices, as they read. */
+  warned: ReadonlyArray<Warned>
 }
 
 /** One judged statement of the report: a mark, the statement, and what decided it. */
@@ -233,9 +234,9 @@ function noReportYet(state: SessionState, health: JudgeHealth, disabled: string 
 }
 
 /**
- * The judge and what went wrong with it, with the setting to check; then what the last toasts said, so a
- * warning that showed for a few seconds can be read again. A toast that says what the failure line says is
- * not repeated.
+ * The judge and what went wrong with it, with the setting to check; then what the last toasts and notices
+ * said, so a warning that showed for a few seconds, or scrolled away, can be read again. One that says what
+ * the failure line says is not repeated.
  */
 function judgeLines(health: JudgeHealth, options: ReportOptions): string[] {
   const failed = health.lastError
@@ -255,7 +256,11 @@ function judgeLines(health: JudgeHealth, options: ReportOptions): string[] {
   return [
     ...wrap(`Judge: ${judge}.${status}`, MESSAGE_WIDTH),
     ...toasts.flatMap((toast) =>
-      wrap(`Toast at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`, MESSAGE_WIDTH, "  "),
+      wrap(
+        `${toast.how === "notice" ? "Notice" : "Toast"} at ${clockTime(toast.at)}: ${asSentence(toast.message)}.`,
+        MESSAGE_WIDTH,
+        "  ",
+      ),
     ),
   ]
 }

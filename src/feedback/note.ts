@@ -2,15 +2,16 @@
 
 import { tallyInto } from "../base/counters.ts"
 import { clip, describeError, plural, wrap } from "../base/text.ts"
+import { asRecord, textOf } from "../base/unknown.ts"
 import { redactSecrets } from "../capture/redact/redact.ts"
 import { hideKey, scrubError } from "../capture/redact/scrub.ts"
 import type { TurnLedger } from "../config/effects.ts"
 import { statementId } from "../judge/disputes.ts"
 import { NOTE_REASON_CHARS } from "../judge/verdict.ts"
-import type { PartContext, SessionState } from "../state/session.ts"
+import { markNote, type PartContext, type SessionState } from "../state/session.ts"
 import type { ClaimResult, FlaggedClaim } from "../state/shapes.ts"
 import { type Contrast, contrastOf } from "./contrast.ts"
-import { TOAST_CHARS } from "./notifier.ts"
+import { asNotice, TOAST_CHARS } from "./notifier.ts"
 
 /** How the agent's instruction begins: the plugin knows its own note by it, also one another instance sent. */
 export const NOTE_TAG = "[ragfaith]"
@@ -250,6 +251,18 @@ interface Sent {
  */
 export const NOTICE_READ_MS = 4_000
 
+/**
+ * A message as a notice under a reply shows it: after "Automatic check:", broken at MESSAGE_WIDTH, within
+ * NOTICE_LINES rows like the note's notice; a longer one (a long model name) is cut, as `/ragfaith` has it whole.
+ */
+function noticeRows(message: string): string {
+  const told = asNotice(message)
+  const [first = "", ...rest] = wrap(`${NOTICE_PREFIX}${told.charAt(0).toLowerCase()}${told.slice(1)}`, MESSAGE_WIDTH)
+  const tail = rest.join(" ")
+  const kept = rest.length < NOTICE_LINES ? tail : clipWords(tail, MESSAGE_WIDTH)
+  return [first, ...(kept ? [kept] : [])].join("\n")
+}
+
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 export function createNoteSender({ config, deps, notifier, counters }: PartContext) {
   /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
@@ -310,6 +323,29 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
   }
 
   return {
+    /**
+     * Tells the user something about the last reply under it, where a toast would open over it: a line of
+     * the transcript that starts no turn and never reaches the model (an ignored part). Undo passes over it
+     * like over a note. Where there is no transcript to add to (`opencode run`, opencode 2) it is a toast.
+     */
+    async notice(state: SessionState, message: string) {
+      if (deps.mode === "run") return notifier.toast(message)
+      const text = noticeRows(message)
+      let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
+      try {
+        result = await deps.client.session.prompt({
+          path: { id: state.id },
+          body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
+        })
+      } catch (error) {
+        result = { error: error ?? "failed" }
+      }
+      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+      if (messageID) markNote(state, messageID)
+      if (result?.error === undefined) return
+      notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+      notifier.toast(message)
+    },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
      * Says which it was, for `/ragfaith`, and the note that went in, for the report file.

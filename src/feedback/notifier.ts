@@ -2,7 +2,7 @@
 import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { clip, wrap } from "../base/text.ts"
 import { type Config, PLUGIN_ID } from "../config/config.ts"
-import type { Deps, Notifier, ToastVariant, TokenLogLine } from "../config/effects.ts"
+import type { Deps, Notifier, ToastVariant, TokenLogLine, Warned } from "../config/effects.ts"
 
 const TOAST_DURATION_MS = 6_000
 
@@ -18,7 +18,7 @@ const WARNED_KEPT = 3
 const FAILURE_REPEAT_MS = 10 * 60_000
 
 /** A message as a toast shows it: no "ragfaith:" prefix (the title says it), a capital, two lines at most. */
-export function toastText(message: string): string {
+function toastText(message: string): string {
   const plain = message
     .replace(/^ragfaith:\s*/, "")
     .replace(/\s+/g, " ")
@@ -29,6 +29,15 @@ export function toastText(message: string): string {
   if (rest.length <= 1) return text
   const [second = ""] = wrap(rest.join(" "), TOAST_LINE - 1)
   return `${first} ${second}…`
+}
+
+/** A message as a notice says it after "Automatic check:": no "ragfaith:" prefix, one line, a full stop. */
+export function asNotice(message: string): string {
+  const plain = message
+    .replace(/^ragfaith:\s*/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+  return /[.!?]$/.test(plain) ? plain : `${plain}.`
 }
 
 export function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
@@ -55,25 +64,31 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
     }
   }
   const held = createToastHold(show, deps)
-  const recent: Array<{ message: string; at: number }> = []
-  const toast: Notifier["toast"] = (message, variant = "warning") => {
-    // Kept as the toast reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later.
-    const text = toastText(message)
+  const recent: Warned[] = []
+  /** Kept as it reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
+  const keep = (message: string, how: Warned["how"]) => {
+    // A toast as its two lines read; a notice whole, as the transcript shows it.
+    const text = how === "toast" ? toastText(message) : asNotice(message)
     const old = recent.findIndex((entry) => entry.message === text)
     if (old >= 0) recent.splice(old, 1)
-    recent.push({ message: text, at: deps.now() })
+    recent.push({ message: text, at: deps.now(), how })
     trimOldest(recent, WARNED_KEPT)
+  }
+  const toast: Notifier["toast"] = (message, variant = "warning") => {
+    keep(message, "toast")
     held.toast(message, variant)
   }
   const reportFailure: Notifier["reportFailure"] = (kind, render, how = "toast") => {
     const now = deps.now()
     const outage = outages.get(kind) ?? { since: now, toldAt: Number.NEGATIVE_INFINITY }
     outages.set(kind, outage)
-    if (now - outage.toldAt < FAILURE_REPEAT_MS) return
+    if (now - outage.toldAt < FAILURE_REPEAT_MS) return undefined
     outage.toldAt = now
     const message = typeof render === "string" ? render : render(outage.since)
     if (how === "toast") toast(message)
+    else if (how === "notice") keep(message, "notice")
     else log("warn", message)
+    return message
   }
   const sink = tokenSink(config.judgeLog, deps, (error) =>
     reportFailure("judge-log", `ragfaith: cannot write RFE_JUDGE_LOG (${String(error)})`, "log"),
@@ -86,11 +101,20 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
       if (spendToast(budget, key, variant)) toast(message, variant)
     },
     reportFailure,
-    tellOnce(key, message) {
-      if (told.has(key)) return
+    dismissToast() {
+      try {
+        void deps.client.tui.showToast({ body: { message: " ", variant: "info", duration: 1 } }).catch(() => {})
+      } catch {
+        // A missing TUI has no toast to take off.
+      }
+    },
+    tellOnce(key, message, how = "toast") {
+      if (told.has(key)) return undefined
       told.add(key)
       log("info", message)
-      toast(message, "info")
+      if (how === "toast") toast(message, "info")
+      else keep(message, "notice")
+      return message
     },
     hold: held.hold,
     holdFor(ms) {

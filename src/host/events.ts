@@ -10,6 +10,7 @@ import { JUDGE_AGENT, JUDGE_SESSION_TITLE, type OpencodeRoute } from "../judge/r
 import { QUESTION_CHARS } from "../judge/settle.ts"
 import {
   type ModelRef,
+  markNote,
   modelRef,
   type PartContext,
   type ReplyState,
@@ -85,12 +86,6 @@ function isNoteInstruction(part: { synthetic?: unknown; text?: unknown }): boole
   return part.synthetic === true && typeof part.text === "string" && part.text.startsWith(NOTE_TAG)
 }
 
-/** A message of the session that is the plugin's own note: its visible notice is no user turn. */
-function markNote(state: SessionState, messageID: string) {
-  state.noteMessages.add(messageID)
-  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
-}
-
 /** A real user message opens a turn: a new generation (older verdicts are dropped) and a fresh cascade depth. */
 function openRealTurn(state: SessionState, user: UserMessage, ledger: Ledger) {
   if (state.lastUser?.id !== user.id) {
@@ -131,6 +126,7 @@ const EVENT = {
   sessionUpdated: "session.updated",
   sessionDeleted: "session.deleted",
   sessionStatus: "session.status",
+  sessionError: "session.error",
   sessionIdle: "session.idle",
   messageUpdated: "message.updated",
   partUpdated: "message.part.updated",
@@ -288,6 +284,7 @@ function eventReaders(facts: SessionFacts, route: OpencodeRoute) {
       },
     ],
     [EVENT.sessionIdle, (props) => facts.idle(textOf(props.sessionID) ?? "")],
+    [EVENT.sessionError, (props) => route.failed(textOf(props.sessionID) ?? "", props.error)],
     [
       EVENT.sessionStatus,
       (props) => {

@@ -54,13 +54,31 @@ export function describeOutage(failure: JudgeError, judge: JudgeSettings, model:
   return `The judge is unreachable since ${at} (check RFE_JUDGE_BASE_URL); replies go unchecked.`
 }
 
-/** A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it. */
+/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
+const NO_JUDGE_ADVICE =
+  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
+  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
+  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
+
+/** Why the opencode route has no judge, for `/ragfaith`: with no model but the agent's, every setting that gives one. */
+export function describeNoJudge(problem: string): string {
+  const plain = problem.replace(/^ragfaith:\s*/, "")
+  return plain.includes("small_model")
+    ? `nothing is judged: the agent's model is your only one. ${NO_JUDGE_ADVICE}`
+    : plain
+}
+
+/**
+ * A broken or unreadable judge is told while it lasts (at most every ten minutes); an answer clears it.
+ * Returns what to tell under the reply, when it is to be told now: it concerns that reply, and a toast would
+ * open over it.
+ */
 export function noteJudgeHealth(
   notifier: Notifier,
   state: SessionState,
   evidence: { judge: JudgeSettings; model: string },
   run: JudgeRun,
-) {
+): string | undefined {
   const { failure } = run
   const { judge, model } = evidence
   if (failure) {
@@ -70,16 +88,21 @@ export function noteJudgeHealth(
       status: failure.status,
       retryable: failure.retryable,
     })
-    notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since))
-  } else if (run.unreadable > 0 && run.unreadable === run.answered) {
+    return notifier.reportFailure(kind, (since) => describeOutage(failure, judge, model, since), "notice")
+  }
+  if (run.unreadable > 0 && run.unreadable === run.answered) {
     // Every answer came back without a verdict: likely a model that ignores the JSON instruction.
     notifier.log("warn", "ragfaith: the judge answered without a readable verdict", {
       model,
       unreadable: run.unreadable,
     })
-    notifier.reportFailure("unreadable", `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`)
-  } else if (run.answered > 0) {
-    // The judge works again: a later failure deserves a toast of its own.
-    notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+    return notifier.reportFailure(
+      "unreadable",
+      `The judge ${model} answers without a verdict: check RFE_JUDGE_MAIN_MODEL.`,
+      "notice",
+    )
   }
+  // The judge works again: a later failure deserves a telling of its own.
+  if (run.answered > 0) notifier.clearFailures((kind) => kind === "network" || kind.startsWith("http-"))
+  return undefined
 }

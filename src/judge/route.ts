@@ -103,7 +103,7 @@ function pickRouteModels(
   if (!main) {
     return {
       problem:
-        "ragfaith: nothing is judged: no opencode model but the agent's own; set small_model or RFE_JUDGE_MAIN_MODEL",
+        'ragfaith: nothing is judged: the agent\'s model is your only one. Add "small_model" to opencode.json, or a judge key; see /ragfaith',
     }
   }
   // The second opinion goes to a model that can answer a judge prompt when there is one: a title model with
@@ -345,6 +345,15 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if (call) output.maxOutputTokens = call.maxTokens
     },
     /**
+     * A judge session failed: opencode shows every session's error as a red toast over the conversation,
+     * this one too. The plugin says what it means under the reply instead, so that toast goes at once. An
+     * abort (the plugin's own timeout or cut) shows no toast.
+     */
+    failed(sessionID: string, error: unknown) {
+      if (!(running.has(sessionID) || closed.has(sessionID))) return
+      if (asRecord(error).name !== "MessageAbortedError") notifier.dismissToast()
+    },
+    /**
      * A provider that asks a judge session to retry is cut short at once: opencode's own retries can hold a
      * call for minutes and end in an error toast; the plugin's backoff decides instead.
      */
@@ -354,8 +363,13 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       call.retried = true
       void client.session.abort({ path: { id: sessionID } }).catch(() => {})
     },
-    /** The judge settings with the models filled in from the user's opencode config, or why none can judge. */
-    async settings(agentModel: string | undefined): Promise<JudgeSettings | { problem: string }> {
+    /**
+     * The judge settings with the models filled in from the user's opencode config, or why none can judge.
+     * The first time, which model judges: what to tell under the reply (it spends the user's own tokens).
+     */
+    async settings(
+      agentModel: string | undefined,
+    ): Promise<{ judge: JudgeSettings; told: string | undefined } | { problem: string }> {
       models ??= client.config
         .providers()
         .then((result) => (result?.error === undefined ? readCallableModels(result?.data) : undefined))
@@ -364,11 +378,12 @@ export function createOpencodeRoute({ config, deps, notifier }: PartContext) {
       if (!callable) return { problem: "ragfaith: could not read your opencode providers; nothing is judged" }
       const picked = pickRouteModels(config.judge, callable, seen, agentModel)
       if ("problem" in picked) return picked
-      notifier.tellOnce(
+      const told = notifier.tellOnce(
         "route-model",
         `ragfaith: the judge is ${picked.main}, one of your models; RFE_JUDGE_MAIN_MODEL picks another`,
+        "notice",
       )
-      return { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }
+      return { judge: { ...config.judge, mainModel: picked.main, fallbackModel: picked.fallback }, told }
     },
   }
 }

@@ -14,7 +14,7 @@ import type { Claim, ClaimResult, JudgeVerdict, RawVerdict, ToolRecord } from ".
 import { type CacheRecord, cacheKey, type VerdictCache } from "./cache.ts"
 import { directAttempt, JUDGE_MAX_TOKENS, type JudgeCompat, JudgeError, judgeClaim, retryJudge } from "./client.ts"
 import { isVerbatimInSources, normalizeSources } from "./gate.ts"
-import { describeOutage, type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
+import { describeNoJudge, describeOutage, type JudgeRun, newJudgeRun, noteJudgeHealth } from "./health.ts"
 import { type SecondOpinions, secondOpinionModel, secondOpinionsOf, selectJudgeModel } from "./models.ts"
 import { readProcessClaim } from "./process-claim.ts"
 import { type JudgeRequest, PROCESS_SOURCE, pickPrompt, renderContext } from "./prompt.ts"
@@ -22,12 +22,6 @@ import { decideProcessClaim, type RecordContext, shellRuns } from "./records.ts"
 import { indexSources, pointsBack, type SourceIndex, speaksTo } from "./relevance.ts"
 import type { OpencodeRoute } from "./route.ts"
 import { anchorQuote, parseBatchVerdicts, quotableTexts } from "./verdict.ts"
-
-/** What to set when the opencode route finds no model to judge with, as `/ragfaith` says it in full. */
-const NO_JUDGE_ADVICE =
-  'Either name a small model in your opencode config ("small_model": "provider/model", one other than the ' +
-  "agent's), or give the plugin a judge of its own: RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and " +
-  "RFE_JUDGE_MAIN_MODEL (or SYNTHETIC_API_KEY, OPENROUTER_API_KEY)"
 
 /** How much of the user's question and of the preceding sentences goes to the judge. */
 export const QUESTION_CHARS = 300
@@ -430,22 +424,22 @@ export function createClaimJudge(
     const post = (request: JudgeRequest) => retryJudge(attempt, config.judge, request, deps, count, spend, compat)
     return { config, now: deps.now, count, cache, post, seconds: secondOpinionsOf(state, notifier) }
   }
-  /** The judge settings for this reply; on the opencode route, with the models picked from the user's config. */
-  const settle = async (state: SessionState) => {
-    if (config.judge.route !== "opencode") return config.judge
-    const judge = await route.settings(config.activeModel ?? state.activeModel)
-    if (!("problem" in judge)) return judge
-    notifier.reportFailure("no-judge-model", judge.problem)
-    const problem = judge.problem.replace(/^ragfaith:\s*/, "")
-    const message = problem.includes("small_model")
-      ? `nothing is judged: no opencode model but the agent's own. ${NO_JUDGE_ADVICE}`
-      : problem
-    health.lastError = { message, at: deps.now() }
-    return undefined
+  /**
+   * The judge settings for this reply; on the opencode route, with the models picked from the user's config.
+   * What to tell under the reply, when it is to be told now: which model judges, or that none can.
+   */
+  const settle = async (state: SessionState): Promise<{ judge?: JudgeSettings; told: string | undefined }> => {
+    if (config.judge.route !== "opencode") return { judge: config.judge, told: undefined }
+    const settled = await route.settings(config.activeModel ?? state.activeModel)
+    if (!("problem" in settled)) return settled
+    const told = notifier.reportFailure("no-judge-model", settled.problem, "notice")
+    health.lastError = { message: describeNoJudge(settled.problem), at: deps.now() }
+    return { told }
   }
   /**
    * The judged claims of a reply, their sources named as the note cites them; the files the check read; the
-   * claims no source speaks to, which were not sent; and what judging the reply cost.
+   * claims no source speaks to, which were not sent; what judging the reply cost; and what to tell under the
+   * reply about the judge (which model judges, a refused key, no model to judge with), when it is to be told now.
    */
   return async (state: SessionState, claims: readonly Claim[]) => {
     const spend = newCounters()
@@ -456,12 +450,15 @@ export function createClaimJudge(
       unrelated: [] as Claim[],
       spend,
       second: undefined,
+      told: [] as string[],
     }
-    const judge = await settle(state)
-    if (!judge) return none
+    const { judge, told: advice } = await settle(state)
+    const settled = advice ? [advice] : []
+    if (!judge) return { ...none, told: settled }
     const named = config.readNamed ? await readNamed(state, claims, directory, deps, notifier) : []
     // A session with no evidence of its own is judged only against files the check read.
-    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0) return none
+    if (named.length === 0 && state.premises.length === 0 && state.records.length === 0)
+      return { ...none, told: settled }
     const exists = (path: string) => deps.fileExists(resolvePath(path, directory))
     const evidence = gatherEvidence(state, config, judge, exists, named)
     const files = new Map(named.map((read) => [read.premise.id, read.file]))
@@ -476,7 +473,7 @@ export function createClaimJudge(
     const results = await mapConcurrent(sent, config.judge.concurrency, (claim) =>
       settleClaim(ask, claim, evidence, run, second),
     )
-    noteJudgeHealth(notifier, state, evidence, run)
+    const told = noteJudgeHealth(notifier, state, evidence, run)
     // What the toast said, with the setting to check: `/ragfaith` is read long after the toast has gone.
     if (run.failure) {
       const at = deps.now()
@@ -490,7 +487,8 @@ export function createClaimJudge(
     const secondModel = config.checks.secondOpinion
       ? secondOpinionModel(evidence.model, evidence.active, evidence.judge)
       : undefined
-    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel }
+    const all = [...settled, ...(told ? [told] : [])]
+    return { results: judged, model: evidence.model, readByCheck, unrelated, spend, second: secondModel, told: all }
   }
 }
 

@@ -51,8 +51,9 @@ export interface SessionState extends PremiseBuffer {
   /** Bumped by each real user message; a verdict computed for an older generation is dropped. */
   generation: number
   /**
-   * The user messages that are the plugin's own notes (their first part is the synthetic instruction): their
-   * visible notice is echoed back as user text, which is no user turn.
+   * The user messages that are the plugin's own notes (their first part is the synthetic instruction) and its
+   * notices under a reply (a failed judge): their visible text is echoed back as user text, which is no user
+   * turn, and no step of its own for undo.
    */
   noteMessages: Set<string>
   /** The user messages that are the plugin's `/ragfaith` reports: shown to the user, never a user turn. */
@@ -172,6 +173,15 @@ export interface PartContext {
   /** The plugin's counters; each session also keeps its own (`SessionState.counters`). */
   counters: Counters
   health: JudgeHealth
+}
+
+/**
+ * A message of the session that is the plugin's own note, or a notice under a reply: its visible text is no
+ * user turn, and undo passes over it to the user's own message.
+ */
+export function markNote(state: SessionState, messageID: string) {
+  state.noteMessages.add(messageID)
+  trimOldest(state.noteMessages, LIMITS.userMessagesPerSession)
 }
 
 /** A message of the session that is the plugin's own `/ragfaith` report. */

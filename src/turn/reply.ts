@@ -256,6 +256,16 @@ export function createReplyJudge(
   const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" })
   const pending = new Set<Promise<void>>()
 
+  /**
+   * What the judge's trouble means for this reply (a refused key, no model to judge with), told under it while
+   * the session waits for the user; a toast once the user has moved on, as the reply is no longer the last.
+   */
+  const tellUnderReply = async (state: SessionState, generation: number, message: string) => {
+    if (state.deleted) return
+    if (state.generation !== generation) return notifier.toast(message)
+    await notes.notice(state, message)
+  }
+
   const judgeReply = async (state: SessionState, reply: ReplyState) => {
     // The turn this reply answers, taken before anything is awaited: a prompt sent while the session is
     // looked up (a session joined mid-way, or one opencode 2 announced without saying its parent) is a new turn.
@@ -265,6 +275,7 @@ export function createReplyJudge(
     if (claims.length === 0) return
     const kept = keptClaims(claims, flagsOf(state, config))
     const judged = await judgeClaims(state, claims)
+    for (const told of judged.told) await tellUnderReply(state, generation, told)
     const { results, model, readByCheck, second } = judged
     // No evidence of its own and no file the check could read: nothing was judged, and nothing is reported.
     if (!model && results.length === 0 && state.premises.length === 0 && state.records.length === 0) return

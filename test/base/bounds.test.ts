@@ -139,7 +139,8 @@ describe("bounds", () => {
         await host.settle()
         expect(down.requests.length).toBeGreaterThanOrEqual(20)
         expect(host.plugin.counters.callFailures).toBeGreaterThanOrEqual(21)
-        expect(host.toasts).toHaveLength(1)
+        expect(host.notices).toHaveLength(1)
+        expect(host.toasts).toEqual([])
         expectHealthy(host)
       },
     )

@@ -34,6 +34,8 @@ describe("/ragfaith says what to do", () => {
     expect(flat).toContain('"small_model": "provider/model"')
     expect(flat).toContain("RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL")
     expect(flat).not.toContain("none asked yet")
+    // the notice under the reply said it shorter: the report says it once, in full
+    expect(flat).not.toContain("Notice at")
   })
 
   test("a judge key the settings lack: the report says nothing is judged, and which variable to set", async () => {
@@ -61,8 +63,15 @@ describe("/ragfaith says what to do", () => {
     })
     expect(flat).toContain(`the judge refused the key (HTTP 401): check ${named}.`)
     expect(flat).not.toContain("judge answered HTTP 401")
-    // the toast said the same: it is not repeated under the judge line
-    expect(flat).not.toContain("Toast at")
+    // the notice under the reply said the same: it is not repeated under the judge line
+    expect(flat).not.toMatch(/(Toast|Notice) at/)
+  })
+
+  test("what a notice said stays in the report after the transcript has moved on", async () => {
+    const { flat } = await reportAfter(() => ({ raw: "I think this claim is probably fine." }))
+    expect(flat).toMatch(
+      /Notice at \d\d:\d\d: The judge judge-main answers without a verdict: check RFE_JUDGE_MAIN_MODEL\./,
+    )
   })
 
   test("what a toast warned stays in the report, once, after the toast has gone", async () => {

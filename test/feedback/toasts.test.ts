@@ -1,8 +1,8 @@
 // Toasts written for people: what happened, what to do, two lines at most, never over the notice.
 
 import { describe, expect, test } from "bun:test"
-import { NOTICE_READ_MS } from "../../src/feedback/note.ts"
-import { createToastHold, HOLD_LIMIT_MS, toastText } from "../../src/feedback/notifier.ts"
+import { MESSAGE_WIDTH, NOTICE_READ_MS } from "../../src/feedback/note.ts"
+import { createToastHold, HOLD_LIMIT_MS } from "../../src/feedback/notifier.ts"
 import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
 import { createHost, type HostOptions } from "../support/host.ts"
 import { judgeEnv, withJudge } from "../support/judge.ts"
@@ -12,17 +12,66 @@ const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
 
 describe("toasts for people", () => {
-  test("titled once, never 'ragfaith:' again in the text, two lines of opencode's toast box at most", async () => {
+  test("a refused key is told under the reply, where no toast opens over it: two rows, in the notice's voice", async () => {
     const { host } = await turn(() => ({ status: 401 }))
+    expect(host.toasts).toEqual([])
+    expect(host.notices.map((notice) => notice.text)).toEqual([
+      "Automatic check: the judge refused the key (HTTP 401): check\nRFE_JUDGE_API_KEY. Replies go unchecked.",
+    ])
+    for (const row of host.notices[0]?.text.split("\n") ?? []) expect(row.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
+    // a line the user reads and the model never gets, and no turn: undo passes over it to the user's message
+    expect(host.prompts).toEqual([])
+  })
+
+  test("a failure that comes after the user moved on is a toast: the reply is no longer the last", async () => {
+    let fail: () => void = () => {}
+    const failed = new Promise<void>((resolve) => {
+      fail = resolve
+    })
+    await withJudge(
+      async () => {
+        await failed
+        return { status: 401 }
+      },
+      async (judge) => {
+        const host = createHost({ env: judgeEnv(judge.url) })
+        const session = await host.createSession()
+        await host.readTurn(session, "How many bridges?", FACTS, WRONG)
+        await host.userMessage(session, "And the capital?")
+        fail()
+        await host.settle()
+        expect(host.notices).toEqual([])
+        expect(host.toasts.map((toast) => toast.message)).toEqual([
+          "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
+        ])
+      },
+    )
+  })
+
+  test("a host that cannot add the notice (the prompt fails) shows it as a toast instead", async () => {
+    const { host } = await turn(() => ({ status: 401 }), {
+      wrapClient: (client) => ({
+        ...client,
+        session: {
+          ...client.session,
+          prompt: async (call) => (call.body.noReply ? { error: "not available" } : client.session.prompt(call)),
+        },
+      }),
+    })
+    expect(host.notices).toEqual([])
+    expect(host.toasts.map((toast) => toast.message)).toEqual([
+      "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
+    ])
+  })
+
+  test("a toast is titled once and never says 'ragfaith:' again, within two lines of opencode's toast box", async () => {
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
     expect(host.toasts.length).toBeGreaterThan(0)
     for (const toast of host.toasts) {
       expect(toast.title).toBe("ragfaith")
       expect(toast.message).not.toMatch(/^ragfaith/i)
       expect(toastLines(toast.message)).toBeLessThanOrEqual(2)
     }
-    expect(host.toasts[0]?.message).toBe(
-      "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
-    )
   })
 
   test("a judge that stays broken is told again after ten minutes, not only once", async () => {
@@ -40,14 +89,15 @@ describe("toasts for people", () => {
         clock += 5 * 60_000
         await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 8 bridges.")
         await host.settle()
-        expect(host.toasts).toHaveLength(1)
+        expect(host.notices).toHaveLength(1)
         clock += 6 * 60_000
         await host.reply(session, await host.userMessage(session, "Again"), "Fredville has 9 bridges.")
         await host.settle()
-        expect(host.toasts.map((toast) => toast.message)).toEqual([
+        expect(host.told()).toEqual([
           "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
           "The judge fails (HTTP 503) since 14:02; replies go unchecked until it answers.",
         ])
+        expect(host.toasts).toEqual([])
       },
     )
   })
@@ -103,6 +153,15 @@ describe("toasts for people", () => {
     return host
   }
 
+  /** Advice of the doc-pull check in a session of its own: a toast that comes while the note is out. */
+  async function adviseMeanwhile(host: ReturnType<typeof createHost>) {
+    const side = await host.createSession()
+    const user = await host.userMessage(side, "Install left-pad and use it")
+    for (let i = 0; i < 2; i++)
+      await host.toolCall(side, user, "bash", { command: "npm install left-pad" }, { output: "added 1 package" })
+  }
+  const ADVICE = /left-pad/
+
   test("toasts wait while a reply is judged and its note is answered: nothing covers the notice as it appears", async () => {
     let answer: () => void = () => {}
     const answered = new Promise<void>((resolve) => {
@@ -115,16 +174,15 @@ describe("toasts for people", () => {
           return {}
         },
       })
-      // the note is out and its correction not yet answered: the advice of which model judges waits
+      // the note is out and its correction not yet answered: advice given meanwhile waits
       expect(host.prompts).toHaveLength(1)
+      await adviseMeanwhile(host)
       expect(host.toasts).toEqual([])
       answer()
       await host.settle()
       await Bun.sleep(10)
       expect(host.sleeps).toContain(NOTICE_READ_MS)
-      expect(host.toasts.map((toast) => toast.message)).toEqual([
-        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
-      ])
+      expect(host.toasts.map((toast) => toast.message)).toEqual([expect.stringMatching(ADVICE)])
     })
   })
 
@@ -191,14 +249,13 @@ describe("toasts for people", () => {
         },
       })
       expect(host.prompts).toHaveLength(1)
+      await adviseMeanwhile(host)
       expect(host.toasts).toEqual([])
       expect(limits.length).toBeGreaterThan(0)
       offset = HOLD_LIMIT_MS
       for (const fire of limits.splice(0)) fire()
       await Bun.sleep(10)
-      expect(host.toasts.map((toast) => toast.message)).toEqual([
-        "The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another",
-      ])
+      expect(host.toasts.map((toast) => toast.message)).toEqual([expect.stringMatching(ADVICE)])
     })
   })
 
@@ -208,20 +265,22 @@ describe("toasts for people", () => {
     expect(host.toasts).toHaveLength(1)
   })
 
-  test("the route tells once which model judges, as advice, in two whole lines", async () => {
-    const host = createHost({
-      providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
-      opencodeConfig: { small_model: "mock/title" },
+  test("the route tells once which model judges, under the first reply judged, in two whole rows", async () => {
+    await withJudge(bridges, async (provider) => {
+      const host = createHost({
+        providers: [{ id: "mock", source: "config", models: { scripted: {}, title: {} } }],
+        providerURL: provider.url,
+        opencodeConfig: { small_model: "mock/title" },
+      })
+      const session = await host.createSession()
+      await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
+      await host.settle()
+      await host.reply(session, await host.userMessage(session, "Again"), "Fredville has a harbour.")
+      await host.settle()
+      expect(host.notices.map((notice) => notice.text)).toEqual([
+        "Automatic check: the judge is mock/title, one of your models;\nRFE_JUDGE_MAIN_MODEL picks another.",
+      ])
+      expect(host.toasts).toEqual([])
     })
-    const session = await host.createSession()
-    await host.readTurn(session, "How many bridges?", FACTS, "Fredville has many bridges and a harbour.")
-    await host.settle()
-    const told = host.toasts.filter((toast) => toast.message.startsWith("The judge is mock/title"))
-    expect(told.map((toast) => toast.variant)).toEqual(["info"])
-    expect(told[0]?.message).toBe("The judge is mock/title, one of your models; RFE_JUDGE_MAIN_MODEL picks another")
-    // whole at 80 columns too (opencode's toast box is 54 characters wide there as at 120), even for a long model id
-    expect(
-      toastText(told[0]?.message.replace("mock/title", "openrouter/anthropic/claude-haiku-4.5") ?? ""),
-    ).not.toContain("…")
   })
 })

@@ -90,6 +90,28 @@ describe("undo onto the plugin's note", () => {
   })
 })
 
+describe("undo onto the plugin's notice of a refused key", () => {
+  test("goes back to the user's own message, as undo does without the plugin", async () => {
+    const { host, session, userID } = await withJudge(
+      () => ({ status: 401 }),
+      async (judge) => {
+        const h = createHost({ env: judgeEnv(judge.url) })
+        const id = await h.createSession()
+        const turn = await h.readTurn(id, QUESTION, FACTS, WRONG_REPLY)
+        await h.settle()
+        return { host: h, session: id, userID: turn.userID }
+      },
+    )
+    const [noticeID = ""] = host.plugin.sessions.get(session)?.noteMessages ?? []
+    expect(host.notices).toHaveLength(1)
+    expect(noticeID).toStartWith("msg_")
+    await host.revert(session, noticeID)
+    await answered(host, 4)
+    expect(host.reverts).toEqual([{ sessionID: session, messageID: userID }])
+    expect(host.published).toEqual([...CLEARED, { type: "tui.prompt.append", properties: { text: QUESTION } }])
+  })
+})
+
 describe("undo onto a /ragfaith report", () => {
   test("empties the prompt box the TUI filled with the report, and moves nothing", async () => {
     const { host, session } = await corrected()

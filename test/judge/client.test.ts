@@ -425,7 +425,7 @@ describe("backoff", () => {
         expect(warning?.message).toBe(
           "ragfaith: judge timed out after 200 ms; 1 claim(s) of the last reply were not judged",
         )
-        expect(host.toasts).toHaveLength(1)
+        expect(host.notices).toHaveLength(1)
       },
     )
   })
@@ -507,7 +507,7 @@ describe("failures in a reply", () => {
     )
   })
 
-  test("after one claim fails for good the rest of the reply is not sent, and the user gets one toast", async () => {
+  test("after one claim fails for good the rest of the reply is not sent, and the user gets one notice", async () => {
     await withJudge(
       () => ({ status: 401 }),
       async (judge) => {
@@ -519,26 +519,26 @@ describe("failures in a reply", () => {
         expect(judge.requests).toHaveLength(1)
         expect(host.sleeps).toEqual([])
         expect(host.plugin.counters.callFailures).toBe(1)
-        expect(host.toasts).toHaveLength(1)
-        expect(host.toasts[0]?.message).toBe(
+        expect(host.told()).toEqual([
           "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
-        )
+        ])
         expect(host.logs.filter((line) => line.message.includes("not judged")).map((line) => line.message)).toEqual([
           "ragfaith: judge answered HTTP 401; 5 claim(s) of the last reply were not judged",
         ])
 
-        // The next reply fails the same way: logged again, but no second toast.
+        // The next reply fails the same way: logged again, but no second notice.
         const next = await host.userMessage(session, "And now?")
         await host.reply(session, next, "Fredville has a large harbour in the south.")
         await host.settle()
         expect(judge.requests).toHaveLength(2)
-        expect(host.toasts).toHaveLength(1)
+        expect(host.notices).toHaveLength(1)
+        expect(host.toasts).toEqual([])
         expect(host.logs.filter((line) => line.message.includes("not judged"))).toHaveLength(2)
       },
     )
   })
 
-  test("with the default concurrency, a failing judge still leads to one toast for the whole reply", async () => {
+  test("with the default concurrency, a failing judge still leads to one notice for the whole reply", async () => {
     await withJudge(
       () => ({ status: 403 }),
       async (judge) => {
@@ -547,7 +547,7 @@ describe("failures in a reply", () => {
         await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
         await host.settle()
         expect(judge.requests.length).toBeLessThanOrEqual(3)
-        expect(host.toasts).toHaveLength(1)
+        expect(host.notices).toHaveLength(1)
         expect(host.prompts).toHaveLength(0)
       },
     )
@@ -787,12 +787,12 @@ describe("the API key stays secret", () => {
   })
 
   const everything = (host: ReturnType<typeof createHost>, extra: string[] = []) =>
-    JSON.stringify([host.logs, host.toasts, host.stderr, host.warnings, host.prompts, ...extra])
+    JSON.stringify([host.logs, host.toasts, host.notices, host.stderr, host.warnings, host.prompts, ...extra])
 
   test.each([
     ["HTTP 401", { status: 401 }],
     ["HTTP 500 with the key echoed in the body", { status: 500, body: KEY }],
-  ] as Array<[string, JudgeReply]>)("%s: no log line, toast or error holds the key", async (_name, reply) => {
+  ] as Array<[string, JudgeReply]>)("%s: no log line, notice, toast or error holds the key", async (_name, reply) => {
     await withJudge(
       () => reply,
       async (judge) => {
@@ -801,7 +801,7 @@ describe("the API key stays secret", () => {
         await host.readTurn(session, "Tell me about Freedonia", FACTS, THREE)
         await host.settle()
         expect(judge.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
-        expect(host.toasts.length).toBeGreaterThan(0)
+        expect(host.notices.length).toBeGreaterThan(0)
         expect(everything(host)).not.toContain(KEY)
       },
     )
@@ -824,7 +824,7 @@ describe("the API key stays secret", () => {
     const failure = host.logs.find((line) => line.message.includes("not judged"))
     expect(failure?.message).toContain("judge unreachable")
     expect(failure?.message).toContain("[REDACTED]")
-    expect(host.toasts).toHaveLength(1)
+    expect(host.notices).toHaveLength(1)
     expect(everything(host)).not.toContain(KEY)
   })
 

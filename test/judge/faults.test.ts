@@ -34,14 +34,15 @@ interface JudgeFault {
   attempts: number
   /** The backoff the host was asked to sleep per reply (the injected sleep never waits). */
   sleeps: number[]
-  toast: RegExp
+  /** What the notice under the reply says, as a sentence. */
+  told: RegExp
   /** The judging is still under way when the awaited hooks of another session run. */
   hangs?: boolean
 }
 
 const BACKOFF = [375, 750, 1500]
-/** An answer that is not a chat completion (empty, HTML, no choices, too large): the toast says where to look. */
-const BAD_BODY_TOAST = /^The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL\.$/
+/** An answer that is not a chat completion (empty, HTML, no choices, too large): the notice says where to look. */
+const BAD_BODY_TOLD = /^The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL\.$/
 
 const JUDGE_FAULTS: JudgeFault[] = [
   {
@@ -49,7 +50,7 @@ const JUDGE_FAULTS: JudgeFault[] = [
     judge: { url: () => `http://127.0.0.1:${closedPort()}/v1` },
     attempts: 4,
     sleeps: BACKOFF,
-    toast: /^The judge is unreachable since \d\d:\d\d \(check RFE_JUDGE_BASE_URL\); replies go unchecked\.$/,
+    told: /^The judge is unreachable since \d\d:\d\d \(check RFE_JUDGE_BASE_URL\); replies go unchecked\.$/,
   },
   {
     // .invalid never resolves (RFC 6761); https, so no insecure-judge opt-in is involved.
@@ -58,14 +59,14 @@ const JUDGE_FAULTS: JudgeFault[] = [
     env: { RFE_JUDGE_MAX_ATTEMPTS: "2" },
     attempts: 2,
     sleeps: [375],
-    toast: /^The judge is unreachable since \d\d:\d\d \(check RFE_JUDGE_BASE_URL\); replies go unchecked\.$/,
+    told: /^The judge is unreachable since \d\d:\d\d \(check RFE_JUDGE_BASE_URL\); replies go unchecked\.$/,
   },
   ...[401, 403, 404].map((status) => ({
     name: `HTTP ${status}`,
     judge: { rule: () => ({ status, body: '{"error":{"message":"nope"}}' }) },
     attempts: 1,
     sleeps: [],
-    toast:
+    told:
       status === 404
         ? /^The judge rejects the requests \(HTTP 404\): check RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL\.$/
         : new RegExp(
@@ -77,28 +78,28 @@ const JUDGE_FAULTS: JudgeFault[] = [
     judge: { rule: () => ({ status: 429 }) },
     attempts: 4,
     sleeps: BACKOFF,
-    toast: /^The judge is rate-limited since \d\d:\d\d; replies go unchecked until it answers\.$/,
+    told: /^The judge is rate-limited since \d\d:\d\d; replies go unchecked until it answers\.$/,
   },
   {
     name: "a 429 storm with Retry-After: 3",
     judge: { rule: () => ({ status: 429, headers: { "retry-after": "3" } }) },
     attempts: 4,
     sleeps: [3000, 3000, 3000],
-    toast: /^The judge is rate-limited since \d\d:\d\d; replies go unchecked until it answers\.$/,
+    told: /^The judge is rate-limited since \d\d:\d\d; replies go unchecked until it answers\.$/,
   },
   {
     name: "a 429 storm with Retry-After: 3600 (capped at 30 s)",
     judge: { rule: () => ({ status: 429, headers: { "retry-after": "3600" } }) },
     attempts: 4,
     sleeps: [30_000, 30_000, 30_000],
-    toast: /^The judge is rate-limited since \d\d:\d\d; replies go unchecked until it answers\.$/,
+    told: /^The judge is rate-limited since \d\d:\d\d; replies go unchecked until it answers\.$/,
   },
   ...[500, 502, 503].map((status) => ({
     name: `HTTP ${status}`,
     judge: { rule: () => ({ status, body: "upstream failed" }) },
     attempts: 4,
     sleeps: BACKOFF,
-    toast: new RegExp(
+    told: new RegExp(
       `^The judge fails \\(HTTP ${status}\\) since \\d\\d:\\d\\d; replies go unchecked until it answers\\.$`,
     ),
   })),
@@ -107,7 +108,7 @@ const JUDGE_FAULTS: JudgeFault[] = [
     judge: { rule: () => ({ status: 502, body: "<html><body><h1>502 Bad Gateway</h1></body></html>" }) },
     attempts: 4,
     sleeps: BACKOFF,
-    toast: /^The judge fails \(HTTP 502\) since \d\d:\d\d; replies go unchecked until it answers\.$/,
+    told: /^The judge fails \(HTTP 502\) since \d\d:\d\d; replies go unchecked until it answers\.$/,
   },
   {
     name: "a server that accepts and never answers (RFE_JUDGE_TIMEOUT_MS=100)",
@@ -115,7 +116,7 @@ const JUDGE_FAULTS: JudgeFault[] = [
     env: { RFE_JUDGE_TIMEOUT_MS: "100", RFE_JUDGE_MAX_ATTEMPTS: "2" },
     attempts: 2,
     sleeps: [375],
-    toast: /^The judge has not answered since \d\d:\d\d; replies go unchecked until it does\.$/,
+    told: /^The judge has not answered since \d\d:\d\d; replies go unchecked until it does\.$/,
     hangs: true,
   },
   {
@@ -123,21 +124,21 @@ const JUDGE_FAULTS: JudgeFault[] = [
     judge: { rule: () => ({ status: 200, body: "" }) },
     attempts: 1,
     sleeps: [],
-    toast: BAD_BODY_TOAST,
+    told: BAD_BODY_TOLD,
   },
   {
     name: "HTML instead of JSON with 200",
     judge: { rule: () => ({ status: 200, body: "<!doctype html><html><body>Welcome to nginx!</body></html>" }) },
     attempts: 1,
     sleeps: [],
-    toast: BAD_BODY_TOAST,
+    told: BAD_BODY_TOLD,
   },
   {
     name: "a JSON body without choices",
     judge: { rule: () => ({ status: 200, body: '{"error":{"message":"model not found"}}' }) },
     attempts: 1,
     sleeps: [],
-    toast: BAD_BODY_TOAST,
+    told: BAD_BODY_TOLD,
   },
   {
     name: "a 10 MB body with its Content-Length",
@@ -150,7 +151,7 @@ const JUDGE_FAULTS: JudgeFault[] = [
     },
     attempts: 1,
     sleeps: [],
-    toast: BAD_BODY_TOAST,
+    told: BAD_BODY_TOLD,
   },
 ]
 
@@ -163,9 +164,8 @@ describe("judge faults", () => {
         await twoReplies(host, THREE)
         expect(host.plugin.counters.parseErrors).toBe(6)
         expect(host.plugin.counters.cacheHits).toBe(0)
-        expect(host.toasts.map((t) => t.message)).toEqual([
-          "The judge judge-main answers without a verdict: check RFE_JUDGE_MAIN_MODEL.",
-        ])
+        expect(host.told()).toEqual(["The judge judge-main answers without a verdict: check RFE_JUDGE_MAIN_MODEL."])
+        expect(host.toasts).toEqual([])
         expect(host.prompts).toHaveLength(0)
         expectHealthy(host)
       },
@@ -173,7 +173,7 @@ describe("judge faults", () => {
   })
 
   test.each(JUDGE_FAULTS.map((fault) => [fault.name, fault] as const))(
-    "%s: hooks stay fast, nothing throws, counters tell, and ONE toast over two replies",
+    "%s: hooks stay fast, nothing throws, counters tell, and ONE notice over two replies",
     async (_name, fault) => {
       const { judge: spec } = fault
       const served = "rule" in spec ? startJudge(({ claim }) => spec.rule(claim)) : undefined
@@ -205,12 +205,14 @@ describe("judge faults", () => {
         expect(host.sleeps).toEqual([...fault.sleeps, ...fault.sleeps])
         expect(host.stderr).toHaveLength(2 * fault.attempts)
 
-        // The user hears of it once; the log says it per reply.
-        expect(first.toasts).toBe(1)
-        expect(host.toasts).toHaveLength(1)
-        // For people: what happened, since when and what to check; no doubled name, two lines at most.
-        expect(host.toasts[0]?.message).toMatch(fault.toast)
-        expect(host.toasts[0]?.message.length).toBeLessThanOrEqual(108)
+        // The user hears of it once, under the reply it concerns (no toast over it); the log says it per reply.
+        expect(first.notices).toBe(1)
+        expect(host.notices).toHaveLength(1)
+        expect(host.toasts).toEqual([])
+        // For people: what happened, since when and what to check; no doubled name, two rows at most.
+        expect(host.told()[0]).toMatch(fault.told)
+        expect(host.notices[0]?.text.startsWith("Automatic check: ")).toBe(true)
+        expect(host.notices[0]?.text.split("\n").length).toBeLessThanOrEqual(2)
         const notJudged = host.logs.filter((line) =>
           line.message.includes("claim(s) of the last reply were not judged"),
         )
@@ -244,7 +246,7 @@ describe("judge faults", () => {
         const host = watchedHost({ env: judgeEnv(served.url, { RFE_JUDGE_CONCURRENCY: "1" }) })
         await twoReplies(host)
         expect(host.plugin.counters).toMatchObject({ requests: 2, retries: 0, callFailures: 2, claimsJudged: 0 })
-        expect(host.toasts.map((toast) => toast.message)).toEqual([
+        expect(host.told()).toEqual([
           "The judge answers something other than a chat completion: check RFE_JUDGE_BASE_URL.",
         ])
         expectHealthy(host)
@@ -259,7 +261,7 @@ describe("judge faults", () => {
     })
     await twoReplies(host)
     expect(host.plugin.counters.callFailures).toBe(2)
-    expect(host.toasts).toHaveLength(1)
+    expect(host.notices).toHaveLength(1)
     expectHealthy(host)
   })
 
@@ -275,7 +277,7 @@ describe("judge faults", () => {
     await twoReplies(host)
     expect(host.plugin.counters).toMatchObject({ requests: 4, retries: 2, callFailures: 2 })
     expect(host.sleeps).toEqual([375, 375])
-    expect(host.toasts.map((toast) => toast.message)).toEqual([
+    expect(host.told()).toEqual([
       expect.stringMatching(
         /^The judge is unreachable since \d\d:\d\d \(check RFE_JUDGE_BASE_URL\); replies go unchecked\.$/,
       ),
@@ -309,7 +311,7 @@ describe("judge faults", () => {
     )
   })
 
-  test("a judge that recovers clears the failure: a later outage gets a toast of its own", async () => {
+  test("a judge that recovers clears the failure: a later outage gets a notice of its own", async () => {
     let status = 503
     await withJudge(
       ({ claim }) => (status === 200 ? bridgeRule(claim) : { status }),
@@ -332,7 +334,7 @@ describe("judge faults", () => {
           await host.reply(session, user, reply)
           await host.settle()
         }
-        expect(host.toasts).toHaveLength(2)
+        expect(host.notices).toHaveLength(2)
         expect(host.plugin.counters.callFailures).toBe(4)
         expectHealthy(host)
       },

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test"
 import { JUDGE_BATCH_PROMPTS, JUDGE_PROMPTS } from "../../src/judge/prompt.ts"
 import { rankJudgeModels } from "../../src/judge/route.ts"
-import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
+import { bridgesJudge, FACTS, WRONG_REPLY } from "../support/fixtures.ts"
 import { createHost, type HostOptions } from "../support/host.ts"
 import { type JudgeCall, type JudgeReply, withJudge } from "../support/judge.ts"
 
@@ -178,20 +178,23 @@ describe("the opencode judge route", () => {
     ])
     expect(requests).toEqual([])
     expect(host.prompts).toEqual([])
-    expect(host.toasts.filter((toast) => toast.message.includes("no opencode model but the agent's own"))).toHaveLength(
-      1,
-    )
+    // under the first reply, with what to add; not again under the second, and no toast over either
+    expect(host.notices.map((notice) => notice.text)).toEqual([
+      [
+        "Automatic check: nothing is judged: the agent's model is your only one.",
+        'Add "small_model" to opencode.json, or a judge key; see /ragfaith.',
+      ].join("\n"),
+    ])
+    expect(host.toasts).toEqual([])
   })
 
   test("a named judge model that the user cannot call is refused by name", async () => {
     const { host, requests } = await routeTurn(bridges, { env: { RFE_JUDGE_MAIN_MODEL: "mock/nope" } })
     expect(requests).toEqual([])
-    expect(host.toasts.map((toast) => toast.message)).toContainEqual(
-      expect.stringContaining("mock/nope is not among your opencode models"),
-    )
+    expect(host.told()).toContainEqual(expect.stringContaining("mock/nope is not among your opencode models"))
   })
 
-  test("a provider that refuses (401): the session works, one plugin toast, and the route rests", async () => {
+  test("a provider that refuses (401): the session works, one notice, opencode's red toasts taken off, the route rests", async () => {
     const { host, requests } = await routeTurn(() => ({ status: 401 }), {}, [WRONG, "Fredville has 9 towers."])
     expect(host.prompts).toEqual([])
     // The calls of the first reply already in flight reach the provider (two claims); after the refusal the
@@ -201,21 +204,27 @@ describe("the opencode judge route", () => {
       "It has 7 bridges.",
     ])
     expect(host.judgeSessions.filter((judged) => judged.sessionError)).toHaveLength(2)
-    expect(host.toasts.filter((toast) => toast.message.includes("HTTP 401"))).toHaveLength(1)
+    expect(host.told().filter((told) => told.includes("HTTP 401"))).toHaveLength(1)
+    // each red toast opencode shows for a failed judge session is replaced at once by one that lasts 1 ms
+    expect(host.toasts.filter((toast) => toast.message.trim() === "")).toEqual([
+      { title: undefined, message: " ", variant: "info", duration: 1 },
+      { title: undefined, message: " ", variant: "info", duration: 1 },
+    ])
+    expect(host.toasts.filter((toast) => toast.message.includes("HTTP"))).toEqual([])
   })
 
-  test("the refusal toast keeps what to do within two lines, whatever the model's name", async () => {
+  test("the refusal notice keeps what to do within two rows, whatever the model's name", async () => {
     const long = "a-provider-with-a-long-name/a-vendor/a-model-name-that-goes-on-and-on-2026-11"
     const [provider = "", model = ""] = [long.slice(0, long.indexOf("/")), long.slice(long.indexOf("/") + 1)]
     const { host } = await routeTurn(() => ({ status: 401 }), {
       providers: [...PROVIDERS, { id: provider, source: "config", models: { [model]: {} } }],
       env: { RFE_JUDGE_MAIN_MODEL: long },
     })
-    const [toast] = host.toasts.filter((t) => t.message.includes("HTTP 401"))
-    expect(toast?.message).toStartWith(
-      "Your provider refused the judge (HTTP 401): check its key. Judging rests 10 minutes.",
+    const notice = host.notices.find((told) => told.text.includes("HTTP 401"))
+    expect(notice?.text.replace(/\n/g, " ")).toStartWith(
+      "Automatic check: your provider refused the judge (HTTP 401): check its key. Judging rests 10 minutes.",
     )
-    expect(toastLines(toast?.message ?? "")).toBeLessThanOrEqual(2)
+    expect(notice?.text.split("\n").length).toBeLessThanOrEqual(2)
   })
 
   test("a provider that fails (500): each call is cut short at opencode's first retry, then retried by the plugin", async () => {

@@ -83,7 +83,15 @@ describe("security", () => {
   })
 
   const everything = (host: Watched) =>
-    JSON.stringify([host.logs, host.toasts, host.prompts, host.stderr, host.warnings, host.config.judgeDisabled])
+    JSON.stringify([
+      host.logs,
+      host.toasts,
+      host.notices,
+      host.prompts,
+      host.stderr,
+      host.warnings,
+      host.config.judgeDisabled,
+    ])
 
   test.each([
     [
@@ -112,7 +120,7 @@ describe("security", () => {
     })
     await twoReplies(host, WRONG)
     expect(host.plugin.counters.callFailures).toBeGreaterThan(0)
-    expect(host.toasts).toHaveLength(1)
+    expect(host.notices).toHaveLength(1)
     expect(host.stderr.length).toBeGreaterThan(0)
     expect(everything(host)).not.toContain(KEY)
     expectHealthy(host)
@@ -373,7 +381,7 @@ describe("security", () => {
           ).toHaveLength(calls.length)
           expect(judged.requests).toHaveLength(1)
           expect(judged.requests[0]?.raw).not.toContain(MARKER)
-          expect(JSON.stringify([host.logs, host.toasts, host.prompts])).not.toContain(MARKER)
+          expect(JSON.stringify([host.logs, host.toasts, host.notices, host.prompts])).not.toContain(MARKER)
           expectHealthy(host)
         },
       )

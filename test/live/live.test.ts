@@ -114,6 +114,27 @@ interface LiveRun {
   notes: string[]
 }
 
+/**
+ * The plugin's notices under a reply, as the events carried them: its messages of one ignored part (shown, never
+ * sent to the model) that no /ragfaith command asked for, once per part.
+ */
+const noticesOf = (oc: Opencode) => {
+  const parts = new Map<string, string>()
+  for (const event of oc.events) {
+    const part = event.type === "message.part.updated" ? event.properties?.part : undefined
+    if (
+      part?.type === "text" &&
+      part.ignored === true &&
+      /^Automatic check: (?!the (last )?reply|no reply)/.test(part.text)
+    )
+      parts.set(part.id, part.text)
+  }
+  return [...parts.values()]
+}
+
+/** The last assistant message: a notice of the plugin may follow it. */
+const lastReply = (messages: StoredMessage[]) => messages.filter((m) => m.info.role === "assistant").at(-1)
+
 const relevantLog = (oc: Opencode | undefined) =>
   (oc?.logs() ?? "")
     .split("\n")
@@ -458,7 +479,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   test(
-    "7b. judge down (closed port): the session completes, one warning toast, no crash",
+    "7b. judge down (closed port): the session completes, one notice under the reply and no toast, no crash",
     async () => {
       const closed = closedPort()
       await live(
@@ -466,22 +487,24 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
         {
           agent: readThenReply("facts.txt", BAD_REPLY),
           judgeEnv: (ep) => judgeEnv(ep.judgeBaseURL, { RFE_JUDGE_BASE_URL: `http://127.0.0.1:${closed}/judge/v1` }),
-          until: (oc) => oc.toasts().some((t) => t.title === "ragfaith"),
+          until: (oc) => noticesOf(oc).length > 0,
         },
         async ({ oc, ep, messages, notes }) => {
           expect(ep.byKind("judge").length).toBe(0)
           expect(notesIn(messages).length).toBe(0)
           expect(assistantTexts(messages).at(-1)).toBe(BAD_REPLY)
-          const last = messages.at(-1)?.info
+          // the last reply, the notice under it aside
+          const last = lastReply(messages)?.info
           expect(last?.finish).toBe("stop")
           expect(last?.error).toBeUndefined()
-          const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
-          expect(toasts.length).toBe(1)
-          expect(toasts[0]?.variant).toBe("warning")
-          expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
+          const told = noticesOf(oc)
+          expect(told.length).toBe(1)
+          expect(told[0]).toContain("the judge is unreachable since")
+          expect(oc.toasts().filter((t) => t.title === "ragfaith")).toEqual([])
+          expect(JSON.stringify(told)).not.toContain(JUDGE_KEY)
           // still alive and serving
           expect((await fetch(`${oc.url}/global/health`)).ok).toBe(true)
-          notes.push(`toast: ${JSON.stringify(toasts[0])}`)
+          notes.push(`notice: ${JSON.stringify(told[0])}`)
         },
       )
     },
@@ -489,12 +512,12 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
   )
 
   scenario(
-    "7c. judge answers 401: no retry, the session completes, one warning toast without the key",
+    "7c. judge answers 401: no retry, the session completes, one notice naming the variable, without the key",
     "7c judge 401",
     {
       agent: readThenReply("facts.txt", BAD_REPLY),
       judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
-      until: (oc) => oc.toasts().some((t) => t.title === "ragfaith"),
+      until: (oc) => noticesOf(oc).length > 0,
     },
     ({ oc, ep, messages, notes }) => {
       const judged = ep.byKind("judge")
@@ -502,12 +525,14 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       // fail fast: never more requests than claims (2), i.e. no retries
       expect(judged.length).toBeLessThanOrEqual(2)
       expect(notesIn(messages).length).toBe(0)
-      expect(messages.at(-1)?.info.finish).toBe("stop")
-      const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
-      expect(toasts.length).toBe(1)
-      expect(JSON.stringify(toasts)).not.toContain(JUDGE_KEY)
+      expect(lastReply(messages)?.info.finish).toBe("stop")
+      const told = noticesOf(oc)
+      expect(told.length).toBe(1)
+      expect(told[0]?.replace(/\s+/g, " ")).toContain("check RFE_JUDGE_API_KEY")
+      expect(oc.toasts().filter((t) => t.title === "ragfaith")).toEqual([])
+      expect(JSON.stringify(told)).not.toContain(JUDGE_KEY)
       expect(oc.logs()).not.toContain(JUDGE_KEY)
-      notes.push(`judge requests: ${judged.length}; toast: ${JSON.stringify(toasts[0])}`)
+      notes.push(`judge requests: ${judged.length}; notice: ${JSON.stringify(told[0])}`)
     },
   )
 
@@ -553,7 +578,7 @@ describe.skipIf(SKIP)("live: ragfaith inside opencode serve", () => {
       const judged = ep.byKind("judge")
       expect(judged.map((r) => r.body.max_tokens)).toEqual([256, 512])
       expect(notesIn(messages).length).toBe(0)
-      expect(messages.at(-1)?.info.finish).toBe("stop")
+      expect(lastReply(messages)?.info.finish).toBe("stop")
       notes.push(`max_tokens per request: ${JSON.stringify(judged.map((r) => r.body.max_tokens))}`)
     },
   )
@@ -844,15 +869,14 @@ const routeOptions = (rest: Partial<LiveOptions> = {}): LiveOptions => ({
   ...rest,
 })
 
-// The plugin's warnings, without the advice (info) it gives once.
-const warningsOf = (oc: Opencode) => oc.toasts().filter((t) => t.title === "ragfaith" && t.variant !== "info")
+// The plugin's notices of a failed judge, without the advice it gives once of which model judges.
+const warningsOf = (oc: Opencode) => noticesOf(oc).filter((text) => !text.includes("one of your models"))
 
 describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge key)", () => {
   scenario(
     "12a. no judge key: judged on the small model through opencode; the judge prompt alone, no tools, no session left",
     "12a judge route",
-    // the advice of which model judges waits until the notice and the correction have been read
-    routeOptions({ until: (oc) => oc.toasts().some((t) => t.title === "ragfaith") }),
+    routeOptions({ until: (oc) => noticesOf(oc).length > 0 }),
     async ({ oc, ep, sessionID, messages, notes }) => {
       const judged = ep.byKind("judge")
       expect(judged.length).toBeGreaterThanOrEqual(2)
@@ -882,10 +906,11 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
       // every judge session was deleted after its answer
       const left = await oc.sessions()
       expect(left.map((s) => s.id)).toEqual([sessionID])
-      // one toast, advice: which model judges and how to choose another
-      const toasts = oc.toasts().filter((t) => t.title === "ragfaith")
-      expect(toasts.map((t) => t.variant)).toEqual(["info"])
-      expect(toasts[0]?.message).toContain("mock/judge")
+      // said once, under the reply and not in a toast: which model judges and how to choose another
+      expect(noticesOf(oc).map((text) => text.replace(/\s+/g, " "))).toEqual([
+        "Automatic check: the judge is mock/judge, one of your models; RFE_JUDGE_MAIN_MODEL picks another.",
+      ])
+      expect(oc.toasts().filter((t) => t.title === "ragfaith")).toEqual([])
       const bytes = judged.map((r) => r.bytes)
       notes.push(
         `judge requests through opencode: ${judged.length}, ${Math.min(...bytes)}–${Math.max(...bytes)} B each; ` +
@@ -895,7 +920,7 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
   )
 
   scenario(
-    "12b. route, the provider answers 500: cut short at opencode's first retry, the session works, one toast",
+    "12b. route, the provider answers 500: cut short at opencode's first retry, the session works, one notice",
     "12b route 500",
     routeOptions({
       judge: () => ({ status: 500 }),
@@ -903,23 +928,23 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
     }),
     async ({ oc, ep, sessionID, messages, notes }) => {
       expect(ep.byKind("judge").length).toBeGreaterThanOrEqual(1)
-      expect(messages.at(-1)?.info.finish).toBe("stop")
+      expect(lastReply(messages)?.info.finish).toBe("stop")
       expect(assistantTexts(messages).at(-1)).toBe(BAD_REPLY)
       expect(notesIn(messages).length).toBe(0)
       // the plugin aborts a judge session when opencode starts retrying, so opencode reports no error for it
       const errors = oc.events.filter((e) => e.type === "session.error")
       expect(errors).toEqual([])
-      const toasts = warningsOf(oc)
-      expect(toasts.length).toBe(1)
+      const told = warningsOf(oc)
+      expect(told.length).toBe(1)
       expect((await oc.sessions()).map((s) => s.id)).toEqual([sessionID])
       notes.push(
-        `judge requests: ${ep.byKind("judge").length}; session.error events: ${errors.length}; toast: ${JSON.stringify(toasts[0])}`,
+        `judge requests: ${ep.byKind("judge").length}; session.error events: ${errors.length}; notice: ${JSON.stringify(told[0])}`,
       )
     },
   )
 
   scenario(
-    "12c. route, the provider refuses the key (401): the user's session keeps working, one toast from the plugin",
+    "12c. route, the provider refuses the key (401): the user's session keeps working, one notice, opencode's red toasts taken off",
     "12c route 401",
     routeOptions({
       judge: () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
@@ -927,21 +952,24 @@ describe.skipIf(SKIP)("live: the judge through opencode's providers (no judge ke
     }),
     async ({ oc, ep, sessionID, messages, notes }) => {
       expect(ep.byKind("judge").length).toBeLessThanOrEqual(2)
-      expect(messages.at(-1)?.info.finish).toBe("stop")
+      expect(lastReply(messages)?.info.finish).toBe("stop")
       expect(notesIn(messages).length).toBe(0)
-      const toasts = warningsOf(oc)
-      expect(toasts.length).toBe(1)
-      expect(toasts[0]?.message).toContain("refused")
-      // opencode itself reports the provider's refusal for the judge session (a red toast in the TUI)
+      const told = warningsOf(oc)
+      expect(told.length).toBe(1)
+      expect(told[0]).toContain("refused")
+      // opencode itself reports the provider's refusal for the judge session (a red toast in the TUI); each is
+      // followed by the plugin's toast of 1 ms, which takes it off the screen
       const errors = oc.events.filter((e) => e.type === "session.error")
       expect(errors.every((e) => e.properties?.sessionID !== sessionID)).toBe(true)
+      const dismissals = oc.toasts().filter((t) => t.message.trim() === "")
+      expect(dismissals.length).toBe(errors.length)
       expect((await oc.sessions()).map((s) => s.id)).toEqual([sessionID])
       // and the user's session still answers
       const res = await oc.prompt(sessionID, "Thanks. Anything else?")
       expect(res.status).toBe(200)
       notes.push(
-        `judge requests: ${ep.byKind("judge").length}; session.error events (judge sessions): ${errors.length}; ` +
-          `toast: ${JSON.stringify(toasts[0])}`,
+        `judge requests: ${ep.byKind("judge").length}; session.error events (judge sessions): ${errors.length}, ` +
+          `each followed by a 1 ms toast; notice: ${JSON.stringify(told[0])}`,
       )
     },
   )

@@ -69,15 +69,16 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
     title: "7b. Judge down (closed port)",
     does: "`RFE_JUDGE_BASE_URL` points at a loopback port nobody listens on.",
     shows:
-      "The session completed normally (`finish: stop`, no error), no note, one warning `tui.toast.show` event titled " +
-      "`ragfaith` (without the key), and the server still answers.",
+      "The session completed normally (`finish: stop`, no error), no note, no toast; one notice under the reply " +
+      "(a message of one ignored part, no turn) saying the judge is unreachable and to check `RFE_JUDGE_BASE_URL`, " +
+      "without the key; and the server still answers.",
   },
   "7c": {
     title: "7c. Judge answers 401",
     does: "Every judge request gets HTTP 401.",
     shows:
-      "No retries (at most one request per claim), no note, the turn completed, one warning toast, and the key " +
-      "appears neither in the toast nor in the opencode log.",
+      "No retries (at most one request per claim), no note, the turn completed, no toast; one notice under the " +
+      "reply naming `RFE_JUDGE_API_KEY`, and the key appears neither in the notice nor in the opencode log.",
   },
   "7d": {
     title: "7d. Slow judge (2.5 s per answer)",
@@ -175,21 +176,24 @@ const ABOUT: Record<string, { title: string; does: string; shows: string }> = {
       "and a second opinion on another of the user's models, never the agent's. Each carried one system message that " +
       "is exactly the judge prompt (no AGENTS.md, no environment block), no tools, `max_tokens 256`; no title request " +
       "was made for a judge session, and no judge session was left in the session list. The note and the correction " +
-      "followed as with a direct judge. The plugin said once, as advice, which model judges.",
+      "followed as with a direct judge. The plugin said once, in a notice under the reply and in no toast, which " +
+      "model judges and how to pick another.",
   },
   "12b": {
     title: "12b. Route: the provider answers 500",
     does: "As 12a, but the provider answers every judge call with HTTP 500.",
     shows:
       "The plugin cuts each judge session short at opencode's first retry, so opencode raises no `session.error` " +
-      "(the TUI would show each as a red toast); the user's turn ended normally and one plugin warning was shown.",
+      "(the TUI would show each as a red toast); the user's turn ended normally and one notice under the reply " +
+      "said the judge fails.",
   },
   "12c": {
     title: "12c. Route: the provider refuses the key (401)",
     does: "As 12a, but the provider answers HTTP 401.",
     shows:
-      "No retries; one plugin warning saying the provider refused; opencode's own `session.error` for the judge " +
-      "sessions (a red toast in the TUI, which the plugin cannot prevent); the user's session still answers.",
+      "No retries; one notice under the reply saying the provider refused; opencode's own `session.error` for the " +
+      "judge sessions (a red toast in the TUI), each followed by a toast of the plugin's that lasts 1 ms and so " +
+      "takes it off the screen; the user's session still answers.",
   },
   load: {
     title: "Loading",
@@ -230,14 +234,17 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
       `T2${size}`,
       {
         title: `T2${size}. In the TUI (${size === "a" ? "80x24" : "120x40"}): the judge refuses its key`,
-        does: "Every judge request gets HTTP 401; then `/ragfaith`.",
+        does:
+          "Every judge request gets HTTP 401; the pane is read every 20 ms from the question until the plugin has " +
+          "said so; then `/ragfaith`.",
         shows:
-          "The toast, titled once, says the key was refused, names `RFE_JUDGE_API_KEY` and says replies go " +
-          "unchecked, in two whole lines (opencode's toast box is 54 characters wide at both sizes). The report " +
+          "No toast opened: on every screen from the one where the reply was first drawn whole, its row (and the " +
+          "wrong number in it) stood whole. Under the reply, a notice in two whole rows says the key was refused, " +
+          "names `RFE_JUDGE_API_KEY` and says replies go unchecked; it stays in the transcript. The report " +
           "then says the last reply was not judged, that the judge did not answer for its statements, and the " +
           "judge's last failure with what to check (`the judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY`); " +
           "with nothing judged, its totals carry no token or cache figures.",
-        screens: ["refused-key-toast", "refused-key-report"],
+        screens: ["refused-key-notice", "refused-key-report"],
       },
     ]),
   ),
@@ -245,25 +252,28 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
     title: "T3. In the TUI: no judge key, and the user's provider refuses the judge call",
     does:
       "No `RFE_JUDGE_*` at all, so the small model (`mock/judge`) judges through opencode; the provider answers " +
-      "the judge's calls with HTTP 401. The pane is read every 20 ms until the plugin's toast shows.",
+      "the judge's calls with HTTP 401. The pane is read every 20 ms until the plugin's notice shows.",
     shows:
-      "opencode turns the judge session's error into a red toast of its own, which the plugin cannot prevent; the " +
-      "plugin's toast replaces it at once (the notes give how many polled screens still showed the raw error) and " +
-      "says what to do. The user's turn is not disturbed.",
-    screens: ["route-refused-toast"],
+      "opencode turns each judge session's error into a red toast of its own, which the plugin cannot prevent; the " +
+      "plugin takes it off at once with a toast of 1 ms (the notes give how many polled screens showed the raw " +
+      "error: all before the notice). Under the reply, two notices: which of the user's models judges, then that " +
+      "the provider refused it, what to check and that judging rests 10 minutes. No toast is left on screen; the " +
+      "user's turn is not disturbed.",
+    screens: ["route-refused-notice"],
   },
   T4a: {
-    title: "T4a. In the TUI (80x24, judged through opencode): the notice, the toast, undo and redo",
+    title: "T4a. In the TUI (80x24, judged through opencode): the notices, undo and redo",
     does:
-      "The wrong bridge count is flagged and corrected, with no judge key (the toast that names the judge model " +
-      "comes on this route). Then `ctrl+x u`, `ctrl+x r`, `ctrl+x u` again and Enter.",
+      "The wrong bridge count is flagged and corrected, with no judge key (on this route the plugin says once " +
+      "which of the user's models judges). Then `ctrl+x u`, `ctrl+x r`, `ctrl+x u` again and Enter.",
     shows:
-      "The notice's two lines each stand whole on one row. The toast naming the judge model did not show while " +
-      "the wrong reply and the notice first appeared (every screen was polled); it came after the correction, whole. " +
-      "Undo took the turn back and left the user's own question in the prompt box, not the notice; redo brought the " +
-      "turn back with an empty prompt box; Enter after the second undo sent the question as the user's own message " +
-      "(the agent's request had it, not a note, as its last user text), judged again as a new turn.",
-    screens: ["notice", "judge-model-toast", "after-undo", "after-redo", "after-resend"],
+      "The note's notice: its two lines each stand whole on one row. Which model judges is said in a notice under " +
+      "the reply, before the note's; no toast showed on any polled screen, and the reply's row was whole on every " +
+      "screen that showed it. Undo took the turn back (both notices with it) and left the user's own question in " +
+      "the prompt box, not a notice; redo brought the turn back with an empty prompt box; Enter after the second " +
+      "undo sent the question as the user's own message (the agent's request had it, not a note, as its last user " +
+      "text), judged again as a new turn.",
+    screens: ["notice", "after-undo", "after-redo", "after-resend"],
   },
   T4b: {
     title: "T4b. In the TUI (120x40): the notice, undo and redo",
@@ -284,6 +294,45 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
           "hold up; the correction after it; then the totals (`22 statements judged, 1 note sent`). No row is wider " +
           "than 72 columns, so the terminal broke none. Undo removed the report and left the prompt box empty.",
         screens: ["report-top", "report-end", "after-report-undo"],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    (["a", "b"] as const).map((size) => [
+      `T7${size}`,
+      {
+        title: `T7${size}. In the TUI (${size === "a" ? "80x24" : "120x40"}): no judge at all`,
+        does:
+          "No judge key, and the user's opencode config has one model, the agent's (also its `small_model`), so the " +
+          "route has nothing to judge with. The wrong bridge count; the pane read every 20 ms; then `/ragfaith`.",
+        shows:
+          "No judge request, no toast; the reply's row whole on every screen. Under it, a notice in two rows: " +
+          'nothing is judged, the agent\'s model is the only one, add `"small_model"` to opencode.json or a judge ' +
+          "key. The report says the reply was not judged as there was no judge to ask, and under `Judge: none.` " +
+          'what to set: `"small_model": "provider/model"`, or `RFE_JUDGE_API_KEY` with `RFE_JUDGE_BASE_URL` and ' +
+          "`RFE_JUDGE_MAIN_MODEL`.",
+        screens: ["no-judge-notice", "no-judge-report"],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    (["a", "b"] as const).map((size) => [
+      `T8${size}`,
+      {
+        title: `T8${size}. In the TUI (${size === "a" ? "80x24" : "120x40"}): \`/undo\` on a slowed opencode, in a turn that edited a file`,
+        does:
+          "The project is a git repository (opencode restores edited files on undo only there). The agent reads " +
+          "`facts.txt` and `notes.md`, edits `notes.md` (`# Draft` to `# Checked`), then gives the wrong bridge " +
+          "count; note and correction follow; then `/ragfaith`. Each `/undo` is typed while opencode (TUI and server, " +
+          "one process) is slowed as a CPU limiter does: SIGSTOP for 75 ms, SIGCONT for 25 ms, over and over. The " +
+          "screen is read once it has held the expected state unchanged for 4 s slowed, and again for 2 s at full " +
+          `speed.${size === "b" ? " Then the same turn and the same slowed `/undo` without the plugin." : ""}`,
+        shows:
+          "The first `/undo` took the report back and the prompt box the TUI had filled with it was empty, and stayed " +
+          "so; `notes.md` was untouched. The second took the turn back: the prompt box held the user's question (not " +
+          "the note's notice), the revert banner listed `notes.md +1 -1`, and the file was `# Draft` again." +
+          `${size === "b" ? " Without the plugin the prompt box and the file were the same." : ""}`,
+        screens: ["slow-report", "slow-undo-report", "slow-undo-turn"],
       },
     ]),
   ),

@@ -5,12 +5,14 @@
 // screens; RFE_TUI_REPORT=<file> writes a record per scenario for report.ts.
 
 import { afterAll, describe, expect, test } from "bun:test"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SURVEY_NOTES } from "../support/fixtures.ts"
 import { type JudgeRule, judgeEnv } from "../support/judge.ts"
 import {
+  AGENT_MODEL,
   type AgentScript,
   agentContext,
   cleanupAll,
@@ -151,6 +153,64 @@ async function readBack(tui: Tui, top: string, pages = 30) {
 /** A toast box on screen: the plugin's title row, framed. */
 const TOAST_RE = /┃\s+ragfaith\s+┃/
 
+/** Any toast box on screen, the plugin's or opencode's own: a framed row at the right edge, clear of the transcript. */
+const ANY_TOAST_RE = /^.{4,}┃.*┃\s*$/m
+
+/** A generous deadline for each wait on the screen: the machine is shared, and a slowed TUI draws slowly. */
+const WAIT = 90_000
+
+/** Whether a row of the screen holds `text` whole: nothing drawn over any part of it. */
+const rowHolds = (screen: string, text: string) => screen.split("\n").some((row) => row.includes(text))
+
+/**
+ * The screens, once `reply` has been drawn whole, on which its row shows but not whole: something drawn over
+ * it. A reply that scrolls off the top is no longer on the screen at all, which is no covering.
+ */
+function replyCovered(seen: readonly string[], reply: string) {
+  const first = seen.findIndex((screen) => rowHolds(screen, reply))
+  const start = reply.slice(0, 20)
+  const shows = (screen: string) => screen.split("\n").some((row) => row.trimStart().startsWith(start))
+  return { first, covered: seen.slice(Math.max(first, 0)).filter((s) => shows(s) && !rowHolds(s, reply)) }
+}
+
+/**
+ * Polls the pane until `ok(screen)` has held, on a screen that did not change, for `quietMs`: what the TUI
+ * shows once everything that was going to happen has happened, however slowly it is drawn.
+ */
+async function waitSettled(tui: Tui, ok: (screen: string) => boolean, what: string, quietMs = 4000) {
+  let last = ""
+  let since = Date.now()
+  return tui.waitForScreen(
+    (screen) => {
+      if (screen !== last) {
+        last = screen
+        since = Date.now()
+      }
+      return ok(screen) && Date.now() - since >= quietMs
+    },
+    `${what}, settled for ${quietMs} ms`,
+    WAIT,
+  )
+}
+
+/**
+ * The project as a git repository with its files committed, the way a real one is: opencode keeps its
+ * snapshots of file edits (what undo restores) only for git projects. opencode's own folder stays out of it.
+ */
+function commitProject(dir: string) {
+  writeFileSync(join(dir, ".gitignore"), ".opencode/\n")
+  const git = (...args: string[]) => {
+    const res = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+    })
+    if (res.status !== 0) throw new Error(`git ${args.join(" ")}: ${res.stderr}`)
+  }
+  git("init", "-q")
+  git("add", "-A")
+  git("commit", "-qm", "start")
+}
+
 const records: ScenarioRecord[] = []
 
 interface TuiRun {
@@ -175,6 +235,10 @@ interface TuiScenario {
   agent?: AgentScript
   /** The project's files; facts.txt unless given. */
   files?: Record<string, string>
+  /** More of the project's opencode.json, which may name the endpoint. */
+  extraConfig?: (ep: Endpoint) => Record<string, unknown>
+  /** The project is a git repository with its files committed, as opencode's undo of file edits needs. */
+  git?: boolean
 }
 
 /** One scenario: its own endpoint, project and TUI, recorded whether it passes or fails. */
@@ -186,9 +250,13 @@ async function withTui(name: string, rule: JudgeRule, run: (t: TuiRun) => Promis
     endpoint: ep,
     files: opts.files ?? { "facts.txt": SURVEY_NOTES },
     plugin: { mode: "copy" },
-    // no judge key: the small model judges through opencode
-    ...(route === "opencode" ? { extraConfig: { small_model: `mock/${ROUTE_JUDGE_MODEL}` } } : {}),
+    extraConfig: {
+      // no judge key: the small model judges through opencode
+      ...(route === "opencode" ? { small_model: `mock/${ROUTE_JUDGE_MODEL}` } : {}),
+      ...opts.extraConfig?.(ep),
+    },
   })
+  if (opts.git) commitProject(scratch.project)
   const captureDir = process.env.RFE_TUI_CAPTURES
     ? join(process.env.RFE_TUI_CAPTURES, name.split(" ")[0] ?? name)
     : undefined
@@ -290,32 +358,59 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
     TIMEOUT,
   )
 
+  /**
+   * Every screen from the question on, until `done` shows: the reply, once drawn whole, is whole on each that
+   * shows it (no toast opens over it, nor anything else), and no toast of the plugin's shows at all.
+   */
+  async function watchReply(tui: Tui, done: string, reply = WRONG) {
+    const seen: string[] = []
+    await tui.submit(QUESTION)
+    await tui.waitForText(done, WAIT, seen)
+    const { first, covered } = replyCovered(seen, reply)
+    expect(first).toBeGreaterThanOrEqual(0)
+    expect(covered).toEqual([])
+    expect(seen.filter((screen) => TOAST_RE.test(screen))).toEqual([])
+    return { seen, first }
+  }
+
+  /** What the route says under the first reply it judges: which of the user's models judges. */
+  const ROUTE_MODEL_NOTICE = `Automatic check: the judge is mock/${ROUTE_JUDGE_MODEL}, one of your models; RFE_JUDGE_MAIN_MODEL picks another.`
+
+  /** The notice a refused key draws under the reply, as the plugin breaks its lines. */
+  const REFUSED_NOTICE = [
+    "Automatic check: the judge refused the key (HTTP 401): check",
+    "RFE_JUDGE_API_KEY. Replies go unchecked.",
+  ]
+
   for (const [label, size] of SIZES) {
     test(
-      `T2${label}. a judge that refuses its key (${size.join("x")}): the toast says so and names the variable; /ragfaith says nothing was judged, and why`,
+      `T2${label}. a judge that refuses its key (${size.join("x")}): no toast over the reply; the notice under it names the variable, and /ragfaith says it again`,
       () =>
         withTui(
           `T2${label} refused key ${size.join("x")}`,
           () => ({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) }),
-          async ({ tui, ep, shot }) => {
-            await tui.submit("How many bridges cross the Zeppo?")
-            // a toast stays 6 s: read it while it is up
-            const screen = await tui.waitForText("The judge refused the key")
-            shot("refused-key-toast")
-            expect(screen).toContain("RFE_JUDGE_API_KEY")
-            expect(screen).toContain("Replies go unchecked.")
-            // titled once: the text does not repeat the name
-            expect(screen.match(/ragfaith/g)?.length).toBe(1)
+          async ({ tui, ep, notes, shot }) => {
+            const { seen, first } = await watchReply(tui, REFUSED_NOTICE[1] as string)
+            await tui.waitIdle(ep.inflight, 2000)
+            const screen = shot("refused-key-notice")
             expect(ep.byKind("judge").every((r) => r.status === 401)).toBe(true)
-            await tui.waitIdle(ep.inflight, 1500)
-            // the report does not call the reply judged: it says it was not, and why
+            // under the reply, each of its two rows whole; the reply above it whole, its number readable
+            const rows = rowsOf(screen)
+            for (const line of REFUSED_NOTICE) expect(rows).toContain(line)
+            expect(rowHolds(screen, WRONG)).toBe(true)
+            expect(readable(screen).indexOf(WRONG)).toBeLessThan(readable(screen).indexOf(REFUSED_NOTICE[0] as string))
+            expect(ANY_TOAST_RE.test(screen)).toBe(false)
+            notes.push(
+              `screens polled every 20 ms until the notice: ${seen.length}; the reply whole from screen ${first + 1} ` +
+                "on, on every one; a toast on none",
+            )
+            // the report does not call the reply judged: it says it was not, why, and what to check
             await tui.submit("/ragfaith", 2)
-            const report = readable(await tui.waitForText("This session:"))
+            const report = readable(await tui.waitForText("This session:", WAIT))
+            await tui.waitIdle(ep.inflight, 1500)
             shot("refused-key-report")
             expect(report).toContain("Automatic check: the last reply was not judged")
             expect(report).toContain("the judge did not answer for")
-            expect(report).toContain("HTTP 401")
-            // what to do: the variable the refused key came from
             expect(report).toContain("the judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY.")
             expect(report).not.toMatch(/needed a note|hold up|judged at|tokens in/)
           },
@@ -325,35 +420,110 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
     )
   }
 
+  // The user's only opencode model is the agent's: the route has no model to judge with, and no key is set.
+  const loneAgent: AgentScript = (c) =>
+    /You are a title generator/.test(c.system) ? { text: "Bridges of Freedonia" } : agent(c)
+  const NO_JUDGE_NOTICE = [
+    "Automatic check: nothing is judged: the agent's model is your only one.",
+    'Add "small_model" to opencode.json, or a judge key; see /ragfaith.',
+  ]
+
+  for (const [label, size] of SIZES) {
+    test(
+      `T7${label}. no judge at all (${size.join("x")}): no toast over the reply; the notice under it says what to add, /ragfaith names small_model and the judge variables`,
+      () =>
+        withTui(
+          `T7${label} no judge ${size.join("x")}`,
+          () => ({ status: 500, body: "the judge must not be asked" }),
+          async ({ tui, ep, notes, shot }) => {
+            const { seen } = await watchReply(tui, NO_JUDGE_NOTICE[1] as string)
+            await tui.waitIdle(ep.inflight, 2000)
+            const screen = shot("no-judge-notice")
+            expect(ep.byKind("judge")).toEqual([])
+            const rows = rowsOf(screen)
+            for (const line of NO_JUDGE_NOTICE) expect(rows).toContain(line)
+            expect(readable(screen).indexOf(WRONG)).toBeLessThan(readable(screen).indexOf(NO_JUDGE_NOTICE[0] as string))
+            expect(ANY_TOAST_RE.test(screen)).toBe(false)
+            notes.push(`screens polled until the notice: ${seen.length}; the reply whole on each, a toast on none`)
+            await tui.submit("/ragfaith", 2)
+            const report = readable(await tui.waitForText("This session:", WAIT))
+            await tui.waitIdle(ep.inflight, 1500)
+            shot("no-judge-report")
+            expect(report).toContain("Automatic check: the last reply was not judged")
+            expect(report).toContain("as there was no judge to ask (see Judge below)")
+            // which setting to add: a small model in opencode's config, or the plugin's own judge variables
+            expect(report).toContain("Judge: none.")
+            expect(report).toContain('"small_model": "provider/model"')
+            expect(report).toContain("RFE_JUDGE_API_KEY with RFE_JUDGE_BASE_URL and RFE_JUDGE_MAIN_MODEL")
+          },
+          {
+            size,
+            route: "opencode",
+            agent: loneAgent,
+            extraConfig: (ep) => ({
+              small_model: `mock/${AGENT_MODEL}`,
+              provider: {
+                mock: {
+                  npm: "@ai-sdk/openai-compatible",
+                  name: "Mock (scripted)",
+                  options: { baseURL: ep.agentBaseURL, apiKey: "mock-key" },
+                  models: {
+                    [AGENT_MODEL]: { name: "Scripted", tool_call: true, limit: { context: 200000, output: 4096 } },
+                  },
+                },
+              },
+            }),
+          },
+        ),
+      TIMEOUT,
+    )
+  }
+
   test(
-    "T3. no judge key, and the user's provider refuses the judge call: the plugin's toast is what stays on screen",
+    "T3. no judge key, and the user's provider refuses the judge call: opencode's red toast is taken off at once, the notice under the reply says why",
     () =>
       withTui(
         "T3 route refused",
         () => ({ status: 401, body: JSON.stringify({ error: { message: "Invalid API key (scripted 401)" } }) }),
         async ({ tui, ep, notes, shot }) => {
-          await tui.submit("How many bridges cross the Zeppo?")
-          const seen: string[] = []
-          const screen = await tui.waitForText("Your provider refused the judge", 30000, seen)
-          shot("route-refused-toast")
-          expect(screen).toContain("mock/judge")
-          // opencode turns the judge session's error into a red toast of its own; the plugin's toast replaces it
-          expect(screen).not.toContain("Invalid API key")
-          const raw = seen.filter((s) => s.includes("Invalid API key")).length
-          notes.push(
-            `screens polled every 20 ms until the plugin's toast: ${seen.length}; with opencode's raw error: ${raw}`,
-          )
+          const { seen } = await waitRouteNotice(tui)
+          await tui.waitIdle(ep.inflight, 2000)
+          const screen = shot("route-refused-notice")
           expect(ep.byKind("judge").every((r) => r.route === true)).toBe(true)
-          await tui.waitIdle(ep.inflight, 1500)
-          expect(tui.capture()).not.toContain("Invalid API key")
+          expect(readable(screen)).toContain(
+            "Automatic check: your provider refused the judge (HTTP 401): check its key. Judging rests 10 minutes. Model: mock/judge.",
+          )
+          // which model judges comes first, as on every first reply the route judges
+          expect(readable(screen).indexOf(ROUTE_MODEL_NOTICE)).toBeGreaterThan(readable(screen).indexOf(WRONG))
+          expect(readable(screen).indexOf(ROUTE_MODEL_NOTICE)).toBeLessThan(
+            readable(screen).indexOf("Automatic check: your provider refused"),
+          )
+          expect(rowHolds(screen, WRONG)).toBe(true)
+          expect(ANY_TOAST_RE.test(screen)).toBe(false)
+          // opencode shows the judge session's error as a red toast of its own; the plugin takes it off at once
+          const raw = seen.flatMap((s, i) => (s.includes("Invalid API key") ? [i] : []))
+          const noticed = seen.findIndex((s) => s.includes("Automatic check: your provider refused"))
+          expect(raw.every((i) => i < noticed)).toBe(true)
+          notes.push(
+            `screens polled every 20 ms until the notice: ${seen.length}; with opencode's raw error toast: ${raw.length}` +
+              `${raw.length ? ` (screens ${(raw[0] ?? 0) + 1} to ${(raw.at(-1) ?? 0) + 1}, all before the notice)` : ""}`,
+          )
         },
         { route: "opencode" },
       ),
     TIMEOUT,
   )
 
+  /** T3's turn: every screen from the question until the notice of the refused judge has been drawn. */
+  async function waitRouteNotice(tui: Tui) {
+    const seen: string[] = []
+    await tui.submit(QUESTION)
+    await tui.waitForText("Judging rests 10 minutes.", WAIT, seen)
+    return { seen }
+  }
+
   for (const [label, size] of SIZES) {
-    // 80x24 judges through opencode's provider, so the toast that names the judge model is on screen too
+    // 80x24 judges through opencode's provider, so the notice that names the judge model is on screen too
     const route: Route = label === "a" ? "opencode" : "direct"
     test(
       `T4${label}. undo after a correction (${size.join("x")}): the prompt box gets the user's own question, Enter sends it as theirs, redo brings the turn back`,
@@ -364,31 +534,21 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
           async ({ tui, ep, notes, shot }) => {
             const seen: string[] = []
             await tui.submit(QUESTION)
-            await tui.waitForText(FIXED, 40000, seen)
+            await tui.waitForText(FIXED, WAIT, seen)
             // the notice: its two lines whole, each on one row, at this width
             const corrected = shot("notice")
             const rows = rowsOf(corrected)
             for (const line of NOTICE_LINES) expect(rows).toContain(line)
             if (route === "opencode") {
-              // the toast naming the judge model waits until the notice and the correction have been read
-              const toast = await tui.waitForText("picks another", 30000, seen)
-              shot("judge-model-toast")
-              const first = seen.findIndex((screen) => screen.includes(NOTICE_LINES[0] ?? ""))
+              // which of the user's models judges: said once, under the reply, before the note's notice; no toast
+              const told = readable(seen.find((screen) => screen.includes("picks another")) ?? "")
+              expect(told).toContain(ROUTE_MODEL_NOTICE)
+              expect(told.indexOf(WRONG)).toBeLessThan(told.indexOf(ROUTE_MODEL_NOTICE))
+              expect(seen.filter((screen) => TOAST_RE.test(screen))).toEqual([])
+              const { first, covered } = replyCovered(seen, WRONG)
               expect(first).toBeGreaterThanOrEqual(0)
-              expect(seen.slice(0, first + 1).some((screen) => TOAST_RE.test(screen))).toBe(false)
-              expect(
-                seen
-                  .filter((screen) => screen.includes(WRONG) && !screen.includes(FIXED))
-                  .some((screen) => TOAST_RE.test(screen)),
-              ).toBe(false)
-              // whole: both lines of it, nothing cut off
-              expect(toast).toContain(`The judge is mock/${ROUTE_JUDGE_MODEL}, one of your models;`)
-              expect(toast).toContain("RFE_JUDGE_MAIN_MODEL picks another")
-              // (the notice above may shorten its statement with "…"; the toast must not be cut)
-              expect(toast.replace(NOTICE_LINES[0] ?? "", "")).not.toContain("…")
-              notes.push(`screens polled until the toast: ${seen.length}; the notice first showed on screen ${first}`)
-              // it goes by itself, and leaves the screen as it was
-              await tui.waitForScreen((screen) => !TOAST_RE.test(screen), "the toast gone", 15000)
+              expect(covered).toEqual([])
+              notes.push(`screens polled until the correction: ${seen.length}; a toast on none`)
             }
             await tui.waitIdle(ep.inflight, 2000)
 
@@ -445,6 +605,130 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
           { size, route },
         ),
       TIMEOUT,
+    )
+  }
+
+  // A turn that edits a file: the agent reads facts.txt and notes.md, edits notes.md, then answers wrongly.
+  const NOTES_BEFORE = "# Draft\nSurvey notes.\n"
+  const NOTES_AFTER = "# Checked\nSurvey notes.\n"
+  const editingAgent: AgentScript = (c) => {
+    if (c.isNote) return { text: FIXED }
+    if (c.step === 0) {
+      return {
+        tools: [
+          { name: "read", args: { filePath: "facts.txt" } },
+          { name: "read", args: { filePath: "notes.md" } },
+        ],
+      }
+    }
+    if (c.step === 1) {
+      return { tools: [{ name: "edit", args: { filePath: "notes.md", oldString: "Draft", newString: "Checked" } }] }
+    }
+    return { text: WRONG }
+  }
+  const EDITED_FILES = { "facts.txt": SURVEY_NOTES, "notes.md": NOTES_BEFORE }
+
+  /** opencode slowed to a quarter of one core, as a CPU limiter does: stopped 75 ms, then running 25 ms, over and over. */
+  const SLOW = { runMs: 25, stopMs: 75 }
+
+  /**
+   * `/undo` typed as a user types it, into an opencode slowed by SLOW; the screen read once `ok` has held on
+   * an unchanged screen for 4 s while slowed, and again for 2 s at full speed, so a late refill would show.
+   */
+  async function slowUndo(tui: Tui, ok: (screen: string) => boolean, what: string) {
+    const release = tui.throttle(SLOW.runMs, SLOW.stopMs)
+    const started = Date.now()
+    try {
+      await tui.submit("/undo")
+      await waitSettled(tui, ok, what)
+    } finally {
+      await release()
+    }
+    const screen = await waitSettled(tui, ok, what, 2000)
+    return { screen, seconds: (Date.now() - started) / 1000 }
+  }
+
+  /** What opencode alone (no plugin) leaves after the same turn and a slowed `/undo`: the prompt box and the file. */
+  async function undoWithoutPlugin(size: [number, number]) {
+    const ep = startEndpoint({ agent: editingAgent, judge })
+    const scratch = makeScratch("tui-alone-")
+    writeProject(scratch, { endpoint: ep, files: EDITED_FILES, plugin: { mode: "none" } })
+    commitProject(scratch.project)
+    const tui = await startTui({ scratch, cols: size[0], rows: size[1] })
+    try {
+      await tui.waitReady()
+      await tui.submit(QUESTION)
+      await tui.waitForText(WRONG, WAIT)
+      await tui.waitIdle(ep.inflight, 2000)
+      const { screen } = await slowUndo(
+        tui,
+        (s) => promptInput(s) !== "" && !s.includes(WRONG) && s.includes("notes.md"),
+        "opencode's own undo of the turn",
+      )
+      return { box: promptInput(screen), notes: readFileSync(join(scratch.project, "notes.md"), "utf8") }
+    } finally {
+      await tui.stop()
+      await ep.stop()
+      rmSync(scratch.root, { recursive: true, force: true })
+    }
+  }
+
+  for (const [label, size] of SIZES) {
+    test(
+      `T8${label}. /undo on a slowed opencode (${size.join("x")}), in a turn that edited a file: after the report the box stays empty; after the correction it holds the question and the file is restored, as without the plugin`,
+      () =>
+        withTui(
+          `T8${label} slowed undo with a file edit ${size.join("x")}`,
+          judge,
+          async ({ tui, ep, notes, shot, scratch }) => {
+            const file = () => readFileSync(join(scratch.project, "notes.md"), "utf8")
+            await tui.submit(QUESTION)
+            await tui.waitForText(FIXED, WAIT)
+            await tui.waitIdle(ep.inflight, 2000)
+            expect(file()).toBe(NOTES_AFTER)
+            await tui.submit("/ragfaith", 2)
+            await tui.waitForText("This session:", WAIT)
+            await tui.waitIdle(ep.inflight, 1500)
+            shot("slow-report")
+
+            // the report goes; the box the TUI filled with it is empty once the screen has settled
+            const report = await slowUndo(
+              tui,
+              (screen) =>
+                !screen.includes("This session:") &&
+                screen.includes(FIXED) &&
+                screen.includes("message reverted") &&
+                promptInput(screen) === "",
+              "the report undone and an empty prompt box",
+            )
+            shot("slow-undo-report")
+            expect(file()).toBe(NOTES_AFTER)
+
+            // the turn goes: question back in the box, not the notice; the edit undone on disk
+            const turn = await slowUndo(
+              tui,
+              (screen) =>
+                promptInput(screen) === QUESTION &&
+                !screen.includes(WRONG) &&
+                !screen.includes("Automatic check") &&
+                screen.includes("notes.md"),
+              "the turn undone with the question in the prompt box",
+            )
+            shot("slow-undo-turn")
+            expect(file()).toBe(NOTES_BEFORE)
+            notes.push(
+              `opencode stopped ${SLOW.stopMs} ms and run ${SLOW.runMs} ms in turn during each /undo; ` +
+                `settled after ${report.seconds.toFixed(1)} s (report) and ${turn.seconds.toFixed(1)} s (turn)`,
+            )
+            if (label !== "b") return
+            // the same turn and the same slowed /undo without the plugin: the same box, the same file
+            const alone = await undoWithoutPlugin(size)
+            expect(alone).toEqual({ box: promptInput(turn.screen), notes: file() })
+            notes.push(`without the plugin: the box holds "${alone.box}", notes.md is back to "# Draft"`)
+          },
+          { size, agent: editingAgent, files: EDITED_FILES, git: true },
+        ),
+      2 * TIMEOUT,
     )
   }
 

@@ -41,6 +41,11 @@ export interface Tui {
   /** No session busy on /event, no endpoint request in flight, and nothing new for quietMs. */
   waitIdle(inflight: () => number, quietMs?: number, timeoutMs?: number): Promise<void>
   api(path: string): Promise<Response>
+  /**
+   * Slows opencode (the TUI and its in-process server alike) the way a CPU limiter does: stopped for `stopMs`,
+   * running for `runMs`, over and over, until the returned function is called. Every wait stays on the screen.
+   */
+  throttle(runMs: number, stopMs: number): () => Promise<void>
   stop(): Promise<void>
 }
 
@@ -144,6 +149,7 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
   const abort = new AbortController()
   let stream: ReturnType<typeof followEvents> | undefined
   let shots = 0
+  const throttles = new Set<() => Promise<void>>()
 
   const capture = (label?: string) => {
     const screen = tmux("capture-pane", "-p", "-t", target)
@@ -207,8 +213,29 @@ export async function startTui(opts: TuiOptions): Promise<Tui> {
       }
     },
     api: (path) => fetch(`${url}${path}`),
+    throttle(runMs, stopMs) {
+      let on = true
+      const cycle = (async () => {
+        while (on && alive(panePid)) {
+          process.kill(panePid, "SIGSTOP")
+          await sleep(stopMs)
+          process.kill(panePid, "SIGCONT")
+          await sleep(runMs)
+        }
+      })()
+      const release = async () => {
+        on = false
+        await cycle.catch(() => {})
+        throttles.delete(release)
+        if (alive(panePid)) process.kill(panePid, "SIGCONT")
+      }
+      throttles.add(release)
+      return release
+    },
     async stop() {
       abort.abort()
+      // a throttled opencode is let run, so it can hear ctrl+c
+      for (const release of [...throttles]) await release()
       try {
         // ctrl+c on an empty prompt quits; twice in case the first only cleared something
         key("C-c")

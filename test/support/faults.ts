@@ -133,7 +133,7 @@ export async function twoReplies(host: Watched, reply = THREE) {
   const inFlight = host.plugin.pending.size
   await sideTraffic(host)
   await host.settle()
-  const first = { ...host.plugin.counters, sleeps: [...host.sleeps], toasts: host.toasts.length }
+  const first = { ...host.plugin.counters, sleeps: [...host.sleeps], notices: host.notices.length }
   const next = await host.userMessage(session, "Tell me about Freedonia")
   await host.reply(session, next, reply)
   await sideTraffic(host)

@@ -84,7 +84,7 @@ export interface JudgeSessionRecord {
 
 export function createHost(opts: HostOptions = {}) {
   const prompts: PromptCall[] = []
-  const toasts: Array<{ title?: string; message: string; variant: string }> = []
+  const toasts: Array<{ title?: string; message: string; variant: string; duration?: number }> = []
   const logs: Array<{ level: string; message: string; extra?: Record<string, unknown> }> = []
   const sleeps: number[] = []
   const stderr: string[] = []
@@ -96,6 +96,10 @@ export function createHost(opts: HostOptions = {}) {
   /** The messages the plugin added without a turn (`noReply`): its /ragfaith answers. */
   const reports: Array<{ sessionID: string; parts: Array<{ text: string; synthetic?: boolean; ignored?: boolean }> }> =
     []
+  /** The notices the plugin added under a reply without a turn (`noReply` outside a command), as written. */
+  const notices: Array<{ sessionID: string; text: string }> = []
+  /** Commands running now: a noReply message sent meanwhile is the command's answer. */
+  let commands = 0
   const aborts = new Map<string, () => void>()
   /** What the plugin told the TUI through `tui.publish`: commands it ran, text put into the prompt box. */
   const published: Array<{ type: string; properties: Record<string, unknown> }> = []
@@ -110,9 +114,11 @@ export function createHost(opts: HostOptions = {}) {
         if (call.body.agent === "ragfaith-judge") {
           return runJudgeSession(call.path.id, call.body, call.body.parts.map((part) => part.text).join(""))
         }
-        // opencode stores a noReply prompt as a user message and starts no turn: the plugin's /ragfaith report.
+        // opencode stores a noReply prompt as a user message and starts no turn: the plugin's /ragfaith report,
+        // or, outside a command, its notice under a reply.
         if (call.body.noReply) {
-          reports.push({ sessionID: call.path.id, parts: call.body.parts })
+          if (commands > 0) reports.push({ sessionID: call.path.id, parts: call.body.parts })
+          else notices.push({ sessionID: call.path.id, text: call.body.parts.map((part) => part.text).join("") })
           const id = await storeUserMessage(call.path.id, call.body.parts)
           return { data: { info: stored.get(id)?.info } } as { error?: unknown }
         }
@@ -188,7 +194,8 @@ export function createHost(opts: HostOptions = {}) {
     },
     tui: {
       showToast: async (call) => {
-        toasts.push({ title: call.body.title, message: call.body.message, variant: call.body.variant })
+        const { title, message, variant, duration } = call.body
+        toasts.push({ title, message, variant, duration })
         return { data: true } as { error?: unknown }
       },
       publish: async (call) => {
@@ -320,11 +327,14 @@ export function createHost(opts: HostOptions = {}) {
    */
   const command = async (sessionID: string, name: string, args = "") => {
     const output = { parts: [{ type: "text", text: `Show the ragfaith report.${args ? `\n\n${args}` : ""}` }] }
+    commands++
     try {
       await hooks["command.execute.before"]({ command: name, sessionID, arguments: args }, output)
       return { modelTurn: true, error: undefined }
     } catch (error) {
       return { modelTurn: false, error }
+    } finally {
+      commands--
     }
   }
 
@@ -542,6 +552,13 @@ export function createHost(opts: HostOptions = {}) {
     opencodeConfig,
     judgeSessions,
     reports,
+    notices,
+    /** Each notice as the sentence it tells, the way a toast would say it: "The judge refused the key …". */
+    told: () =>
+      notices.map(({ text }) => {
+        const plain = text.replace(/^Automatic check: /, "").replace(/\s*\n\s*/g, " ")
+        return plain.charAt(0).toUpperCase() + plain.slice(1)
+      }),
     published,
     reverts,
     revert,
