@@ -123,6 +123,11 @@ export const UD_SETS = [
   { name: "English-PUD", option: "pud-en", env: "RFE_UD_PUD_EN", file: "en_pud-ud-test.conllu", pairs: true },
   { name: "German-PUD", option: "pud-de", env: "RFE_UD_PUD_DE", file: "de_pud-ud-test.conllu", pairs: true },
   { name: "German-HDT", option: "hdt", env: "RFE_UD_HDT", file: "de_hdt-ud-SPLIT.conllu", pairs: true },
+  // Added later, also never looked at: LinES (fiction, manuals, essays), ParTUT (law, wiki, talks), LIT (essays).
+  // LinES and ParTUT mark no paragraphs, so they are read in twos; LIT marks its fragments.
+  { name: "English-LinES", option: "lines", env: "RFE_UD_LINES", file: "en_lines-ud-SPLIT.conllu", pairs: true },
+  { name: "English-ParTUT", option: "partut", env: "RFE_UD_PARTUT", file: "en_partut-ud-SPLIT.conllu", pairs: true },
+  { name: "German-LIT", option: "lit", env: "RFE_UD_LIT", file: "de_lit-ud-test.conllu", pairs: false },
 ] as const
 
 export function measureSet(cases: readonly SentenceCase[]) {

@@ -23,6 +23,8 @@ export const SPLITTER_INPUTS: ReadonlyArray<readonly [string, string]> = [
   ['"`s3.PutObject` " repeated (code spans)', "`s3.PutObject` "],
   ['"- `a.ts`\\n" lines (a list of files)', "- `a.ts`\n"],
   ['"The cat sat. " repeated (plain sentences)', "The cat sat. "],
+  ['"Why? – It ran. " repeated (a dash after a stop)', "Why? – It ran. "],
+  ['"a? – b " repeated (a dash before no capital)', "a? – b "],
 ]
 
 /** The growth exponent this splitter must stay under. */

@@ -75,6 +75,7 @@ export const MODULES = [
   "src/claims/words.ts",
   "src/claims/tokens.ts",
   "src/claims/periods.ts",
+  "src/claims/stops.ts",
   "src/claims/checkable.ts",
   "src/claims/split.ts",
   "src/judge/prompt.ts",
@@ -107,7 +108,7 @@ export const MODULES = [
 
 const IMPORT_RE = /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"\s*;?\s*$/
 const DECLARATION_EXPORT_RE =
-  /^export (?=(?:declare )?(?:const|let|function|async function|type|interface|class|enum) )/
+  /^export (?=(?:declare )?(?:const|let|function\*?|async function\*?|type|interface|class|enum) )/
 const OWNER_RE = /^\/\/ \S/
 
 interface Specifier {

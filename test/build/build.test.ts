@@ -73,6 +73,15 @@ describe("src/index.ts is generated", () => {
     expect(text).toMatch(/^export default \{ id: PLUGIN_ID, server, setup \}$/m)
   })
 
+  test("`export` comes off every kind of declaration, generators and async generators too", () => {
+    const path = "src/base/bounds.ts"
+    const extra = "\nexport function* eachOne() {\n  yield 1\n}\nexport async function* eachLater() {\n  yield 2\n}\n"
+    const text = buildWith(path, `${read(path)}${extra}`)()
+    expect(text.match(/^export /gm)).toEqual(["export "])
+    expect(text).toContain("\nfunction* eachOne() {")
+    expect(text).toContain("\nasync function* eachLater() {")
+  })
+
   test("comments are kept as written", () => {
     const module = read("src/capture/redact/redact.ts")
     const comment = module.split("\n").find((line) => line.startsWith("/**"))

@@ -28,6 +28,20 @@ describe("merges that hid a statement", () => {
   ])("%p is two sentences", (text) => {
     expect(split(text)).toHaveLength(2)
   })
+
+  // A dash after a stop opens the next sentence (ICU reads a dash as a sentence that goes on); the dash itself
+  // belongs to neither claim.
+  test.each([
+    ["The museum reopened in May. – The west wing stays closed until autumn.", "The west wing"],
+    ["Did the council approve the budget? — The vote was postponed to March.", "The vote"],
+    ["The bridge carries two lanes of traffic. - The footpath was added in 1998.", "The footpath"],
+    ["Die Brücke wurde 1911 eröffnet. – Der Umbau begann erst hundert Jahre später.", "Der Umbau"],
+    ["Wer hat das Rathaus entworfen? – Die Pläne stammen von einem Büro aus Köln.", "Die Pläne"],
+  ])("%p: the sentence after the dash is its own claim", (text, opening) => {
+    const claims = split(text)
+    expect(claims.at(-1)?.startsWith(opening)).toBe(true)
+    expect(claims.join(" ")).not.toContain(". –")
+  })
 })
 
 describe("splits inside a sentence", () => {
@@ -43,6 +57,10 @@ describe("splits inside a sentence", () => {
     "The new servers go live in the U.S. Region first and in Europe later.",
     "Es gibt u. a. Millionen Varianten dieser Bauform in älteren Anlagen.",
     "Der Bericht nennt z. B. Tausende Fälle aus den letzten zehn Jahren.",
+    // a dash after an abbreviation, an initial or an ordinal, and one with no capital after it
+    "Die Lieferung kam am 3. – Montag war ohnehin ein Feiertag in der Region.",
+    "The letter was signed by John F. — Kennedy's brother kept the original copy.",
+    "The station was closed for repairs. – and the buses ran every ten minutes instead.",
   ])("%p stays one sentence", (sentence) => {
     expect(split(sentence)).toEqual([sentence])
   })
