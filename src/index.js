@@ -8598,17 +8598,20 @@ function clipAround(claim, part, max) {
   const from = flat.indexOf(" ", at + part.length - (max - 2))
   return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
 }
+/** The notice's tail where notes are off (RFE_NUDGE_DEPTH=0): the flags are only reported. */
+const NOT_ASKED = "Notes are off, so the agent is not asked."
 /** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
 function leadOf(items) {
   const lead = items.find((item) => item.verdict === "unfaithful") ?? items[0]
   const contrast = lead?.verdict === "unfaithful" ? contrastOf(lead.claim, lead.quote) : undefined
   return { lead, contrast }
 }
-/** What happens next, and how many more statements it covers. */
-function noticeTail(items, terse) {
+/** What happens next, and how many more statements it covers; `reported`: notes are off, nobody is asked. */
+function noticeTail(items, terse, reported) {
   const more = items.length - 1
-  if (more === 0) return "Asking the agent to correct it."
   const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
+  if (reported) return more === 0 ? NOT_ASKED : `${NOT_ASKED.slice(0, -1)}; /ragfaith lists ${others}.`
+  if (more === 0) return "Asking the agent to correct it."
   return terse
     ? `Asking the agent to fix it and ${others}; see /ragfaith.`
     : `Asking the agent to correct it and ${others}; /ragfaith lists them.`
@@ -8617,7 +8620,7 @@ function noticeTail(items, terse) {
  * The notice's sentence for a contradicted statement whose wrong part is known: the statement (or only its
  * wrong part), the source, and the source's words in place of the wrong part where they fit.
  */
-function contrastSentence(lead, contrast, items, fit) {
+function contrastSentence(lead, contrast, items, fit, reported) {
   const part = clipWords(contrast.claimPart, 40)
   // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
   if (fit.claimChars > 0 && fit.claimChars < part.length + 12 && lead.claim.length > fit.claimChars) return undefined
@@ -8637,12 +8640,12 @@ function contrastSentence(lead, contrast, items, fit) {
       : fit.claimChars > 0
         ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
         : `, ${which} "${clipWords(words, fit.quoteChars)}"`
-  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse)}`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse, reported)}`
 }
 /** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
-function noticeSentence(items, fit) {
+function noticeSentence(items, fit, reported) {
   const { lead, contrast } = leadOf(items)
-  if (lead && contrast) return contrastSentence(lead, contrast, items, fit)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit, reported)
   const claimChars = fit.claimChars || 16
   const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
@@ -8650,15 +8653,21 @@ function noticeSentence(items, fit) {
     const more = fit.terse
       ? `${(items.length - 1).toLocaleString("en")} more`
       : plural(items.length - 1, "more statement")
-    const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
+    const next = reported
+      ? "Notes are off"
+      : fit.terse
+        ? "The agent is asked to fix them"
+        : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
   if (lead?.verdict !== "unfaithful") {
-    return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
+    const next = reported ? NOT_ASKED : "Asking the agent to cite one or say where it comes from."
+    return `${NOTICE_PREFIX}no source backs ${claim}. ${next}`
   }
   const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
-  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
+  const next = reported ? NOT_ASKED : "Asking the agent to correct it."
+  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. ${next}`
 }
 /**
  * The ways to fit the notice, most complete first. What is wrong stays longest: the statement is cut around
@@ -8677,12 +8686,12 @@ const NOTICE_FITS = [
  * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
  * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
  * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
- * (the TUI would put a blank line between two parts).
+ * (the TUI would put a blank line between two parts). `reported`: notes are off, and it says the agent is not asked.
  */
-function buildNotice(items) {
+function buildNotice(items, reported = false) {
   let lines = []
   for (const fit of NOTICE_FITS) {
-    const sentence = noticeSentence(items, fit)
+    const sentence = noticeSentence(items, fit, reported)
     if (sentence === undefined) continue
     lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
@@ -8763,7 +8772,30 @@ function noticeRows(message) {
 }
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender({ config, deps, notifier, counters }) {
-  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
+  /**
+   * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the
+   * model (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+   */
+  const post = async (state, rows, message) => {
+    let result
+    try {
+      result = await deps.client.session.prompt({
+        path: { id: state.id },
+        body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
+      })
+    } catch (error) {
+      result = { error: error ?? "failed" }
+    }
+    const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+    if (messageID) markNote(state, messageID)
+    if (result?.error === undefined) return
+    notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+    notifier.toast(message)
+  }
+  /**
+   * Where no note can be answered or notes are off: the log, and stderr in `opencode run`; in the TUI the
+   * notice under the reply, as a note's would read, saying the agent is not asked.
+   */
   const report = (state, items) => {
     const are = items.length === 1 ? "is" : "are"
     const summary = `ragfaith: ${plural(items.length, "statement")} in the last reply ${are} not supported by the sources`
@@ -8776,8 +8808,7 @@ function createNoteSender({ config, deps, notifier, counters }) {
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
+    void post(state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
   }
   /**
    * The note goes in as one user message with the agent and model of the user's last message: the agent's
@@ -8826,21 +8857,7 @@ function createNoteSender({ config, deps, notifier, counters }) {
      */
     async notice(state, message) {
       if (deps.mode === "run") return notifier.toast(message)
-      const text = noticeRows(message)
-      let result
-      try {
-        result = await deps.client.session.prompt({
-          path: { id: state.id },
-          body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
-        })
-      } catch (error) {
-        result = { error: error ?? "failed" }
-      }
-      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
-      if (messageID) markNote(state, messageID)
-      if (result?.error === undefined) return
-      notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-      notifier.toast(message)
+      await post(state, noticeRows(message), message)
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.

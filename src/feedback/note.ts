@@ -71,6 +71,9 @@ function clipAround(claim: string, part: string, max: number): string {
   return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
 }
 
+/** The notice's tail where notes are off (RFE_NUDGE_DEPTH=0): the flags are only reported. */
+const NOT_ASKED = "Notes are off, so the agent is not asked."
+
 /** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
 function leadOf(items: readonly FlaggedClaim[]) {
   const lead = items.find((item) => item.verdict === "unfaithful") ?? items[0]
@@ -78,11 +81,12 @@ function leadOf(items: readonly FlaggedClaim[]) {
   return { lead, contrast }
 }
 
-/** What happens next, and how many more statements it covers. */
-function noticeTail(items: readonly FlaggedClaim[], terse: boolean): string {
+/** What happens next, and how many more statements it covers; `reported`: notes are off, nobody is asked. */
+function noticeTail(items: readonly FlaggedClaim[], terse: boolean, reported: boolean): string {
   const more = items.length - 1
-  if (more === 0) return "Asking the agent to correct it."
   const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
+  if (reported) return more === 0 ? NOT_ASKED : `${NOT_ASKED.slice(0, -1)}; /ragfaith lists ${others}.`
+  if (more === 0) return "Asking the agent to correct it."
   return terse
     ? `Asking the agent to fix it and ${others}; see /ragfaith.`
     : `Asking the agent to correct it and ${others}; /ragfaith lists them.`
@@ -97,6 +101,7 @@ function contrastSentence(
   contrast: Contrast,
   items: readonly FlaggedClaim[],
   fit: NoticeFit,
+  reported: boolean,
 ): string | undefined {
   const part = clipWords(contrast.claimPart, 40)
   // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
@@ -117,13 +122,13 @@ function contrastSentence(
       : fit.claimChars > 0
         ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
         : `, ${which} "${clipWords(words, fit.quoteChars)}"`
-  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse)}`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse, reported)}`
 }
 
 /** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
-function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string | undefined {
+function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit, reported: boolean): string | undefined {
   const { lead, contrast } = leadOf(items)
-  if (lead && contrast) return contrastSentence(lead, contrast, items, fit)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit, reported)
   const claimChars = fit.claimChars || 16
   const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
@@ -131,15 +136,21 @@ function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit): string 
     const more = fit.terse
       ? `${(items.length - 1).toLocaleString("en")} more`
       : plural(items.length - 1, "more statement")
-    const next = fit.terse ? "The agent is asked to fix them" : "Asking the agent to correct them"
+    const next = reported
+      ? "Notes are off"
+      : fit.terse
+        ? "The agent is asked to fix them"
+        : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
   if (lead?.verdict !== "unfaithful") {
-    return `${NOTICE_PREFIX}no source backs ${claim}. Asking the agent to cite one or say where it comes from.`
+    const next = reported ? NOT_ASKED : "Asking the agent to cite one or say where it comes from."
+    return `${NOTICE_PREFIX}no source backs ${claim}. ${next}`
   }
   const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
-  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. Asking the agent to correct it.`
+  const next = reported ? NOT_ASKED : "Asking the agent to correct it."
+  return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. ${next}`
 }
 
 /**
@@ -160,12 +171,12 @@ const NOTICE_FITS: readonly NoticeFit[] = [
  * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
  * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
  * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
- * (the TUI would put a blank line between two parts).
+ * (the TUI would put a blank line between two parts). `reported`: notes are off, and it says the agent is not asked.
  */
-export function buildNotice(items: readonly FlaggedClaim[]): string {
+export function buildNotice(items: readonly FlaggedClaim[], reported = false): string {
   let lines: string[] = []
   for (const fit of NOTICE_FITS) {
-    const sentence = noticeSentence(items, fit)
+    const sentence = noticeSentence(items, fit, reported)
     if (sentence === undefined) continue
     lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
@@ -265,7 +276,31 @@ function noticeRows(message: string): string {
 
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 export function createNoteSender({ config, deps, notifier, counters }: PartContext) {
-  /** Where no note can be answered or notes are off: the log, stderr in `opencode run`, a toast in the TUI. */
+  /**
+   * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the
+   * model (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+   */
+  const post = async (state: SessionState, rows: string, message: string) => {
+    let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
+    try {
+      result = await deps.client.session.prompt({
+        path: { id: state.id },
+        body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
+      })
+    } catch (error) {
+      result = { error: error ?? "failed" }
+    }
+    const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+    if (messageID) markNote(state, messageID)
+    if (result?.error === undefined) return
+    notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+    notifier.toast(message)
+  }
+
+  /**
+   * Where no note can be answered or notes are off: the log, and stderr in `opencode run`; in the TUI the
+   * notice under the reply, as a note's would read, saying the agent is not asked.
+   */
   const report = (state: SessionState, items: readonly FlaggedClaim[]) => {
     const are = items.length === 1 ? "is" : "are"
     const summary = `ragfaith: ${plural(items.length, "statement")} in the last reply ${are} not supported by the sources`
@@ -278,8 +313,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, `flagged:${state.lastUser?.id}`, toast)
+    void post(state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
   }
 
   /**
@@ -330,21 +364,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
      */
     async notice(state: SessionState, message: string) {
       if (deps.mode === "run") return notifier.toast(message)
-      const text = noticeRows(message)
-      let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
-      try {
-        result = await deps.client.session.prompt({
-          path: { id: state.id },
-          body: { noReply: true, parts: [{ type: "text", text, ignored: true }] },
-        })
-      } catch (error) {
-        result = { error: error ?? "failed" }
-      }
-      const messageID = textOf(asRecord(asRecord(result?.data).info).id)
-      if (messageID) markNote(state, messageID)
-      if (result?.error === undefined) return
-      notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-      notifier.toast(message)
+      await post(state, noticeRows(message), message)
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.

@@ -3,10 +3,21 @@
 import { describe, expect, test } from "bun:test"
 import { MESSAGE_WIDTH, NOTICE_READ_MS } from "../../src/feedback/note.ts"
 import { createToastHold, HOLD_LIMIT_MS } from "../../src/feedback/notifier.ts"
-import { bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
+import { BRIDGES_CONTRADICTED, bridgesJudge, FACTS, toastLines, WRONG_REPLY } from "../support/fixtures.ts"
 import { createHost, type HostOptions } from "../support/host.ts"
 import { judgeEnv, withJudge } from "../support/judge.ts"
 import { turn } from "../support/turns.ts"
+
+/** A host whose prompt refuses a notice (a message with no turn): what the notice says goes in a toast. */
+const NO_NOTICES: Pick<HostOptions, "wrapClient"> = {
+  wrapClient: (client) => ({
+    ...client,
+    session: {
+      ...client.session,
+      prompt: async (call) => (call.body.noReply ? { error: "not available" } : client.session.prompt(call)),
+    },
+  }),
+}
 
 const WRONG = WRONG_REPLY
 const bridges = bridgesJudge()
@@ -49,15 +60,7 @@ describe("toasts for people", () => {
   })
 
   test("a host that cannot add the notice (the prompt fails) shows it as a toast instead", async () => {
-    const { host } = await turn(() => ({ status: 401 }), {
-      wrapClient: (client) => ({
-        ...client,
-        session: {
-          ...client.session,
-          prompt: async (call) => (call.body.noReply ? { error: "not available" } : client.session.prompt(call)),
-        },
-      }),
-    })
+    const { host } = await turn(() => ({ status: 401 }), NO_NOTICES)
     expect(host.notices).toEqual([])
     expect(host.toasts.map((toast) => toast.message)).toEqual([
       "The judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY. Replies go unchecked.",
@@ -65,7 +68,8 @@ describe("toasts for people", () => {
   })
 
   test("a toast is titled once and never says 'ragfaith:' again, within two lines of opencode's toast box", async () => {
-    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
+    // Notes off on a host that cannot add the notice: the flagged reply is told in a toast instead.
+    const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" }, ...NO_NOTICES })
     expect(host.toasts.length).toBeGreaterThan(0)
     for (const toast of host.toasts) {
       expect(toast.title).toBe("ragfaith")
@@ -102,19 +106,35 @@ describe("toasts for people", () => {
     )
   })
 
-  test("with notes off, the toast names the flagged statement and where the details are", async () => {
+  test("with notes off, the notice under the reply names the wrong part and says the agent is not asked; no toast over it", async () => {
     const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
     expect(host.prompts).toEqual([])
-    expect(host.toasts.map((toast) => toast.message)).toEqual([
-      '1 statement looks unsupported: "It has 7 bridges." Notes are off; see /ragfaith.',
-    ])
+    expect(host.toasts).toEqual([])
+    const [notice, ...more] = host.notices.map((entry) => entry.text)
+    expect(more).toEqual([])
+    expect(notice).toStartWith('Automatic check: "It has 7 bridges." conflicts with facts.txt')
+    expect(notice?.replace(/\n/g, " ")).toEndWith("Notes are off, so the agent is not asked.")
+    for (const row of notice?.split("\n") ?? []) expect(row.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
   })
 
-  test("a long flagged statement is shortened so the toast keeps its two lines and its pointer to /ragfaith", async () => {
+  test("with notes off and several flags, the notice counts the others and points to /ragfaith", async () => {
+    const both = ({ claim }: { claim: string }) =>
+      /7 bridges|9 ferries/.test(claim) ? BRIDGES_CONTRADICTED : bridges({ claim })
+    const { host } = await turn(
+      both,
+      { env: { RFE_NUDGE_DEPTH: "0" } },
+      "Fredville is the capital city of Freedonia. It has 7 bridges. It has 9 ferries.",
+    )
+    const notice = host.notices.map((entry) => entry.text.replace(/\n/g, " ")).join("|")
+    expect(notice).toMatch(/^Automatic check: .*Notes are off.*\/ragfaith lists/)
+    expect(host.toasts).toEqual([])
+  })
+
+  test("a long flagged statement is shortened so the fallback toast keeps its two lines and its pointer to /ragfaith", async () => {
     const long = `It has 7 bridges, ${"each of them built of grey stone by the river guild over many long years, ".repeat(3)}`
     const { host } = await turn(
       bridges,
-      { env: { RFE_NUDGE_DEPTH: "0" } },
+      { env: { RFE_NUDGE_DEPTH: "0" }, ...NO_NOTICES },
       `Fredville is the capital city of Freedonia. ${long}`,
     )
     const [toast] = host.toasts
@@ -259,10 +279,10 @@ describe("toasts for people", () => {
     })
   })
 
-  test("with notes off, the flagged toast waits until the reply has been read", async () => {
+  test("with notes off, other toasts wait until the flagged reply and its notice have been read", async () => {
     const { host } = await turn(bridges, { env: { RFE_NUDGE_DEPTH: "0" } })
     expect(host.sleeps).toContain(NOTICE_READ_MS)
-    expect(host.toasts).toHaveLength(1)
+    expect(host.notices).toHaveLength(1)
   })
 
   test("the route tells once which model judges, under the first reply judged, in two whole rows", async () => {

@@ -420,6 +420,32 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
     )
   }
 
+  test(
+    "T9. notes off (RFE_NUDGE_DEPTH=0), a wrong reply: the notice under it names the wrong part and says the agent is not asked; no toast, no turn",
+    () =>
+      withTui(
+        "T9 notes off",
+        judge,
+        async ({ tui, ep, notes, shot }) => {
+          const { seen } = await watchReply(tui, "Notes are off")
+          await tui.waitIdle(ep.inflight, 2500)
+          const screen = shot("notes-off-notice")
+          const flat = readable(screen)
+          expect(rowHolds(screen, WRONG)).toBe(true)
+          expect(flat.indexOf(WRONG)).toBeLessThan(flat.indexOf("Automatic check:"))
+          expect(flat).toMatch(/Automatic check: "[^"]*Seven[^"]*" conflicts with facts\.txt/)
+          expect(flat).toContain("Notes are off, so the agent is not asked.")
+          expect(flat).not.toContain(FIXED)
+          expect(ANY_TOAST_RE.test(screen)).toBe(false)
+          // no turn for a note: the agent never wrote the corrected sentence
+          expect(ep.byKind("agent").filter((r) => JSON.stringify(r.answer ?? "").includes(FIXED))).toEqual([])
+          notes.push(`screens polled until the notice: ${seen.length}; the reply whole on each, a toast on none`)
+        },
+        { size: [80, 24], env: { RFE_NUDGE_DEPTH: "0" } },
+      ),
+    TIMEOUT,
+  )
+
   // The user's only opencode model is the agent's: the route has no model to judge with, and no key is set.
   const loneAgent: AgentScript = (c) =>
     /You are a title generator/.test(c.system) ? { text: "Bridges of Freedonia" } : agent(c)
