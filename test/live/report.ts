@@ -352,6 +352,14 @@ const TUI_ABOUT: Record<string, { title: string; does: string; shows: string; sc
       },
     ]),
   ),
+  T9: {
+    title: "T9. In the TUI (80x24): notes turned off",
+    does: "`RFE_NUDGE_DEPTH=0`; the agent reads `facts.txt` and gives the wrong bridge count; the pane read every 20 ms.",
+    shows:
+      "The reply whole on every screen and no toast. Under it, the same notice a note would carry, naming the wrong " +
+      'part and the file\'s words ("3 bridges"), ending "Notes are off, so the agent is not asked." No correction turn.',
+    screens: ["notes-off-notice"],
+  },
 }
 
 /** The TUI scenarios: what each did, its result, and the screens as captured (trailing blank rows dropped). */
