@@ -7,7 +7,7 @@ import type { Premise } from "../../src/state/shapes.ts"
 import { body, type Env, everything, SECRET, session, type ToolResult } from "../support/capture.ts"
 import { readOutput } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
-import { judgeEnv, startJudge } from "../support/judge.ts"
+import { GATE_OFF, judgeEnv, startJudge } from "../support/judge.ts"
 
 // ── capture scope ──
 
@@ -410,7 +410,7 @@ describe("what the judge is shown", () => {
 
   async function judgedTurn(steps: (s: Awaited<ReturnType<typeof session>>) => Promise<void>, reply = CLAIM) {
     const before = judge.requests.length
-    const s = await session(judgeEnv(judge.url))
+    const s = await session(judgeEnv(judge.url, GATE_OFF))
     await steps(s)
     await s.host.reply(s.id, s.userID, reply)
     await s.host.settle()

@@ -10,7 +10,7 @@ import { splitClaims } from "../../src/claims/split.ts"
 import { LABELLED_REPLIES } from "../support/corpora/nonclaims.ts"
 import { FACTS } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
-import { judgeEnv, withJudge } from "../support/judge.ts"
+import { GATE_OFF, judgeEnv, withJudge } from "../support/judge.ts"
 
 const raw = (reply: string) => splitClaims(reply, 50).claims.map((claim) => claim.raw ?? claim.text)
 
@@ -111,7 +111,10 @@ describe("lead-ins, offers and advice that claim nothing", () => {
         let wasted = 0
         for (const entry of LABELLED_REPLIES) {
           const before = judge.requests.length
-          const host = createHost({ env: judgeEnv(judge.url, { RFE_SECOND_OPINION: "0" }), correct: () => undefined })
+          const host = createHost({
+            env: judgeEnv(judge.url, { ...GATE_OFF, RFE_SECOND_OPINION: "0" }),
+            correct: () => undefined,
+          })
           const id = await host.createSession()
           await host.readTurn(id, "What did you find?", FACTS, entry.reply)
           await host.settle()

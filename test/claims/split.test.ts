@@ -7,7 +7,7 @@ import { BOUNDARY_CASES } from "../support/corpora/boundaries.ts"
 import { CHATTER } from "../support/corpora/chatter.ts"
 import { FACTS as FACTS_FILE } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
-import { judgeEnv, startJudge, withJudge } from "../support/judge.ts"
+import { GATE_OFF, judgeEnv, startJudge, withJudge } from "../support/judge.ts"
 
 /** Each paragraph and list item of a reply as one line of plain text: what the splitter starts from. */
 const proseBlocks = (markdown: string) =>
@@ -791,7 +791,7 @@ describe("through the host", () => {
       "The package exports it from __init__.py now.",
     ],
   ])("code reaches the judge as written: %s", async (_name, reply, claim) => {
-    const host = createHost({ env: judgeEnv(judge.url) })
+    const host = createHost({ env: judgeEnv(judge.url, GATE_OFF) })
     const before = judge.requests.length
     const session = await host.createSession()
     await host.readTurn(session, "What changed?", FACTS, reply)
@@ -803,7 +803,7 @@ describe("through the host", () => {
     "the judge gets each sentence of the class %p as written, as one claim",
     async (name) => {
       for (const entry of BOUNDARY_CASES.filter((c) => c.class === name)) {
-        const host = createHost({ env: judgeEnv(judge.url) })
+        const host = createHost({ env: judgeEnv(judge.url, GATE_OFF) })
         const before = judge.requests.length
         const session = await host.createSession()
         await host.readTurn(session, "What happened?", FACTS, entry.text)
@@ -873,7 +873,10 @@ describe("sentences that state nothing to check cost no request", () => {
             ? { verdict: "unfaithful", source: "S1", quote: "Freedonia's national animal" }
             : { verdict: "faithful", source: "S1" },
         async (judge) => {
-          const host = createHost({ env: judgeEnv(judge.url, { RFE_SECOND_OPINION: "0" }), correct: () => undefined })
+          const host = createHost({
+            env: judgeEnv(judge.url, { ...GATE_OFF, RFE_SECOND_OPINION: "0" }),
+            correct: () => undefined,
+          })
           const session = await host.createSession()
           await host.readTurn(session, "What did you find?", FACTS_FILE, entry.reply)
           await host.settle()

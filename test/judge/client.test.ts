@@ -11,7 +11,7 @@ import { JUDGE_PROMPTS, type JudgeRequest } from "../../src/judge/prompt.ts"
 import { parseVerdict } from "../../src/judge/verdict.ts"
 import { closedPort, distinctClaims, FACTS } from "../support/fixtures.ts"
 import { createHost, nextId } from "../support/host.ts"
-import { type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "../support/judge.ts"
+import { GATE_OFF, type JudgeCall, type JudgeReply, judgeEnv, startJudge, withJudge } from "../support/judge.ts"
 
 /** Three claims, none verbatim in FACTS, so every one goes to the judge. */
 const THREE = "Fredville is the capital city. Fredville has exactly three bridges. The national animal is a fox."
@@ -471,7 +471,7 @@ describe("failures in a reply", () => {
       },
       async (judge) => {
         const host = createHost({
-          env: judgeEnv(judge.url, { RFE_JUDGE_CONCURRENCY: "1", RFE_JUDGE_MAX_ATTEMPTS: "2" }),
+          env: judgeEnv(judge.url, { ...GATE_OFF, RFE_JUDGE_CONCURRENCY: "1", RFE_JUDGE_MAX_ATTEMPTS: "2" }),
         })
         const session = await host.createSession()
         const reply = "The garbled claim comes first. The second claim fails. The third claim is never sent."

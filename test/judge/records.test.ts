@@ -10,7 +10,7 @@ import { readProcessClaim } from "../../src/judge/process-claim.ts"
 import { decideProcessClaim } from "../../src/judge/records.ts"
 import { FACTS } from "../support/fixtures.ts"
 import { createHost } from "../support/host.ts"
-import { judgeEnv, withJudge } from "../support/judge.ts"
+import { GATE_OFF, judgeEnv, withJudge } from "../support/judge.ts"
 
 type Action = Parameters<typeof decideProcessClaim>[1][number]
 const run = (command: string, exit?: number): Action => ({
@@ -408,7 +408,7 @@ describe("through the hooks, as real sessions run", () => {
     return withJudge(
       () => ({ verdict: "faithful", source: "S1" }),
       async (judge) => {
-        const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory: "/testbed" })
+        const host = createHost({ env: judgeEnv(judge.url, GATE_OFF), correct: () => undefined, directory: "/testbed" })
         const id = await host.createSession()
         const userID = await host.userMessage(id, "Fix the bug and run the tests")
         for (const [tool, args, output, exit] of steps) {

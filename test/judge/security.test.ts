@@ -14,7 +14,15 @@ import {
   watchedHost,
 } from "../support/faults.ts"
 import { FACTS } from "../support/fixtures.ts"
-import { answerJudge, type JudgeReply, judgeEnv, readJudgeCall, startJudge, withJudge } from "../support/judge.ts"
+import {
+  answerJudge,
+  GATE_OFF,
+  type JudgeReply,
+  judgeEnv,
+  readJudgeCall,
+  startJudge,
+  withJudge,
+} from "../support/judge.ts"
 
 const judge = startJudge(({ claim }) => bridgeRule(claim))
 afterAll(() => judge.stop())
@@ -134,7 +142,7 @@ describe("security", () => {
     )
     const bodies: string[] = []
     const host = watchedHost({
-      env: judgeEnv("https://judge.example.test/v1", { RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_LOG: "stderr" }),
+      env: judgeEnv("https://judge.example.test/v1", { ...GATE_OFF, RFE_JUDGE_API_KEY: KEY, RFE_JUDGE_LOG: "stderr" }),
       deps: {
         fetch: (url, init) => {
           bodies.push(String(init.body))
@@ -162,7 +170,7 @@ describe("security", () => {
       reason: `it is ${KEY}: ${claim}`,
     }))
     const host = watchedHost({
-      env: judgeEnv("https://judge.example.test/v1", { RFE_JUDGE_API_KEY: KEY }),
+      env: judgeEnv("https://judge.example.test/v1", { ...GATE_OFF, RFE_JUDGE_API_KEY: KEY }),
       deps: { fetch: spy.fetch },
     })
     const session = await host.createSession()
@@ -352,7 +360,7 @@ describe("security", () => {
         () => ({ verdict: "faithful", source: "P" }),
         async (judged) => {
           // Every tool is a premise tool here, so only the sensitive-path rules stand between the file and the judge.
-          const host = watchedHost({ env: judgeEnv(judged.url, { RFE_PREMISE_TOOLS: ".*" }) })
+          const host = watchedHost({ env: judgeEnv(judged.url, { ...GATE_OFF, RFE_PREMISE_TOOLS: ".*" }) })
           const session = await host.createSession()
           const userID = await host.userMessage(session, "Look around")
           const calls: Array<[string, Record<string, unknown>]> = [

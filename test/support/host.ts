@@ -211,9 +211,9 @@ export function createHost(opts: HostOptions = {}) {
     },
   }
 
-  // The relevance gate is off unless a test names RFE_RELEVANCE: most fixtures pair a reply with a source it does
-  // not speak to and script the judge by claim. test/judge/relevance.test.ts and the corpora run it as shipped.
-  const parsed = parseConfig(opts.options, { RFE_RELEVANCE: "off", ...opts.env })
+  // The configuration as shipped, the relevance gate on; a test whose source does not speak to its reply turns
+  // the gate off by name (GATE_OFF in support/judge.ts).
+  const parsed = parseConfig(opts.options, opts.env ?? {})
   const config = opts.adjust ? opts.adjust(parsed.config) : parsed.config
   const { warnings } = parsed
   const deps: Deps = {

@@ -244,6 +244,12 @@ export async function withJudge<T>(rule: JudgeRule, work: (judge: ReturnType<typ
 }
 
 /** The plugin's env for a judge on loopback: a custom provider, so no preset key is needed. */
+/**
+ * The relevance gate off (it is on by default): for tests whose source has nothing to do with the reply, as
+ * they check what reaches the judge or the records, not which statements are worth sending.
+ */
+export const GATE_OFF = { RFE_RELEVANCE: "off" } as const
+
 export function judgeEnv(url: string, extra: Record<string, string | undefined> = {}) {
   return {
     RFE_JUDGE_PROVIDER: "scripted",
