@@ -8267,40 +8267,48 @@ function asNotice(message) {
     .trim()
   return /[.!?]$/.test(plain) ? plain : `${plain}.`
 }
-function createNotifier(config, warnings, deps) {
-  /** Failures still going on: when each began and when it was last told. */
-  const outages = new Map()
-  const told = new Set()
-  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
-  const log = (level, message, extra) => {
-    try {
-      void deps.client.app
-        .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
-        .catch(() => {})
-    } catch {
-      // Logging must never be the thing that breaks a hook.
-    }
+/** A line in the opencode log; logging must never be the thing that breaks a hook. */
+function logLine(deps, ...[level, message, extra]) {
+  try {
+    void deps.client.app
+      .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
+      .catch(() => {})
+  } catch {
+    // Nothing to do: the log is the last place to tell.
   }
-  const show = (message, variant) => {
-    try {
-      void deps.client.tui
-        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
-        .catch(() => {})
-    } catch {
-      // A missing TUI is no reason to fail.
-    }
+}
+/** A toast in the TUI, titled with the plugin's name; a missing TUI is no reason to fail. */
+function showToast(deps, message, variant) {
+  try {
+    void deps.client.tui
+      .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
+      .catch(() => {})
+  } catch {
+    // Nothing to do: the log has it.
   }
-  const held = createToastHold(show, deps)
+}
+/** The last few toasts and notices as they read, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
+function createWarned(now) {
   const recent = []
-  /** Kept as it reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
   const keep = (message, how) => {
     // A toast as its two lines read; a notice whole, as the transcript shows it.
     const text = how === "toast" ? toastText(message) : asNotice(message)
     const old = recent.findIndex((entry) => entry.message === text)
     if (old >= 0) recent.splice(old, 1)
-    recent.push({ message: text, at: deps.now(), how })
+    recent.push({ message: text, at: now(), how })
     trimOldest(recent, WARNED_KEPT)
   }
+  return { keep, recent: () => recent }
+}
+/** Owns what the user and the logs hear from the plugin: see `Notifier` for each way it tells. */
+function createNotifier(config, warnings, deps) {
+  /** Failures still going on: when each began and when it was last told. */
+  const outages = new Map()
+  const told = new Set()
+  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
+  const log = (...line) => logLine(deps, ...line)
+  const held = createToastHold((message, variant) => showToast(deps, message, variant), deps)
+  const { keep, recent } = createWarned(deps.now)
   const toast = (message, variant = "warning") => {
     keep(message, "toast")
     held.toast(message, variant)
@@ -8363,7 +8371,7 @@ function createNotifier(config, warnings, deps) {
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
-    warned: () => recent,
+    warned: recent,
   }
 }
 /** At most this many toasts wait behind a hold; older ones give way. */
@@ -8770,28 +8778,68 @@ function noticeRows(message) {
   const kept = rest.length < NOTICE_LINES ? tail : clipWords(tail, MESSAGE_WIDTH)
   return [first, ...(kept ? [kept] : [])].join("\n")
 }
-/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-function createNoteSender({ config, deps, notifier, counters }) {
-  /**
-   * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the
-   * model (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
-   */
-  const post = async (state, rows, message) => {
-    let result
-    try {
-      result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
-      })
-    } catch (error) {
-      result = { error: error ?? "failed" }
-    }
-    const messageID = textOf(asRecord(asRecord(result?.data).info).id)
-    if (messageID) markNote(state, messageID)
-    if (result?.error === undefined) return
-    notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-    notifier.toast(message)
+/**
+ * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the model
+ * (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+ */
+async function postNotice({ deps, notifier }, state, rows, message) {
+  let result
+  try {
+    result = await deps.client.session.prompt({
+      path: { id: state.id },
+      body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
+    })
+  } catch (error) {
+    result = { error: error ?? "failed" }
   }
+  const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+  if (messageID) markNote(state, messageID)
+  if (result?.error === undefined) return
+  notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+  notifier.toast(message)
+}
+/**
+ * The note goes in as one user message with the agent and model of the user's last message: the agent's
+ * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+ * Toasts wait until the correction has come and the notice has been read.
+ */
+async function injectNote({ config, deps, notifier, counters }, state, items, { text, notice }) {
+  const user = state.lastUser
+  tallyInto(counters, state.counters)("notes")
+  const release = notifier.hold()
+  let error
+  try {
+    const result = await deps.client.session.prompt({
+      path: { id: state.id },
+      body: {
+        parts: [
+          { type: "text", text, synthetic: true },
+          { type: "text", text: notice },
+        ],
+        ...(user?.agent ? { agent: user.agent } : {}),
+        ...(user?.model ? { model: user.model } : {}),
+      },
+    })
+    error = result?.error
+  } catch (thrown) {
+    error = thrown ?? "unknown error"
+  } finally {
+    notifier.holdFor(NOTICE_READ_MS)
+    release()
+  }
+  if (error === undefined) return
+  tallyInto(counters, state.counters)("injectionFailures")
+  notifier.log("warn", "ragfaith: could not inject the correction note", {
+    sessionID: state.id,
+    error: scrubError(describeError(error), config.judge.apiKey),
+    claims: items.map((item) => item.claim),
+  })
+  const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
+  notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+}
+/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
+function createNoteSender(ctx) {
+  const { config, deps, notifier } = ctx
   /**
    * Where no note can be answered or notes are off: the log, and stderr in `opencode run`; in the TUI the
    * notice under the reply, as a note's would read, saying the agent is not asked.
@@ -8808,46 +8856,7 @@ function createNoteSender({ config, deps, notifier, counters }) {
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    void post(state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
-  }
-  /**
-   * The note goes in as one user message with the agent and model of the user's last message: the agent's
-   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
-   * Toasts wait until the correction has come and the notice has been read.
-   */
-  const inject = async (state, items, { text, notice }) => {
-    const user = state.lastUser
-    tallyInto(counters, state.counters)("notes")
-    const release = notifier.hold()
-    let error
-    try {
-      const result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: {
-          parts: [
-            { type: "text", text, synthetic: true },
-            { type: "text", text: notice },
-          ],
-          ...(user?.agent ? { agent: user.agent } : {}),
-          ...(user?.model ? { model: user.model } : {}),
-        },
-      })
-      error = result?.error
-    } catch (thrown) {
-      error = thrown ?? "unknown error"
-    } finally {
-      notifier.holdFor(NOTICE_READ_MS)
-      release()
-    }
-    if (error === undefined) return
-    tallyInto(counters, state.counters)("injectionFailures")
-    notifier.log("warn", "ragfaith: could not inject the correction note", {
-      sessionID: state.id,
-      error: scrubError(describeError(error), config.judge.apiKey),
-      claims: items.map((item) => item.claim),
-    })
-    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+    void postNotice(ctx, state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
   }
   return {
     /**
@@ -8857,7 +8866,7 @@ function createNoteSender({ config, deps, notifier, counters }) {
      */
     async notice(state, message) {
       if (deps.mode === "run") return notifier.toast(message)
-      await post(state, noticeRows(message), message)
+      await postNotice(ctx, state, noticeRows(message), message)
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
@@ -8870,7 +8879,7 @@ function createNoteSender({ config, deps, notifier, counters }) {
       }
       turn.depth++
       const note = { text: buildNote(items, config.flagVerdicts.has("unverifiable")), notice: buildNotice(items) }
-      void inject(state, items, note)
+      void injectNote(ctx, state, items, note)
       return { outcome: "noted", note }
     },
   }

@@ -10324,40 +10324,51 @@ function asNotice(message: string): string {
   return /[.!?]$/.test(plain) ? plain : `${plain}.`
 }
 
-function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
-  /** Failures still going on: when each began and when it was last told. */
-  const outages = new Map<string, { since: number; toldAt: number }>()
-  const told = new Set<string>()
-  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
-  const log: Notifier["log"] = (level, message, extra) => {
-    try {
-      void deps.client.app
-        .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
-        .catch(() => {})
-    } catch {
-      // Logging must never be the thing that breaks a hook.
-    }
+/** A line in the opencode log; logging must never be the thing that breaks a hook. */
+function logLine(deps: Deps, ...[level, message, extra]: Parameters<Notifier["log"]>) {
+  try {
+    void deps.client.app
+      .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
+      .catch(() => {})
+  } catch {
+    // Nothing to do: the log is the last place to tell.
   }
-  const show = (message: string, variant: ToastVariant) => {
-    try {
-      void deps.client.tui
-        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
-        .catch(() => {})
-    } catch {
-      // A missing TUI is no reason to fail.
-    }
+}
+
+/** A toast in the TUI, titled with the plugin's name; a missing TUI is no reason to fail. */
+function showToast(deps: Deps, message: string, variant: ToastVariant) {
+  try {
+    void deps.client.tui
+      .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
+      .catch(() => {})
+  } catch {
+    // Nothing to do: the log has it.
   }
-  const held = createToastHold(show, deps)
+}
+
+/** The last few toasts and notices as they read, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
+function createWarned(now: () => number) {
   const recent: Warned[] = []
-  /** Kept as it reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
   const keep = (message: string, how: Warned["how"]) => {
     // A toast as its two lines read; a notice whole, as the transcript shows it.
     const text = how === "toast" ? toastText(message) : asNotice(message)
     const old = recent.findIndex((entry) => entry.message === text)
     if (old >= 0) recent.splice(old, 1)
-    recent.push({ message: text, at: deps.now(), how })
+    recent.push({ message: text, at: now(), how })
     trimOldest(recent, WARNED_KEPT)
   }
+  return { keep, recent: () => recent }
+}
+
+/** Owns what the user and the logs hear from the plugin: see `Notifier` for each way it tells. */
+function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
+  /** Failures still going on: when each began and when it was last told. */
+  const outages = new Map<string, { since: number; toldAt: number }>()
+  const told = new Set<string>()
+  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
+  const log: Notifier["log"] = (...line) => logLine(deps, ...line)
+  const held = createToastHold((message, variant) => showToast(deps, message, variant), deps)
+  const { keep, recent } = createWarned(deps.now)
   const toast: Notifier["toast"] = (message, variant = "warning") => {
     keep(message, "toast")
     held.toast(message, variant)
@@ -10420,7 +10431,7 @@ function createNotifier(config: Config, warnings: readonly string[], deps: Deps)
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
-    warned: () => recent,
+    warned: recent,
   }
 }
 
@@ -10914,28 +10925,80 @@ function noticeRows(message: string): string {
   return [first, ...(kept ? [kept] : [])].join("\n")
 }
 
-/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-function createNoteSender({ config, deps, notifier, counters }: PartContext) {
-  /**
-   * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the
-   * model (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
-   */
-  const post = async (state: SessionState, rows: string, message: string) => {
-    let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
-    try {
-      result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
-      })
-    } catch (error) {
-      result = { error: error ?? "failed" }
-    }
-    const messageID = textOf(asRecord(asRecord(result?.data).info).id)
-    if (messageID) markNote(state, messageID)
-    if (result?.error === undefined) return
-    notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-    notifier.toast(message)
+/**
+ * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the model
+ * (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+ */
+async function postNotice(
+  { deps, notifier }: Pick<PartContext, "deps" | "notifier">,
+  state: SessionState,
+  rows: string,
+  message: string,
+) {
+  let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
+  try {
+    result = await deps.client.session.prompt({
+      path: { id: state.id },
+      body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
+    })
+  } catch (error) {
+    result = { error: error ?? "failed" }
   }
+  const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+  if (messageID) markNote(state, messageID)
+  if (result?.error === undefined) return
+  notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+  notifier.toast(message)
+}
+
+/**
+ * The note goes in as one user message with the agent and model of the user's last message: the agent's
+ * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+ * Toasts wait until the correction has come and the notice has been read.
+ */
+async function injectNote(
+  { config, deps, notifier, counters }: PartContext,
+  state: SessionState,
+  items: readonly FlaggedClaim[],
+  { text, notice }: SentNote,
+) {
+  const user = state.lastUser
+  tallyInto(counters, state.counters)("notes")
+  const release = notifier.hold()
+  let error: unknown
+  try {
+    const result = await deps.client.session.prompt({
+      path: { id: state.id },
+      body: {
+        parts: [
+          { type: "text", text, synthetic: true },
+          { type: "text", text: notice },
+        ],
+        ...(user?.agent ? { agent: user.agent } : {}),
+        ...(user?.model ? { model: user.model } : {}),
+      },
+    })
+    error = result?.error
+  } catch (thrown) {
+    error = thrown ?? "unknown error"
+  } finally {
+    notifier.holdFor(NOTICE_READ_MS)
+    release()
+  }
+  if (error === undefined) return
+  tallyInto(counters, state.counters)("injectionFailures")
+  notifier.log("warn", "ragfaith: could not inject the correction note", {
+    sessionID: state.id,
+    error: scrubError(describeError(error), config.judge.apiKey),
+    claims: items.map((item) => item.claim),
+  })
+  const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
+  notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+}
+
+/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
+function createNoteSender(ctx: PartContext) {
+  const { config, deps, notifier } = ctx
 
   /**
    * Where no note can be answered or notes are off: the log, and stderr in `opencode run`; in the TUI the
@@ -10953,47 +11016,7 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    void post(state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
-  }
-
-  /**
-   * The note goes in as one user message with the agent and model of the user's last message: the agent's
-   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
-   * Toasts wait until the correction has come and the notice has been read.
-   */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[], { text, notice }: SentNote) => {
-    const user = state.lastUser
-    tallyInto(counters, state.counters)("notes")
-    const release = notifier.hold()
-    let error: unknown
-    try {
-      const result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: {
-          parts: [
-            { type: "text", text, synthetic: true },
-            { type: "text", text: notice },
-          ],
-          ...(user?.agent ? { agent: user.agent } : {}),
-          ...(user?.model ? { model: user.model } : {}),
-        },
-      })
-      error = result?.error
-    } catch (thrown) {
-      error = thrown ?? "unknown error"
-    } finally {
-      notifier.holdFor(NOTICE_READ_MS)
-      release()
-    }
-    if (error === undefined) return
-    tallyInto(counters, state.counters)("injectionFailures")
-    notifier.log("warn", "ragfaith: could not inject the correction note", {
-      sessionID: state.id,
-      error: scrubError(describeError(error), config.judge.apiKey),
-      claims: items.map((item) => item.claim),
-    })
-    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+    void postNotice(ctx, state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
   }
 
   return {
@@ -11004,7 +11027,7 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
      */
     async notice(state: SessionState, message: string) {
       if (deps.mode === "run") return notifier.toast(message)
-      await post(state, noticeRows(message), message)
+      await postNotice(ctx, state, noticeRows(message), message)
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
@@ -11017,7 +11040,7 @@ function createNoteSender({ config, deps, notifier, counters }: PartContext) {
       }
       turn.depth++
       const note = { text: buildNote(items, config.flagVerdicts.has("unverifiable")), notice: buildNotice(items) }
-      void inject(state, items, note)
+      void injectNote(ctx, state, items, note)
       return { outcome: "noted", note }
     },
   }

@@ -274,28 +274,80 @@ function noticeRows(message: string): string {
   return [first, ...(kept ? [kept] : [])].join("\n")
 }
 
-/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
-export function createNoteSender({ config, deps, notifier, counters }: PartContext) {
-  /**
-   * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the
-   * model (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
-   */
-  const post = async (state: SessionState, rows: string, message: string) => {
-    let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
-    try {
-      result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
-      })
-    } catch (error) {
-      result = { error: error ?? "failed" }
-    }
-    const messageID = textOf(asRecord(asRecord(result?.data).info).id)
-    if (messageID) markNote(state, messageID)
-    if (result?.error === undefined) return
-    notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-    notifier.toast(message)
+/**
+ * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the model
+ * (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+ */
+async function postNotice(
+  { deps, notifier }: Pick<PartContext, "deps" | "notifier">,
+  state: SessionState,
+  rows: string,
+  message: string,
+) {
+  let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
+  try {
+    result = await deps.client.session.prompt({
+      path: { id: state.id },
+      body: { noReply: true, parts: [{ type: "text", text: rows, ignored: true }] },
+    })
+  } catch (error) {
+    result = { error: error ?? "failed" }
   }
+  const messageID = textOf(asRecord(asRecord(result?.data).info).id)
+  if (messageID) markNote(state, messageID)
+  if (result?.error === undefined) return
+  notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
+  notifier.toast(message)
+}
+
+/**
+ * The note goes in as one user message with the agent and model of the user's last message: the agent's
+ * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
+ * Toasts wait until the correction has come and the notice has been read.
+ */
+async function injectNote(
+  { config, deps, notifier, counters }: PartContext,
+  state: SessionState,
+  items: readonly FlaggedClaim[],
+  { text, notice }: SentNote,
+) {
+  const user = state.lastUser
+  tallyInto(counters, state.counters)("notes")
+  const release = notifier.hold()
+  let error: unknown
+  try {
+    const result = await deps.client.session.prompt({
+      path: { id: state.id },
+      body: {
+        parts: [
+          { type: "text", text, synthetic: true },
+          { type: "text", text: notice },
+        ],
+        ...(user?.agent ? { agent: user.agent } : {}),
+        ...(user?.model ? { model: user.model } : {}),
+      },
+    })
+    error = result?.error
+  } catch (thrown) {
+    error = thrown ?? "unknown error"
+  } finally {
+    notifier.holdFor(NOTICE_READ_MS)
+    release()
+  }
+  if (error === undefined) return
+  tallyInto(counters, state.counters)("injectionFailures")
+  notifier.log("warn", "ragfaith: could not inject the correction note", {
+    sessionID: state.id,
+    error: scrubError(describeError(error), config.judge.apiKey),
+    claims: items.map((item) => item.claim),
+  })
+  const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
+  notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+}
+
+/** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
+export function createNoteSender(ctx: PartContext) {
+  const { config, deps, notifier } = ctx
 
   /**
    * Where no note can be answered or notes are off: the log, and stderr in `opencode run`; in the TUI the
@@ -313,47 +365,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    void post(state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
-  }
-
-  /**
-   * The note goes in as one user message with the agent and model of the user's last message: the agent's
-   * instruction as a synthetic part, and the notice the user sees (and the timeline and export show) beside it.
-   * Toasts wait until the correction has come and the notice has been read.
-   */
-  const inject = async (state: SessionState, items: readonly FlaggedClaim[], { text, notice }: SentNote) => {
-    const user = state.lastUser
-    tallyInto(counters, state.counters)("notes")
-    const release = notifier.hold()
-    let error: unknown
-    try {
-      const result = await deps.client.session.prompt({
-        path: { id: state.id },
-        body: {
-          parts: [
-            { type: "text", text, synthetic: true },
-            { type: "text", text: notice },
-          ],
-          ...(user?.agent ? { agent: user.agent } : {}),
-          ...(user?.model ? { model: user.model } : {}),
-        },
-      })
-      error = result?.error
-    } catch (thrown) {
-      error = thrown ?? "unknown error"
-    } finally {
-      notifier.holdFor(NOTICE_READ_MS)
-      release()
-    }
-    if (error === undefined) return
-    tallyInto(counters, state.counters)("injectionFailures")
-    notifier.log("warn", "ragfaith: could not inject the correction note", {
-      sessionID: state.id,
-      error: scrubError(describeError(error), config.judge.apiKey),
-      claims: items.map((item) => item.claim),
-    })
-    const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-    notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+    void postNotice(ctx, state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
   }
 
   return {
@@ -364,7 +376,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
      */
     async notice(state: SessionState, message: string) {
       if (deps.mode === "run") return notifier.toast(message)
-      await post(state, noticeRows(message), message)
+      await postNotice(ctx, state, noticeRows(message), message)
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.
@@ -377,7 +389,7 @@ export function createNoteSender({ config, deps, notifier, counters }: PartConte
       }
       turn.depth++
       const note = { text: buildNote(items, config.flagVerdicts.has("unverifiable")), notice: buildNotice(items) }
-      void inject(state, items, note)
+      void injectNote(ctx, state, items, note)
       return { outcome: "noted", note }
     },
   }

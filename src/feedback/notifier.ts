@@ -40,40 +40,51 @@ export function asNotice(message: string): string {
   return /[.!?]$/.test(plain) ? plain : `${plain}.`
 }
 
-export function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
-  /** Failures still going on: when each began and when it was last told. */
-  const outages = new Map<string, { since: number; toldAt: number }>()
-  const told = new Set<string>()
-  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
-  const log: Notifier["log"] = (level, message, extra) => {
-    try {
-      void deps.client.app
-        .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
-        .catch(() => {})
-    } catch {
-      // Logging must never be the thing that breaks a hook.
-    }
+/** A line in the opencode log; logging must never be the thing that breaks a hook. */
+function logLine(deps: Deps, ...[level, message, extra]: Parameters<Notifier["log"]>) {
+  try {
+    void deps.client.app
+      .log({ body: { service: PLUGIN_ID, level, message, ...(extra ? { extra } : {}) } })
+      .catch(() => {})
+  } catch {
+    // Nothing to do: the log is the last place to tell.
   }
-  const show = (message: string, variant: ToastVariant) => {
-    try {
-      void deps.client.tui
-        .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
-        .catch(() => {})
-    } catch {
-      // A missing TUI is no reason to fail.
-    }
+}
+
+/** A toast in the TUI, titled with the plugin's name; a missing TUI is no reason to fail. */
+function showToast(deps: Deps, message: string, variant: ToastVariant) {
+  try {
+    void deps.client.tui
+      .showToast({ body: { title: PLUGIN_ID, message: toastText(message), variant, duration: TOAST_DURATION_MS } })
+      .catch(() => {})
+  } catch {
+    // Nothing to do: the log has it.
   }
-  const held = createToastHold(show, deps)
+}
+
+/** The last few toasts and notices as they read, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
+function createWarned(now: () => number) {
   const recent: Warned[] = []
-  /** Kept as it reads, once per text, newest last: a toast lasts seconds, `/ragfaith` is asked later. */
   const keep = (message: string, how: Warned["how"]) => {
     // A toast as its two lines read; a notice whole, as the transcript shows it.
     const text = how === "toast" ? toastText(message) : asNotice(message)
     const old = recent.findIndex((entry) => entry.message === text)
     if (old >= 0) recent.splice(old, 1)
-    recent.push({ message: text, at: deps.now(), how })
+    recent.push({ message: text, at: now(), how })
     trimOldest(recent, WARNED_KEPT)
   }
+  return { keep, recent: () => recent }
+}
+
+/** Owns what the user and the logs hear from the plugin: see `Notifier` for each way it tells. */
+export function createNotifier(config: Config, warnings: readonly string[], deps: Deps): Notifier {
+  /** Failures still going on: when each began and when it was last told. */
+  const outages = new Map<string, { since: number; toldAt: number }>()
+  const told = new Set<string>()
+  let startup = [...(config.judgeDisabled ? [config.judgeDisabled] : []), ...warnings]
+  const log: Notifier["log"] = (...line) => logLine(deps, ...line)
+  const held = createToastHold((message, variant) => showToast(deps, message, variant), deps)
+  const { keep, recent } = createWarned(deps.now)
   const toast: Notifier["toast"] = (message, variant = "warning") => {
     keep(message, "toast")
     held.toast(message, variant)
@@ -136,7 +147,7 @@ export function createNotifier(config: Config, warnings: readonly string[], deps
     tokenLog: sink.tokens,
     printReport: sink.report,
     logPlace: `the opencode log (${deps.logDir})`,
-    warned: () => recent,
+    warned: recent,
   }
 }
 
