@@ -84,25 +84,39 @@ const LEAD_IN_CONTENT_RE = new RegExp(
 const LEAD_IN_OPENERS = [
   ...["here's", "here’s", "here is", "here are", "the following", "following"],
   ...["below", "for example", "for instance", "in short", "in summary", "to sum up"],
-  ...["in detail", "other", "further", "more on", "some", "a few"],
+  ...["in detail", "other", "further", "more on", "some", "a few", "what"],
 ] as const
 
 const GERMAN_LEAD_IN_OPENERS = [
   ...["hier ist", "hier sind", "folgende", "im folgenden", "zum beispiel", "kurz gesagt"],
-  ...["zusammengefasst", "zu den", "zur", "zum", "weitere", "andere"],
+  ...["zusammengefasst", "zu den", "zur", "zum", "weitere", "andere", "was"],
 ] as const
 
 /**
- * How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:"), or says
- * what for ("To upgrade:", "Um … zu …", "um" only as a word of its own).
+ * How a lead-in opens: it points at what follows ("Here's what matters:", "Zu den übrigen Optionen:", "What this
+ * now covers:", "Was sich geändert hat:"), or says what for ("To upgrade:", "Um … zu …", "um" only as a word).
  */
 const LEAD_IN_OPENER_RE = new RegExp(
   String.raw`^(?:${wordPattern([...LEAD_IN_OPENERS, ...GERMAN_LEAD_IN_OPENERS])}|to \p{L}+|um )`,
   "iu",
 )
 
-/** A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with. */
+/**
+ * A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with.
+ * Words in brackets only qualify it ("Validation (via PTY, as requested):", "Display names (derived):").
+ */
 const LEAD_IN_MAX_WORDS = 3
+
+/** A bracketed aside of a lead-in, with the space before it. */
+const ASIDE_RE = /\s*\([^()]*\)/g
+
+/** A lead-in that opens with what was done ("Fixed the parser (it dropped a line):") reports work: its aside counts. */
+const DONE_START_RE = /^(?:\p{L}+ed|ran|wrote|made|built|found|read|did|put|set|took|kept|left|gave|brought)\b/iu
+
+/** How many words a colon sentence has as a heading: without its bracketed asides, unless it reports work. */
+function headingWords(text: string): number {
+  return (DONE_START_RE.test(text) ? text : text.replace(ASIDE_RE, "")).split(/\s+/).length
+}
 
 /**
  * A longer colon sentence that only names the block after it: the fix, the change, the numbers "at a glance"
@@ -139,7 +153,7 @@ export function notAClaim(sentence: string, closesParagraph = false): NotAClaim 
   if (OFFER_RE.test(plain)) return "an offer or advice"
   const hedged = ADVICE_RE.test(plain) || CONDITIONAL_OFFER_RE.test(plain)
   if (hedged && !REASON_CLAUSE_RE.test(plain)) return "an offer or advice"
-  if (closesParagraph && isLeadIn(text, text.split(/\s+/).length, closesParagraph)) return "a lead-in"
+  if (closesParagraph && isLeadIn(text, headingWords(text), closesParagraph)) return "a lead-in"
   return undefined
 }
 

@@ -78,6 +78,12 @@ describe("lead-ins, offers and advice that claim nothing", () => {
     ["Die Latenzen im Überblick:", "a lead-in"],
     ["Die neue Konfiguration sieht so aus:", "a lead-in"],
     ["Die Ursache lässt sich wie folgt zusammenfassen:", "a lead-in"],
+    // a short heading with a bracketed aside, and one that opens with "what"
+    ["Validation (run in a terminal, as you asked):", "a lead-in"],
+    ["Display names (derived, but you can override them):", "a lead-in"],
+    ["Prüfung (im Terminal, wie gewünscht):", "a lead-in"],
+    ["What this now covers for the other packages:", "a lead-in"],
+    ["Was sich für die Nutzer ändert:", "a lead-in"],
     ["If you'd rather keep it, we could move it behind a flag.", "an offer or advice"],
     ["I can loosen the tolerance if you agree.", "an offer or advice"],
     ["Alternatively, we could key the cache by user instead.", "an offer or advice"],
@@ -94,6 +100,10 @@ describe("lead-ins, offers and advice that claim nothing", () => {
     ["The config has three options:"],
     ["If you'd rather keep it small, we could drop it to 4, which the driver docs recommend."],
     ["Ich habe die Tests angepasst:"],
+    // an aside leaves a report of work a claim, and a count or a path in it still says something
+    ["Fixed the parser (it dropped the last line):"],
+    ["Validation (all 3 suites):"],
+    ["Config (see src/config.ts):"],
     // inside a paragraph a colon sentence introduces nothing
   ])("%p stays a claim", (sentence) => {
     expect(notAClaim(sentence, true)).toBeUndefined()
