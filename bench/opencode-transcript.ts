@@ -16,6 +16,7 @@ interface TranscriptMessage {
   text: string
   tools: ExportStep[]
   thinking: boolean
+  textLast: boolean
 }
 
 const NEW_HEADER = /^\*\*Tool: (.+)\*\*$/
@@ -44,20 +45,37 @@ function readInput(lines: readonly string[], at: number): [Record<string, unknow
   }
 }
 
+/**
+ * Where a new-style tool body's closing fence is, among the lines up to the next tool part: the first bare
+ * fence after which the fences left pair up (a text part after the call, with code blocks of its own).
+ */
+function closingFence(body: readonly string[]): number {
+  const fences = body.flatMap((line, k) => (line.startsWith("```") ? [k] : []))
+  for (const [n, k] of fences.entries()) if (body[k] === "```" && (fences.length - n - 1) % 2 === 0) return k
+  return body.length
+}
+
 /** One message's parts, from the line after its header. */
 function readMessage(role: TranscriptMessage["role"], lines: readonly string[]): TranscriptMessage {
   const text: string[] = []
   const tools: ExportStep[] = []
   let thinking = false
+  /** Whether text follows the last tool part: the step then ended with `stop`, its text the reply. */
+  let textLast = false
+  const addText = (line: string) => {
+    if (line === "_Thinking:_") thinking = true
+    text.push(line)
+    if (line.trim()) textLast = true
+  }
   let i = 0
   while (i < lines.length) {
     const tool = toolHeader(lines, i)
     if (!tool) {
-      if (lines[i] === "_Thinking:_") thinking = true
-      text.push(lines[i] ?? "")
+      addText(lines[i] ?? "")
       i++
       continue
     }
+    textLast = false
     const old = !NEW_HEADER.test(lines[i] ?? "")
     if (old && text.at(-1) === "```") text.pop()
     let args: Record<string, unknown> = {}
@@ -66,19 +84,27 @@ function readMessage(role: TranscriptMessage["role"], lines: readonly string[]):
     if (lines[j] === "**Input:**" && lines[j + 1]?.startsWith("```")) [args, j] = readInput(lines, j + 1)
     while (j < lines.length && lines[j] === "") j++
     const kind = lines[j] === "**Output:**" ? "output" : lines[j] === "**Error:**" ? "error" : undefined
-    // The body runs to the next tool part or the message's end: a fence inside it is not escaped.
+    // The body runs at most to the next tool part or the message's end: a fence inside it is not escaped.
     let end = kind ? j + 2 : j
     while (end < lines.length && !toolHeader(lines, end)) end++
-    const body = kind ? lines.slice(j + 2, end) : []
-    // Its own closing fence, and in an old transcript the wrapper's and the next wrapper's opening one.
-    let fences = old ? 3 : 1
-    while (body.length && (body.at(-1) === "" || (body.at(-1) === "```" && fences > 0)))
-      if (body.pop() === "```") fences--
+    let body = kind ? lines.slice(j + 2, end) : []
+    if (old) {
+      // Its own closing fence, the wrapper's, and the next wrapper's opening one.
+      let fences = 3
+      while (body.length && (body.at(-1) === "" || (body.at(-1) === "```" && fences > 0)))
+        if (body.pop() === "```") fences--
+    } else if (kind) {
+      const close = closingFence(body)
+      for (const line of body.slice(close + 1)) addText(line)
+      body = body.slice(0, close)
+    } else {
+      for (const line of lines.slice(j, end)) addText(line)
+    }
     const said = body.join("\n")
     tools.push(kind === "error" ? { tool, args, error: said } : { tool, args, output: said, metadata: {}, title: tool })
     i = end
   }
-  return { role, text: text.join("\n").trim(), tools, thinking }
+  return { role, text: text.join("\n").trim(), tools, thinking, textLast }
 }
 
 /** The messages of a transcript, in order; its title block and the rules between messages are left out. */
@@ -129,8 +155,8 @@ export interface Transcript {
 }
 
 /**
- * The turns of one transcript: each assistant message that says something and calls no tool is a reply (it
- * ended with `stop`), after the calls made since the one before. A reasoning part's end cannot be told from the
+ * The turns of one transcript: each assistant message whose last part is text, and which no further step
+ * follows if it called tools, is a reply (it ended with `stop`), after the calls made since the one before. A reasoning part's end cannot be told from the
  * text after it, so a reply that holds one is judged whole and counted.
  */
 export function readTranscript(markdown: string): Transcript {
@@ -139,14 +165,17 @@ export function readTranscript(markdown: string): Transcript {
   let user: string | undefined
   let tools: ExportStep[] = []
   let thinkingReplies = 0
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     if (message.role === "user") {
       user = message.text || "Continue."
       continue
     }
     if (message.role === "compaction") continue
     tools.push(...message.tools)
-    if (message.tools.length || !message.text) continue
+    // Text after a call in the same step ends the turn only if no step follows it (some providers stream a
+    // step's text after its calls and go on with `tool-calls`).
+    const next = messages[index + 1]
+    if (!message.textLast || (message.tools.length && next?.role === "assistant")) continue
     if (message.thinking) thinkingReplies++
     const reply = message.text.replace(/^_Thinking:_$/gm, "").trim()
     turns.push({ ...(user !== undefined ? { user } : {}), tools, reply })
