@@ -2,7 +2,7 @@
  * Public opencode sessions replayed through the fake host, with a judge that always answers faithful: every
  * flag is the records' (or the splitter's) and is read by hand.
  *
- *   bun bench/opencode-sessions.ts /path/to/mirror [--verbose] [--fail-changes]
+ *   bun bench/opencode-sessions.ts /path/to/mirror [--exports=…] [--transcripts=…] [--verbose] [--fail-changes]
  *
  * The mirror is a bare git copy of remorses/kimaki, whose `discord/src/__snapshots__/*.md` (deleted in 2026, read
  * from every commit that held them) are markdown renders of real opencode sessions: "### 👤 User" and "### 🤖
@@ -13,6 +13,9 @@
  * (through `tool.execute.after`, or as an error part when the render shows no output), then the turn's last
  * assistant text as the reply that is judged. A tool the render shows no output for completed with none (a
  * clean `tsc`).
+ *
+ * With --transcripts=MIRROR[,MIRROR…] it also replays opencode's own markdown transcripts (the TUI's /export,
+ * "session-ses_XXXX.md") found anywhere in each mirror's history (bench/opencode-transcript.ts).
  *
  * With --fail-changes every edit, write, multiedit and apply_patch call fails instead, as opencode reports it
  * (an error part, no `tool.execute.after`): then each reply that says it changed a file says something false,
