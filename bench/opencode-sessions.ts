@@ -2,7 +2,7 @@
  * Public opencode sessions replayed through the fake host, with a judge that always answers faithful: every
  * flag is the records' (or the splitter's) and is read by hand.
  *
- *   bun bench/opencode-sessions.ts /path/to/mirror [--verbose] [--fail-changes]
+ *   bun bench/opencode-sessions.ts /path/to/mirror [--exports=…] [--transcripts=…] [--verbose] [--fail-changes]
  *
  * The mirror is a bare git copy of remorses/kimaki, whose `discord/src/__snapshots__/*.md` (deleted in 2026, read
  * from every commit that held them) are markdown renders of real opencode sessions: "### 👤 User" and "### 🤖
@@ -13,6 +13,9 @@
  * (through `tool.execute.after`, or as an error part when the render shows no output), then the turn's last
  * assistant text as the reply that is judged. A tool the render shows no output for completed with none (a
  * clean `tsc`).
+ *
+ * With --transcripts=MIRROR[,MIRROR…] it also replays opencode's own markdown transcripts (the TUI's /export,
+ * "session-ses_XXXX.md") found anywhere in each mirror's history (bench/opencode-transcript.ts).
  *
  * With --fail-changes every edit, write, multiedit and apply_patch call fails instead, as opencode reports it
  * (an error part, no `tool.execute.after`): then each reply that says it changed a file says something false,
@@ -25,6 +28,7 @@ import { readProcessClaim } from "../src/judge/process-claim.ts"
 import { createHost } from "../test/support/host.ts"
 import { judgeEnv, withJudge } from "../test/support/judge.ts"
 import { type ExportStep, type ExportTurn, exportsOf } from "./opencode-export.ts"
+import { transcriptsOf } from "./opencode-transcript.ts"
 
 interface ToolStep {
   tool: string
@@ -219,7 +223,7 @@ async function replay(list: readonly Replayed[], failChanges: boolean, verbose: 
         const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory })
         const id = await host.createSession()
         let userID = ""
-        for (const turn of turns) {
+        for (const [index, turn] of turns.entries()) {
           if (turn.user !== undefined || !userID) userID = await host.userMessage(id, turn.user ?? "Continue")
           for (const step of turn.tools.map(fail)) {
             const count = tally.tools.get(step.tool) ?? { calls: 0, failed: 0 }
@@ -248,7 +252,7 @@ async function replay(list: readonly Replayed[], failChanges: boolean, verbose: 
           tally.requests += judge.requests.length - before
           for (const prompt of host.prompts.slice(prompts)) {
             tally.flagged++
-            print(`\n### flag in ${name}\n${prompt.text.slice(0, 1500)}`)
+            print(`\n### flag in ${name}, reply ${index + 1}\n${prompt.text.slice(0, 1500)}`)
           }
           if (verbose)
             print(`  ${name}: ${judge.requests.length - before} requests for a reply of ${turn.reply.length} chars`)
@@ -259,11 +263,12 @@ async function replay(list: readonly Replayed[], failChanges: boolean, verbose: 
 }
 
 async function main() {
-  const exports = process.argv.find((arg) => arg.startsWith("--exports="))?.slice("--exports=".length)
+  const flag = (name: string) => process.argv.find((arg) => arg.startsWith(name))?.slice(name.length)
+  const exports = flag("--exports=")
   const repo = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? process.env.RFE_KIMAKI_REPO
-  if (!repo && !exports) {
+  if (!repo && !exports && !flag("--transcripts=")) {
     process.stderr.write(
-      "usage: bun bench/opencode-sessions.ts [/path/to/remorses+kimaki mirror] [--exports=/path/to/victoryforphil+dark-factory mirror] [--verbose] [--fail-changes]\n",
+      "usage: bun bench/opencode-sessions.ts [/path/to/remorses+kimaki mirror] [--exports=/path/to/victoryforphil+dark-factory mirror] [--transcripts=/path/to/mirror,...] [--verbose] [--fail-changes]\n",
     )
     process.exit(2)
   }
@@ -271,7 +276,12 @@ async function main() {
   const failChanges = process.argv.includes("--fail-changes")
   const print = (line: string) => process.stdout.write(`${line}\n`)
   const tally: Tally = { replies: 0, requests: 0, flagged: 0, claims: 0, fileClaims: 0, citations: 0, tools: new Map() }
-  const list = [...(repo ? kimakiSessions(repo) : []), ...(exports ? exportsOf(exports) : [])]
+  const transcripts = (flag("--transcripts=") ?? "").split(",").filter(Boolean).flatMap(transcriptsOf)
+  const list = [...(repo ? kimakiSessions(repo) : []), ...(exports ? exportsOf(exports) : []), ...transcripts]
+  if (transcripts.length) {
+    const thinking = transcripts.reduce((sum, t) => sum + t.thinkingReplies, 0)
+    print(`${transcripts.length} transcripts; ${thinking} of their replies hold a reasoning part, judged whole`)
+  }
   await replay(list, failChanges, verbose, tally)
   const { replies, requests, flagged, claims, fileClaims, citations } = tally
   print(
