@@ -66,6 +66,7 @@ export const MODULES = [
   "src/capture/redact/scrub.ts",
   "src/capture/shell.ts",
   "src/capture/provenance.ts",
+  "src/capture/earlier.ts",
   "src/capture/evidence.ts",
   "src/capture/docpull.ts",
   "src/capture/capture.ts",

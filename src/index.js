@@ -154,6 +154,8 @@ const LIMITS = {
   sessions: 256,
   userMessagesPerSession: 16,
   toolRecords: 60,
+  /** Files the calls that left the records' window are remembered by (`EarlierRecords`). */
+  earlierFiles: 300,
   webRefs: 200,
   warnedPackages: 500,
   toastsPerSession: 6,
@@ -563,6 +565,7 @@ function newSession(id) {
     premiseChars: 0,
     nextSource: 0,
     records: [],
+    earlier: { files: new Map(), unnamedChange: false, unnamedRead: false, delegated: false, overflow: false },
     webRefs: [],
     warnedPackages: new Set(),
     toastKeys: new Set(),
@@ -4315,6 +4318,50 @@ function toolRecord(call, line, directory, output, failed = false) {
   }
 }
 // ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
+// ── Begin src/capture/earlier.ts ───────────────────────────────────────────────────────────────────────────
+/**
+ * Notes `line` as what happened to `path` (or only that it was seen). A new file past the ledger's bound is not
+ * kept and the ledger says so, so that "never touched" is no longer told from it.
+ */
+function note(earlier, path, kind, line) {
+  let file = earlier.files.get(path)
+  if (!file) {
+    if (earlier.files.size >= LIMITS.earlierFiles) {
+      earlier.overflow = true
+      return
+    }
+    file = {}
+    earlier.files.set(path, file)
+  }
+  if (kind && line) file[kind] = line
+}
+/**
+ * Folds one record that leaves the window into the ledger, the way the records check reads a record: a failed
+ * call changed nothing; a change, a read, a search or a listing names its files; a command names the files it
+ * writes and reads, and may touch others unnamed (a script) or show them (`grep -r`); a subagent's work is unseen.
+ */
+function foldEarlier(earlier, record) {
+  for (const path of record.listed ?? []) note(earlier, path)
+  if (record.failed) {
+    for (const path of record.paths) note(earlier, path, "failed", record.line)
+    return
+  }
+  if (record.kind === "delegate") earlier.delegated = true
+  if (record.kind === "change") for (const path of record.paths) note(earlier, path, "changed", record.line)
+  if (record.kind === "read")
+    for (const path of record.paths) note(earlier, path, record.search ? "searched" : "read", record.line)
+  if (record.kind !== "run" || record.command === undefined) return
+  const commands = splitCommand(record.command)
+  commands.forEach((simple, at) => {
+    if (ownOutcome(commands, at, record.exit) === "failed") return
+    for (const word of writtenFiles(simple)) note(earlier, word, "changed", record.line)
+  })
+  for (const word of namedFiles(commands)) note(earlier, word, "read", record.line)
+  const onlyNamed = (simple) => looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple)
+  if (!commands.every(onlyNamed)) earlier.unnamedChange = true
+  if (commands.some(showsUnnamed)) earlier.unnamedRead = true
+}
+// ── End src/capture/earlier.ts ─────────────────────────────────────────────────────────────────────────────
 // ── Begin src/capture/evidence.ts ──────────────────────────────────────────────────────────────────────────
 const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
 /** The number before each line of a tool's output that quotes a file: read's `12: `, grep's `  Line 12: `. */
@@ -4630,7 +4677,8 @@ function createCapture({ config, directory, store }) {
   const record = (state, call, line, output, failed = false) => {
     const entry = toolRecord(call, line, directory, output, failed)
     state.records.push(entry)
-    trimOldest(state.records, LIMITS.toolRecords)
+    // The oldest call leaves the window the judge is shown; what it did to files stays in the ledger.
+    while (state.records.length > LIMITS.toolRecords) foldEarlier(state.earlier, state.records.shift())
     return entry
   }
   return {
@@ -7451,11 +7499,16 @@ const shellRuns = (records) =>
  * work is invisible here, so any delegation leaves "it never happened" undecided.
  */
 function decideProcessClaim(claim, records, context = {}) {
-  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const delegated = records.some((action) => action.kind === "delegate")
+  const absent = !context.truncated && !delegated
   const runs = context.runs ?? shellRuns(records)
   switch (claim.kind) {
-    case "file":
-      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
+    case "file": {
+      // The ledger of earlier calls keeps a long session's files decidable, unless a subagent worked or it filled up.
+      const { earlier } = context
+      const whole = earlier ? !earlier.delegated && !earlier.overflow : !context.truncated
+      return decideFileClaim(claim, records, runs, { absent: whole && !delegated, exists: context.exists, earlier })
+    }
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
@@ -7559,11 +7612,12 @@ function changedByRun(run, named) {
  * backticks (`django.db`, `logger.exception()`) is no file. A file the records never touched is flagged only
  * when no command ran that could have touched it unnamed (a script, a heredoc, `grep -r`).
  */
-function decideFileClaim(claim, records, runs, { absent, exists }) {
+function decideFileClaim(claim, records, runs, { absent, exists, earlier }) {
   const kinds = claim.action === "change" ? ["change"] : ["read", "change"]
   const seen = (named) =>
     records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
     runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
+    earlierOf(earlier, named).length > 0 ||
     exists?.(named) === true
   const files = claim.paths.filter(seen)
   if (files.length === 0) return undefined
@@ -7575,10 +7629,14 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
         ? changedByRun(run, named)
         : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
-  const evidence = (named) => [...touching(named), ...byShell(named).map((run) => run.record)]
+  // The window's calls first, the latest last; then, for a long session, what calls before the window did.
+  const evidence = (named) => {
+    const lines = [...touching(named), ...byShell(named).map((run) => run.record)].map((record) => record.line)
+    return lines.length ? lines : earlierEvidence(earlier, named, claim.action)
+  }
   const missing = files.filter((named) => evidence(named).length === 0)
   if (missing.length === 0) {
-    const quote = evidence(files[0] ?? "").at(-1)?.line
+    const quote = evidence(files[0] ?? "").at(-1)
     return quote ? { verdict: "faithful", quote } : undefined
   }
   // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
@@ -7589,20 +7647,46 @@ function decideFileClaim(claim, records, runs, { absent, exists }) {
       : run.commands.some(showsUnnamed)
   // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
   // subagent's work, which the records cannot see, leaves that open.
-  const failed = closestFailure(records, missing)
-  if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
-  if (!absent || runs.some(unnamed)) return undefined
-  const verb = claim.action === "change" ? "changed" : "read"
+  const failed = closestFailure(records, missing)?.line ?? earlierFailure(earlier, missing)
+  if (failed && absent) return { verdict: "unfaithful", quote: failed }
+  const unnamedBefore = claim.action === "change" ? earlier?.unnamedChange : earlier?.unnamedRead
+  if (!absent || runs.some(unnamed) || unnamedBefore) return undefined
+  return { verdict: "unfaithful", quote: doneList(records, earlier, claim.action, missing) }
+}
+/** The ledger's entries for the file a claim names. */
+function earlierOf(earlier, named) {
+  if (!earlier) return []
+  return [...earlier.files].flatMap(([path, file]) => (namesPath(path, named) ? [file] : []))
+}
+/** The lines of earlier calls that did what the claim says to the file: changed it, or read, searched or changed it. */
+function earlierEvidence(earlier, named, action) {
+  return earlierOf(earlier, named).flatMap((file) => {
+    const line = action === "change" ? file.changed : (file.read ?? file.searched ?? file.changed)
+    return line ? [line] : []
+  })
+}
+/** An earlier failed call on a file the claim names, when the window holds none. */
+function earlierFailure(earlier, missing) {
+  for (const named of missing) {
+    const failed = earlierOf(earlier, named).find((file) => file.failed)?.failed
+    if (failed) return failed
+  }
+  return undefined
+}
+/** The quote for a file the session never touched: the files it did read or change, nearest the claim's first. */
+function doneList(records, earlier, action, missing) {
+  const kinds = action === "change" ? ["change"] : ["read", "change"]
   const done = records
-    .filter((action) => kinds.includes(action.kind) && !action.search)
-    .flatMap((action) => action.paths)
-  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .filter((record) => kinds.includes(record.kind) && !record.search)
+    .flatMap((record) => record.paths)
+  const before = [...(earlier?.files ?? [])].flatMap(([path, file]) =>
+    file.changed || (action === "read" && file.read) ? [path] : [],
+  )
+  const list = nearestFirst([...new Set([...before, ...done])].reverse(), missing)
     .slice(0, 6)
     .map((path) => path.split("/").slice(-2).join("/"))
-  return {
-    verdict: "unfaithful",
-    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
-  }
+  const verb = action === "change" ? "changed" : "read"
+  return list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`
 }
 /**
  * The failed call that names a missing file most closely: `README.md` is the project's own before
@@ -7892,6 +7976,8 @@ function gatherEvidence(state, config, judge, exists, named = []) {
   const asked = config.checks.question ? state.lastUser?.text : undefined
   const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
   const lines = state.records.map((record) => record.line)
+  const truncated = state.records.length >= LIMITS.toolRecords
+  const sourceTexts = premises.map((premise) => premise.text)
   return {
     judge,
     sessionID: state.id,
@@ -7906,13 +7992,8 @@ function gatherEvidence(state, config, judge, exists, named = []) {
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
-    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
-    terms: relevanceGated(config)
-      ? indexSources(
-          premises.map((premise) => premise.text),
-          lines,
-        )
-      : undefined,
+    recordContext: { exists, truncated, earlier: state.earlier, runs: shellRuns(state.records) },
+    terms: relevanceGated(config) ? indexSources(sourceTexts, lines) : undefined,
   }
 }
 /** The sentences before a claim, when the judge is to see them. */

@@ -179,6 +179,8 @@ const LIMITS = {
   sessions: 256,
   userMessagesPerSession: 16,
   toolRecords: 60,
+  /** Files the calls that left the records' window are remembered by (`EarlierRecords`). */
+  earlierFiles: 300,
   webRefs: 200,
   warnedPackages: 500,
   toastsPerSession: 6,
@@ -938,6 +940,33 @@ interface ToolRecord {
   failed?: boolean
 }
 
+/** What calls that left the records' window did to one file, as their record lines: the latest of each kind. */
+interface EarlierFile {
+  /** Read by a read tool, or named by a command. */
+  read?: string
+  /** Searched or listed by grep or glob: its path, which may be a folder. */
+  searched?: string
+  changed?: string
+  /** A call on it that failed and changed nothing. */
+  failed?: string
+}
+
+/**
+ * What the tool calls that left the records' window still tell about files, so a long session's claims about
+ * files can be decided: each file's latest read, change and failure, and what no file name shows.
+ */
+interface EarlierRecords {
+  files: Map<string, EarlierFile>
+  /** A call may have changed files it did not name (a script, a heredoc into an interpreter). */
+  unnamedChange: boolean
+  /** A call may have shown files it did not name (`grep -r`, a glob in a command). */
+  unnamedRead: boolean
+  /** A subagent worked: what it did is in no record. */
+  delegated: boolean
+  /** More files than the ledger keeps: that a file was never touched can no longer be told. */
+  overflow: boolean
+}
+
 /** Why a sentence of a reply is not judged; `/ragfaith` lists the reason beside each. */
 type NotAClaim = "a question" | "too short" | "a greeting or sign-off" | "an offer or advice" | "a lead-in"
 
@@ -1090,10 +1119,12 @@ interface SessionState extends PremiseBuffer {
   deleted: boolean
   nextSource: number
   /**
-   * Every tool call of the session, oldest first: its line (what the judge and notes quote as the tool calls of
+   * The session's latest tool calls, oldest first: its line (what the judge and notes quote as the tool calls of
    * this session) and its facts (paths, command, exit code), which decide claims about the agent's own work.
    */
   records: ToolRecord[]
+  /** What the calls that left `records` did to files, so claims about files stay decidable in a long session. */
+  earlier: EarlierRecords
   /** URLs and queries of every web premise, kept after the premise itself leaves the buffer. */
   webRefs: string[]
   warnedPackages: Set<string>
@@ -1167,6 +1198,7 @@ function newSession(id: string): SessionState {
     premiseChars: 0,
     nextSource: 0,
     records: [],
+    earlier: { files: new Map(), unnamedChange: false, unnamedRead: false, delegated: false, overflow: false },
     webRefs: [],
     warnedPackages: new Set(),
     toastKeys: new Set(),
@@ -5462,6 +5494,55 @@ function toolRecord(call: ToolCall, line: string, directory: string, output?: st
 
 // ── End src/capture/provenance.ts ──────────────────────────────────────────────────────────────────────────
 
+// ── Begin src/capture/earlier.ts ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * Notes `line` as what happened to `path` (or only that it was seen). A new file past the ledger's bound is not
+ * kept and the ledger says so, so that "never touched" is no longer told from it.
+ */
+function note(earlier: EarlierRecords, path: string, kind?: keyof EarlierFile, line?: string) {
+  let file = earlier.files.get(path)
+  if (!file) {
+    if (earlier.files.size >= LIMITS.earlierFiles) {
+      earlier.overflow = true
+      return
+    }
+    file = {}
+    earlier.files.set(path, file)
+  }
+  if (kind && line) file[kind] = line
+}
+
+/**
+ * Folds one record that leaves the window into the ledger, the way the records check reads a record: a failed
+ * call changed nothing; a change, a read, a search or a listing names its files; a command names the files it
+ * writes and reads, and may touch others unnamed (a script) or show them (`grep -r`); a subagent's work is unseen.
+ */
+function foldEarlier(earlier: EarlierRecords, record: ToolRecord): void {
+  for (const path of record.listed ?? []) note(earlier, path)
+  if (record.failed) {
+    for (const path of record.paths) note(earlier, path, "failed", record.line)
+    return
+  }
+  if (record.kind === "delegate") earlier.delegated = true
+  if (record.kind === "change") for (const path of record.paths) note(earlier, path, "changed", record.line)
+  if (record.kind === "read")
+    for (const path of record.paths) note(earlier, path, record.search ? "searched" : "read", record.line)
+  if (record.kind !== "run" || record.command === undefined) return
+  const commands = splitCommand(record.command)
+  commands.forEach((simple, at) => {
+    if (ownOutcome(commands, at, record.exit) === "failed") return
+    for (const word of writtenFiles(simple)) note(earlier, word, "changed", record.line)
+  })
+  for (const word of namedFiles(commands)) note(earlier, word, "read", record.line)
+  const onlyNamed = (simple: (typeof commands)[number]) =>
+    looksOnly(simple) || runnerOf(simple) !== undefined || writesOnlyNamed(simple)
+  if (!commands.every(onlyNamed)) earlier.unnamedChange = true
+  if (commands.some(showsUnnamed)) earlier.unnamedRead = true
+}
+
+// ── End src/capture/earlier.ts ─────────────────────────────────────────────────────────────────────────────
+
 // ── Begin src/capture/evidence.ts ──────────────────────────────────────────────────────────────────────────
 
 const READ_LINE_PREFIX_RE = /^\s*\d+: /gm
@@ -5840,7 +5921,8 @@ function createCapture({ config, directory, store }: PartContext) {
   const record = (state: SessionState, call: ToolCall, line: string, output?: string, failed = false) => {
     const entry = toolRecord(call, line, directory, output, failed)
     state.records.push(entry)
-    trimOldest(state.records, LIMITS.toolRecords)
+    // The oldest call leaves the window the judge is shown; what it did to files stays in the ledger.
+    while (state.records.length > LIMITS.toolRecords) foldEarlier(state.earlier, state.records.shift() as ToolRecord)
     return entry
   }
   return {
@@ -9316,8 +9398,10 @@ interface RecordDecision {
 interface RecordContext {
   /** Whether a path named in a claim is a file in the work tree. */
   exists?: (path: string) => boolean
-  /** Older records were dropped (a long session): that something never happened cannot be told. */
+  /** Older records were dropped (a long session): that something never happened cannot be told from them alone. */
   truncated?: boolean
+  /** What the dropped records did to files: claims about files stay decidable with it. */
+  earlier?: EarlierRecords
   /** The records' commands read once for a reply, not once per claim (a heredoc can hold a whole file). */
   runs?: readonly ShellRun[]
 }
@@ -9345,11 +9429,16 @@ function decideProcessClaim(
   records: readonly ToolRecord[],
   context: RecordContext = {},
 ): RecordDecision | undefined {
-  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const delegated = records.some((action) => action.kind === "delegate")
+  const absent = !context.truncated && !delegated
   const runs = context.runs ?? shellRuns(records)
   switch (claim.kind) {
-    case "file":
-      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
+    case "file": {
+      // The ledger of earlier calls keeps a long session's files decidable, unless a subagent worked or it filled up.
+      const { earlier } = context
+      const whole = earlier ? !earlier.delegated && !earlier.overflow : !context.truncated
+      return decideFileClaim(claim, records, runs, { absent: whole && !delegated, exists: context.exists, earlier })
+    }
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
@@ -9472,12 +9561,13 @@ function decideFileClaim(
   claim: FileClaim,
   records: readonly ToolRecord[],
   runs: readonly ShellRun[],
-  { absent, exists }: { absent: boolean; exists: ((path: string) => boolean) | undefined },
+  { absent, exists, earlier }: FileContext,
 ): RecordDecision | undefined {
   const kinds: ToolRecord["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
   const seen = (named: string) =>
     records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
     runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
+    earlierOf(earlier, named).length > 0 ||
     exists?.(named) === true
   const files = claim.paths.filter(seen)
   if (files.length === 0) return undefined
@@ -9489,10 +9579,14 @@ function decideFileClaim(
         ? changedByRun(run, named)
         : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
-  const evidence = (named: string) => [...touching(named), ...byShell(named).map((run) => run.record)]
+  // The window's calls first, the latest last; then, for a long session, what calls before the window did.
+  const evidence = (named: string) => {
+    const lines = [...touching(named), ...byShell(named).map((run) => run.record)].map((record) => record.line)
+    return lines.length ? lines : earlierEvidence(earlier, named, claim.action)
+  }
   const missing = files.filter((named) => evidence(named).length === 0)
   if (missing.length === 0) {
-    const quote = evidence(files[0] ?? "").at(-1)?.line
+    const quote = evidence(files[0] ?? "").at(-1)
     return quote ? { verdict: "faithful", quote } : undefined
   }
   // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
@@ -9503,20 +9597,63 @@ function decideFileClaim(
       : run.commands.some(showsUnnamed)
   // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
   // subagent's work, which the records cannot see, leaves that open.
-  const failed = closestFailure(records, missing)
-  if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
-  if (!absent || runs.some(unnamed)) return undefined
-  const verb = claim.action === "change" ? "changed" : "read"
+  const failed = closestFailure(records, missing)?.line ?? earlierFailure(earlier, missing)
+  if (failed && absent) return { verdict: "unfaithful", quote: failed }
+  const unnamedBefore = claim.action === "change" ? earlier?.unnamedChange : earlier?.unnamedRead
+  if (!absent || runs.some(unnamed) || unnamedBefore) return undefined
+  return { verdict: "unfaithful", quote: doneList(records, earlier, claim.action, missing) }
+}
+
+/** What a file claim is decided with besides the records: whether a file exists, and the ledger of earlier calls. */
+interface FileContext {
+  /** No subagent worked, and no record that could tell was lost: that something never happened can be told. */
+  absent: boolean
+  exists: ((path: string) => boolean) | undefined
+  earlier: EarlierRecords | undefined
+}
+
+/** The ledger's entries for the file a claim names. */
+function earlierOf(earlier: EarlierRecords | undefined, named: string): EarlierFile[] {
+  if (!earlier) return []
+  return [...earlier.files].flatMap(([path, file]) => (namesPath(path, named) ? [file] : []))
+}
+
+/** The lines of earlier calls that did what the claim says to the file: changed it, or read, searched or changed it. */
+function earlierEvidence(earlier: EarlierRecords | undefined, named: string, action: FileClaim["action"]): string[] {
+  return earlierOf(earlier, named).flatMap((file) => {
+    const line = action === "change" ? file.changed : (file.read ?? file.searched ?? file.changed)
+    return line ? [line] : []
+  })
+}
+
+/** An earlier failed call on a file the claim names, when the window holds none. */
+function earlierFailure(earlier: EarlierRecords | undefined, missing: readonly string[]): string | undefined {
+  for (const named of missing) {
+    const failed = earlierOf(earlier, named).find((file) => file.failed)?.failed
+    if (failed) return failed
+  }
+  return undefined
+}
+
+/** The quote for a file the session never touched: the files it did read or change, nearest the claim's first. */
+function doneList(
+  records: readonly ToolRecord[],
+  earlier: EarlierRecords | undefined,
+  action: FileClaim["action"],
+  missing: readonly string[],
+): string {
+  const kinds: ToolRecord["kind"][] = action === "change" ? ["change"] : ["read", "change"]
   const done = records
-    .filter((action) => kinds.includes(action.kind) && !action.search)
-    .flatMap((action) => action.paths)
-  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .filter((record) => kinds.includes(record.kind) && !record.search)
+    .flatMap((record) => record.paths)
+  const before = [...(earlier?.files ?? [])].flatMap(([path, file]) =>
+    file.changed || (action === "read" && file.read) ? [path] : [],
+  )
+  const list = nearestFirst([...new Set([...before, ...done])].reverse(), missing)
     .slice(0, 6)
     .map((path) => path.split("/").slice(-2).join("/"))
-  return {
-    verdict: "unfaithful",
-    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
-  }
+  const verb = action === "change" ? "changed" : "read"
+  return list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`
 }
 
 /**
@@ -9883,6 +10020,8 @@ function gatherEvidence(
   const asked = config.checks.question ? state.lastUser?.text : undefined
   const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
   const lines = state.records.map((record) => record.line)
+  const truncated = state.records.length >= LIMITS.toolRecords
+  const sourceTexts = premises.map((premise) => premise.text)
   return {
     judge,
     sessionID: state.id,
@@ -9897,13 +10036,8 @@ function gatherEvidence(
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
-    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
-    terms: relevanceGated(config)
-      ? indexSources(
-          premises.map((premise) => premise.text),
-          lines,
-        )
-      : undefined,
+    recordContext: { exists, truncated, earlier: state.earlier, runs: shellRuns(state.records) },
+    terms: relevanceGated(config) ? indexSources(sourceTexts, lines) : undefined,
   }
 }
 

@@ -8,6 +8,8 @@ export const LIMITS = {
   sessions: 256,
   userMessagesPerSession: 16,
   toolRecords: 60,
+  /** Files the calls that left the records' window are remembered by (`EarlierRecords`). */
+  earlierFiles: 300,
   webRefs: 200,
   warnedPackages: 500,
   toastsPerSession: 6,

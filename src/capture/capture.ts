@@ -4,7 +4,8 @@ import { LIMITS, trimOldest } from "../base/bounds.ts"
 import { clip } from "../base/text.ts"
 import { asRecord } from "../base/unknown.ts"
 import type { PartContext, SessionState } from "../state/session.ts"
-import type { Premise } from "../state/shapes.ts"
+import type { Premise, ToolRecord } from "../state/shapes.ts"
+import { foldEarlier } from "./earlier.ts"
 import { addPremise, evidenceOf, readToolCall, retirePremises, stalePathsOf } from "./evidence.ts"
 import { describeSource, describeToolCall, type ToolCall, toolRecord } from "./provenance.ts"
 import { redactSecrets } from "./redact/redact.ts"
@@ -22,7 +23,8 @@ export function createCapture({ config, directory, store }: PartContext) {
   const record = (state: SessionState, call: ToolCall, line: string, output?: string, failed = false) => {
     const entry = toolRecord(call, line, directory, output, failed)
     state.records.push(entry)
-    trimOldest(state.records, LIMITS.toolRecords)
+    // The oldest call leaves the window the judge is shown; what it did to files stays in the ledger.
+    while (state.records.length > LIMITS.toolRecords) foldEarlier(state.earlier, state.records.shift() as ToolRecord)
     return entry
   }
   return {

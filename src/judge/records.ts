@@ -14,7 +14,7 @@ import {
   writesOnlyNamed,
   writtenFiles,
 } from "../capture/shell.ts"
-import type { ToolRecord } from "../state/shapes.ts"
+import type { EarlierFile, EarlierRecords, ToolRecord } from "../state/shapes.ts"
 import type { FileClaim, ProcessClaim } from "./process-claim.ts"
 
 /** Whether a resolved path is the file a claim names (`src/a.ts`, `a.ts`, or the whole path). */
@@ -36,8 +36,10 @@ interface RecordDecision {
 export interface RecordContext {
   /** Whether a path named in a claim is a file in the work tree. */
   exists?: (path: string) => boolean
-  /** Older records were dropped (a long session): that something never happened cannot be told. */
+  /** Older records were dropped (a long session): that something never happened cannot be told from them alone. */
   truncated?: boolean
+  /** What the dropped records did to files: claims about files stay decidable with it. */
+  earlier?: EarlierRecords
   /** The records' commands read once for a reply, not once per claim (a heredoc can hold a whole file). */
   runs?: readonly ShellRun[]
 }
@@ -65,11 +67,16 @@ export function decideProcessClaim(
   records: readonly ToolRecord[],
   context: RecordContext = {},
 ): RecordDecision | undefined {
-  const absent = !context.truncated && !records.some((action) => action.kind === "delegate")
+  const delegated = records.some((action) => action.kind === "delegate")
+  const absent = !context.truncated && !delegated
   const runs = context.runs ?? shellRuns(records)
   switch (claim.kind) {
-    case "file":
-      return decideFileClaim(claim, records, runs, { absent, exists: context.exists })
+    case "file": {
+      // The ledger of earlier calls keeps a long session's files decidable, unless a subagent worked or it filled up.
+      const { earlier } = context
+      const whole = earlier ? !earlier.delegated && !earlier.overflow : !context.truncated
+      return decideFileClaim(claim, records, runs, { absent: whole && !delegated, exists: context.exists, earlier })
+    }
     case "outcome":
       return decideOutcome(claim, runs, absent)
     case "command": {
@@ -192,12 +199,13 @@ function decideFileClaim(
   claim: FileClaim,
   records: readonly ToolRecord[],
   runs: readonly ShellRun[],
-  { absent, exists }: { absent: boolean; exists: ((path: string) => boolean) | undefined },
+  { absent, exists, earlier }: FileContext,
 ): RecordDecision | undefined {
   const kinds: ToolRecord["kind"][] = claim.action === "change" ? ["change"] : ["read", "change"]
   const seen = (named: string) =>
     records.some((action) => [...action.paths, ...(action.listed ?? [])].some((path) => namesPath(path, named))) ||
     runs.some((run) => namedFiles(run.commands).some((word) => namesPath(word, named))) ||
+    earlierOf(earlier, named).length > 0 ||
     exists?.(named) === true
   const files = claim.paths.filter(seen)
   if (files.length === 0) return undefined
@@ -209,10 +217,14 @@ function decideFileClaim(
         ? changedByRun(run, named)
         : namedFiles(run.commands).some((word) => namesPath(word, named)),
     )
-  const evidence = (named: string) => [...touching(named), ...byShell(named).map((run) => run.record)]
+  // The window's calls first, the latest last; then, for a long session, what calls before the window did.
+  const evidence = (named: string) => {
+    const lines = [...touching(named), ...byShell(named).map((run) => run.record)].map((record) => record.line)
+    return lines.length ? lines : earlierEvidence(earlier, named, claim.action)
+  }
   const missing = files.filter((named) => evidence(named).length === 0)
   if (missing.length === 0) {
-    const quote = evidence(files[0] ?? "").at(-1)?.line
+    const quote = evidence(files[0] ?? "").at(-1)
     return quote ? { verdict: "faithful", quote } : undefined
   }
   // A script may have changed the file, a `grep -r` shown it, without naming it: only the judge can tell.
@@ -223,20 +235,63 @@ function decideFileClaim(
       : run.commands.some(showsUnnamed)
   // A failed call on the very file says best why nothing happened ("edited src/app.ts → failed: …"); only a
   // subagent's work, which the records cannot see, leaves that open.
-  const failed = closestFailure(records, missing)
-  if (failed && absent) return { verdict: "unfaithful", quote: failed.line }
-  if (!absent || runs.some(unnamed)) return undefined
-  const verb = claim.action === "change" ? "changed" : "read"
+  const failed = closestFailure(records, missing)?.line ?? earlierFailure(earlier, missing)
+  if (failed && absent) return { verdict: "unfaithful", quote: failed }
+  const unnamedBefore = claim.action === "change" ? earlier?.unnamedChange : earlier?.unnamedRead
+  if (!absent || runs.some(unnamed) || unnamedBefore) return undefined
+  return { verdict: "unfaithful", quote: doneList(records, earlier, claim.action, missing) }
+}
+
+/** What a file claim is decided with besides the records: whether a file exists, and the ledger of earlier calls. */
+interface FileContext {
+  /** No subagent worked, and no record that could tell was lost: that something never happened can be told. */
+  absent: boolean
+  exists: ((path: string) => boolean) | undefined
+  earlier: EarlierRecords | undefined
+}
+
+/** The ledger's entries for the file a claim names. */
+function earlierOf(earlier: EarlierRecords | undefined, named: string): EarlierFile[] {
+  if (!earlier) return []
+  return [...earlier.files].flatMap(([path, file]) => (namesPath(path, named) ? [file] : []))
+}
+
+/** The lines of earlier calls that did what the claim says to the file: changed it, or read, searched or changed it. */
+function earlierEvidence(earlier: EarlierRecords | undefined, named: string, action: FileClaim["action"]): string[] {
+  return earlierOf(earlier, named).flatMap((file) => {
+    const line = action === "change" ? file.changed : (file.read ?? file.searched ?? file.changed)
+    return line ? [line] : []
+  })
+}
+
+/** An earlier failed call on a file the claim names, when the window holds none. */
+function earlierFailure(earlier: EarlierRecords | undefined, missing: readonly string[]): string | undefined {
+  for (const named of missing) {
+    const failed = earlierOf(earlier, named).find((file) => file.failed)?.failed
+    if (failed) return failed
+  }
+  return undefined
+}
+
+/** The quote for a file the session never touched: the files it did read or change, nearest the claim's first. */
+function doneList(
+  records: readonly ToolRecord[],
+  earlier: EarlierRecords | undefined,
+  action: FileClaim["action"],
+  missing: readonly string[],
+): string {
+  const kinds: ToolRecord["kind"][] = action === "change" ? ["change"] : ["read", "change"]
   const done = records
-    .filter((action) => kinds.includes(action.kind) && !action.search)
-    .flatMap((action) => action.paths)
-  const list = nearestFirst([...new Set(done)].reverse(), missing)
+    .filter((record) => kinds.includes(record.kind) && !record.search)
+    .flatMap((record) => record.paths)
+  const before = [...(earlier?.files ?? [])].flatMap(([path, file]) =>
+    file.changed || (action === "read" && file.read) ? [path] : [],
+  )
+  const list = nearestFirst([...new Set([...before, ...done])].reverse(), missing)
     .slice(0, 6)
     .map((path) => path.split("/").slice(-2).join("/"))
-  return {
-    verdict: "unfaithful",
-    quote: list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`,
-  }
+  const verb = action === "change" ? "changed" : "read"
+  return list.length ? `files ${verb} in this session: ${list.join(", ")}` : `no file was ${verb} in this session`
 }
 
 /**

@@ -79,6 +79,8 @@ function gatherEvidence(
   const asked = config.checks.question ? state.lastUser?.text : undefined
   const question = asked ? clip(redactSecrets(asked), QUESTION_CHARS) : undefined
   const lines = state.records.map((record) => record.line)
+  const truncated = state.records.length >= LIMITS.toolRecords
+  const sourceTexts = premises.map((premise) => premise.text)
   return {
     judge,
     sessionID: state.id,
@@ -93,13 +95,8 @@ function gatherEvidence(
     refs,
     texts: quotableTexts(premises, lines),
     records: [...state.records],
-    recordContext: { exists, truncated: state.records.length >= LIMITS.toolRecords, runs: shellRuns(state.records) },
-    terms: relevanceGated(config)
-      ? indexSources(
-          premises.map((premise) => premise.text),
-          lines,
-        )
-      : undefined,
+    recordContext: { exists, truncated, earlier: state.earlier, runs: shellRuns(state.records) },
+    terms: relevanceGated(config) ? indexSources(sourceTexts, lines) : undefined,
   }
 }
 

@@ -5,7 +5,7 @@ import { type Counters, newCounters } from "../base/counters.ts"
 import { asRecord } from "../base/unknown.ts"
 import type { Config } from "../config/config.ts"
 import type { Deps, Notifier } from "../config/effects.ts"
-import type { FlaggedClaim, NotJudged, PremiseBuffer, ToolRecord } from "./shapes.ts"
+import type { EarlierRecords, FlaggedClaim, NotJudged, PremiseBuffer, ToolRecord } from "./shapes.ts"
 
 export interface ModelRef {
   providerID: string
@@ -35,10 +35,12 @@ export interface SessionState extends PremiseBuffer {
   deleted: boolean
   nextSource: number
   /**
-   * Every tool call of the session, oldest first: its line (what the judge and notes quote as the tool calls of
+   * The session's latest tool calls, oldest first: its line (what the judge and notes quote as the tool calls of
    * this session) and its facts (paths, command, exit code), which decide claims about the agent's own work.
    */
   records: ToolRecord[]
+  /** What the calls that left `records` did to files, so claims about files stay decidable in a long session. */
+  earlier: EarlierRecords
   /** URLs and queries of every web premise, kept after the premise itself leaves the buffer. */
   webRefs: string[]
   warnedPackages: Set<string>
@@ -112,6 +114,7 @@ export function newSession(id: string): SessionState {
     premiseChars: 0,
     nextSource: 0,
     records: [],
+    earlier: { files: new Map(), unnamedChange: false, unnamedRead: false, delegated: false, overflow: false },
     webRefs: [],
     warnedPackages: new Set(),
     toastKeys: new Set(),

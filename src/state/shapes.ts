@@ -46,6 +46,33 @@ export interface ToolRecord {
   failed?: boolean
 }
 
+/** What calls that left the records' window did to one file, as their record lines: the latest of each kind. */
+export interface EarlierFile {
+  /** Read by a read tool, or named by a command. */
+  read?: string
+  /** Searched or listed by grep or glob: its path, which may be a folder. */
+  searched?: string
+  changed?: string
+  /** A call on it that failed and changed nothing. */
+  failed?: string
+}
+
+/**
+ * What the tool calls that left the records' window still tell about files, so a long session's claims about
+ * files can be decided: each file's latest read, change and failure, and what no file name shows.
+ */
+export interface EarlierRecords {
+  files: Map<string, EarlierFile>
+  /** A call may have changed files it did not name (a script, a heredoc into an interpreter). */
+  unnamedChange: boolean
+  /** A call may have shown files it did not name (`grep -r`, a glob in a command). */
+  unnamedRead: boolean
+  /** A subagent worked: what it did is in no record. */
+  delegated: boolean
+  /** More files than the ledger keeps: that a file was never touched can no longer be told. */
+  overflow: boolean
+}
+
 /** Why a sentence of a reply is not judged; `/ragfaith` lists the reason beside each. */
 export type NotAClaim = "a question" | "too short" | "a greeting or sign-off" | "an offer or advice" | "a lead-in"
 
