@@ -7230,7 +7230,18 @@ const OFFER_RE = new RegExp(
  * agree.", "Wenn du magst, kann ich …"): judged all the same when they give a reason or a fact.
  */
 const CONDITIONAL_OFFER_RE =
-  /^(?:if you(?:['’]d)? (?:rather|prefer|agree|like|want)\b|(?:alternatively|otherwise),? (?:we|i) (?:could|can)\b|we could (?:also )?(?:keep|drop|add|switch|pin|move|split|rename|revert|try)\b|i (?:can|could) (?:also )?\p{L}+\b.*\bif you (?:agree|want|like|prefer|['’]d like|need)\b|wenn du (?:magst|willst|möchtest|einverstanden bist)\b|falls (?:gewünscht|du (?:magst|willst|möchtest))\b|alternativ (?:könnten wir|kann ich|könnte ich)\b|wir könnten (?:auch )?|ich kann\b.*\b(?:wenn du|falls du|falls gewünscht)\b)/iu
+  /^(?:if you(?:['’]d)? (?:rather|prefer|agree|like|want)\b|if (?:yes|not|so),? (?:i|we)(?:['’]ll| can| could| will)\b|falls (?:ja|nicht),? (?:kann|könnte|werde) ich\b|(?:alternatively|otherwise),? (?:we|i) (?:could|can)\b|we could (?:also )?(?:keep|drop|add|switch|pin|move|split|rename|revert|try)\b|i (?:can|could) (?:also )?\p{L}+\b.*\bif you (?:agree|want|like|prefer|['’]d like|need)\b|wenn du (?:magst|willst|möchtest|einverstanden bist)\b|falls (?:gewünscht|du (?:magst|willst|möchtest))\b|alternativ (?:könnten wir|kann ich|könnte ich)\b|wir könnten (?:auch )?|ich kann\b.*\b(?:wenn du|falls du|falls gewünscht)\b)/iu
+
+/**
+ * What the agent means to do next, whatever the verb: "I need to check …", "Now let me summarise …", "I'll sweep
+ * the codebase …", "Ich muss noch …". A plan that reports something ("I should note that the cache is cold",
+ * "I need to report the findings: …") stays a claim.
+ */
+const INTENT_RE =
+  /^(?:(?:now|next|first|then|so|okay|ok),?\s+)?(?:(?:i|we)(?:\s+(?:still|also|first|now))?(?:\s+(?:need to|have to|must|should|want to|am going to|are going to|will)|['’](?:m going to|re going to|ll))\b|let me\b|let['’]s\b|(?:ich|wir)\s+(?:muss|müssen|sollte|sollten|werde|werden|will|wollen)\b)/iu
+
+/** What makes a plan report something after all: a clause that says what is, a word of telling, a colon before what was found. */
+const REPORTING_PLAN_RE = /\b(?:that|dass|note|mention|point out|erwähnen|anmerken)\b|:/i
 
 /** Advice about what the user could do next; judged all the same when it gives a reason or a fact. */
 const ADVICE_RE =
@@ -7282,6 +7293,21 @@ const LEAD_IN_OPENER_RE = new RegExp(
 )
 
 /**
+ * A colon sentence that says where what follows comes from or applies, with no clause of its own (no comma):
+ * "Based on our test results:", "Looking at their docs:", "In the browser console on any admin page:", "Key
+ * decisions to ask the user:", "Laut der Doku:". A word such as "Actually," before it changes nothing.
+ */
+const POINTING_LEAD_IN_RE =
+  /^(?:(?:actually|so|now|also|and|but|ok|okay|also|nun|jetzt|und),?\s+)?(?:based on|looking (?:back )?at|according to|as per|per|from|in|on|for|with|within|key|main|possible|remaining|expected|open|basierend auf|ausgehend von|laut|gemäß|im|in|für|mit|wichtige|offene|mögliche)\s[^,;]*:$/iu
+
+/**
+ * A colon sentence whose verb is a plain "is" or "are" at its end: the block after it is what it says ("The
+ * immediate next steps are:", "So the actual difference is:", "Die nächsten Schritte sind:").
+ */
+const COPULA_LEAD_IN_RE =
+  /^(?:(?:so|and|but|now|also|und|also),?\s+)?(?:the|our|my|your|its|their|these|those|this|that|der|die|das|unsere?|meine?|deren|dessen)\s[^,;:]{0,60}?\s(?:is|are|was|were|include|includes|ist|sind|war|waren|lautet|lauten)\s*:$/iu
+
+/**
  * A colon sentence this short ("To upgrade:", "Other settings:") is a heading in prose, whatever it opens with.
  * Words in brackets only qualify it ("Validation (via PTY, as requested):", "Display names (derived):").
  */
@@ -7316,6 +7342,7 @@ const OWN_ACTION_RE =
 function isLeadIn(text: string, words: number, closesParagraph: boolean): boolean {
   if (!closesParagraph || !text.endsWith(":") || LEAD_IN_CONTENT_RE.test(text)) return false
   if (words <= LEAD_IN_MAX_WORDS || LEAD_IN_OPENER_RE.test(text)) return true
+  if (POINTING_LEAD_IN_RE.test(text) || COPULA_LEAD_IN_RE.test(text)) return true
   return !OWN_ACTION_RE.test(text) && BLOCK_NAMING_RE.test(text)
 }
 
@@ -7333,6 +7360,7 @@ function notAClaim(sentence: string, closesParagraph = false): NotAClaim | undef
   if (OFFER_RE.test(plain)) return "an offer or advice"
   const hedged = ADVICE_RE.test(plain) || CONDITIONAL_OFFER_RE.test(plain)
   if (hedged && !REASON_CLAUSE_RE.test(plain)) return "an offer or advice"
+  if (INTENT_RE.test(plain) && !REPORTING_PLAN_RE.test(plain)) return "an offer or advice"
   if (closesParagraph && isLeadIn(text, headingWords(text), closesParagraph)) return "a lead-in"
   return undefined
 }

@@ -84,6 +84,25 @@ describe("lead-ins, offers and advice that claim nothing", () => {
     ["Prüfung (im Terminal, wie gewünscht):", "a lead-in"],
     ["What this now covers for the other packages:", "a lead-in"],
     ["Was sich für die Nutzer ändert:", "a lead-in"],
+    // where what follows comes from, with no clause of its own; a plain "is" or "are" before the block
+    ["Based on the benchmark results:", "a lead-in"],
+    ["Looking at the release notes:", "a lead-in"],
+    ["In the browser console on the settings page:", "a lead-in"],
+    ["Key decisions to take before the release:", "a lead-in"],
+    ["Laut der Dokumentation des Treibers:", "a lead-in"],
+    ["The immediate next steps are:", "a lead-in"],
+    ["So the actual difference between the runs is:", "a lead-in"],
+    ["Die nächsten Schritte sind:", "a lead-in"],
+    // what the agent means to do next
+    ["I need to check the remaining handlers and the library's types.", "an offer or advice"],
+    ["Now let me summarise what changed in the parser.", "an offer or advice"],
+    ["I'll sweep the code base for the old helper first.", "an offer or advice"],
+    ["We should look at the retry path next.", "an offer or advice"],
+    ["Ich muss noch die Migration der Tabellen prüfen.", "an offer or advice"],
+    ["Wir werden den Cache im nächsten Schritt umbauen.", "an offer or advice"],
+    ["If yes, I can walk you through adding the credits.", "an offer or advice"],
+    ["If not, I'll set up the virtual card first.", "an offer or advice"],
+    ["Falls ja, kann ich die Schritte einzeln erklären.", "an offer or advice"],
     ["If you'd rather keep it, we could move it behind a flag.", "an offer or advice"],
     ["I can loosen the tolerance if you agree.", "an offer or advice"],
     ["Alternatively, we could key the cache by user instead.", "an offer or advice"],
@@ -104,6 +123,13 @@ describe("lead-ins, offers and advice that claim nothing", () => {
     ["Fixed the parser (it dropped the last line):"],
     ["Validation (all 3 suites):"],
     ["Config (see src/config.ts):"],
+    // a clause of its own after a comma, a verb other than "is", a plan that tells what is
+    ["Based on the logs, the race is in the pool:"],
+    ["The failing request sends the wrong header:"],
+    ["I should also note that the cache is cold after a deploy."],
+    ["I need to report what I found: the button sits inside the tab list."],
+    ["I'll note the config has three options."],
+    ["Ich muss erwähnen, dass der Cache nach dem Deploy leer ist."],
     // inside a paragraph a colon sentence introduces nothing
   ])("%p stays a claim", (sentence) => {
     expect(notAClaim(sentence, true)).toBeUndefined()
