@@ -5,7 +5,11 @@ import type { NotAClaim } from "../state/shapes.ts"
 export const MIN_CLAIM_CHARS = 10
 
 /** A word that opens a sentence without saying anything: what follows it decides. */
-const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright)[,!.]\s+/i
+const INTERJECTION_RE = /^(?:sure|great|okay|ok|perfect|alright|yep|yes|yeah|ja|genau)(?:[,!.]|\s+[—–-])\s+/i
+
+/** A sentence that only acknowledges the user ("Good catch.", "Fair point!", "Guter Hinweis."), whole. */
+const ACKNOWLEDGEMENT_RE =
+  /^(?:good|nice|great) (?:catch|point|question|idea)|^fair point|^(?:guter|berechtigter) (?:hinweis|einwand|punkt)|^gute (?:frage|idee)(?=[.!]*$)/i
 
 const GREETINGS = [
   ...["hi", "hello", "hey", "thanks", "thank you", "you're welcome", "you’re welcome"],
@@ -176,7 +180,8 @@ export function notAClaim(sentence: string, closesParagraph = false): NotAClaim 
   if (text.length < MIN_CLAIM_CHARS || !/\p{L}{2}/u.test(text) || !/\s/.test(text)) return "too short"
   if (/\?["'”’)\]]*$/.test(text)) return "a question"
   const plain = text.replace(INTERJECTION_RE, "")
-  if (GREETING_RE.test(plain)) return "a greeting or sign-off"
+  if (GREETING_RE.test(plain) || (ACKNOWLEDGEMENT_RE.test(plain) && /^[^,;:]*[.!]*$/.test(plain)))
+    return "a greeting or sign-off"
   if (OFFER_RE.test(plain)) return "an offer or advice"
   const hedged = ADVICE_RE.test(plain) || CONDITIONAL_OFFER_RE.test(plain)
   if (hedged && !REASON_CLAUSE_RE.test(plain)) return "an offer or advice"

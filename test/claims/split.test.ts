@@ -825,6 +825,8 @@ describe("sentences that state nothing to check cost no request", () => {
     ["a sign-off", "Hope that helps!", "a greeting or sign-off"],
     ["a sign-off after an interjection", "Great, happy coding!", "a greeting or sign-off"],
     ["a German sign-off", "Ich hoffe, das hilft!", "a greeting or sign-off"],
+    ["an acknowledgement after a dash", "Yep — good catch.", "a greeting or sign-off"],
+    ["a German acknowledgement", "Guter Hinweis!", "a greeting or sign-off"],
     ["an offer", "I can help with the migration too.", "an offer or advice"],
     ["advice", "You could also consider moving the secrets into a separate file.", "an offer or advice"],
     ["advice as a next step", "As a next step, you might want to add a readiness probe.", "an offer or advice"],
@@ -842,6 +844,8 @@ describe("sentences that state nothing to check cost no request", () => {
     ["advice that gives a reason", "You could also set retries to 5, which the docs recommend."],
     ["advice with a number", "You might want to raise the limit to 50 requests."],
     ["a statement after an interjection", "Great, the build passes on Linux."],
+    ["an acknowledgement that goes on to a statement", "Good catch, the cache is cold after a deploy."],
+    ["a statement after a dashed interjection", "Yep - the build is green on Linux now."],
   ])("%s stays a claim: %s", (_name, sentence) => {
     expect(notAClaim(sentence, true)).toBeUndefined()
   })
