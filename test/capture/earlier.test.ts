@@ -11,8 +11,7 @@ import { readProcessClaim } from "../../src/judge/process-claim.ts"
 import { decideProcessClaim } from "../../src/judge/records.ts"
 import { newSession } from "../../src/state/session.ts"
 import type { EarlierRecords, ToolRecord } from "../../src/state/shapes.ts"
-import { createHost } from "../support/host.ts"
-import { judgeEnv, withJudge } from "../support/judge.ts"
+import { failedEditTurn } from "../support/turns.ts"
 
 const DIR = "/project"
 
@@ -104,29 +103,9 @@ describe("a long session's earlier calls", () => {
 
 describe("through the hooks: a session of more calls than the window", () => {
   test("a failed edit 70 calls back still draws the note, quoting the failure; the records stay bounded", async () => {
-    await withJudge(
-      () => ({ verdict: "faithful", source: "S1" }),
-      async (judge) => {
-        const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory: DIR })
-        const id = await host.createSession()
-        const userID = await host.userMessage(id, "Use port 8080 in the app")
-        await host.toolCall(
-          id,
-          userID,
-          "read",
-          { filePath: `${DIR}/src/app.ts` },
-          { output: "1: export const port = 80" },
-        )
-        const args = { filePath: `${DIR}/src/app.ts`, oldString: "port = 81", newString: "port = 8080" }
-        await host.toolCall(id, userID, "edit", args, { error: "Error: oldString not found in content" })
-        for (let i = 0; i < 70; i++)
-          await host.toolCall(id, userID, "read", { filePath: `${DIR}/docs/page${i}.md` }, { output: `1: page ${i}` })
-        await host.reply(id, userID, "I updated `src/app.ts` so the server listens on port 8080.")
-        await host.settle()
-        expect(host.plugin.sessions.get(id)?.records).toHaveLength(LIMITS.toolRecords)
-        expect(host.prompts).toHaveLength(1)
-        expect(host.prompts[0]?.text).toContain("oldString not found")
-      },
-    )
+    const { host, session } = await failedEditTurn(DIR, 70)
+    expect(host.plugin.sessions.get(session)?.records).toHaveLength(LIMITS.toolRecords)
+    expect(host.prompts).toHaveLength(1)
+    expect(host.prompts[0]?.text).toContain("oldString not found")
   })
 })

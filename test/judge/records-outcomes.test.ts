@@ -10,8 +10,7 @@ import { toolRecord } from "../../src/capture/provenance.ts"
 import { readProcessClaim } from "../../src/judge/process-claim.ts"
 import { decideProcessClaim } from "../../src/judge/records.ts"
 import type { ToolRecord } from "../../src/state/shapes.ts"
-import { createHost } from "../support/host.ts"
-import { judgeEnv, withJudge } from "../support/judge.ts"
+import { failedEditTurn } from "../support/turns.ts"
 
 const DIR = "/project"
 
@@ -196,27 +195,9 @@ describe("the note's evidence for a file never read", () => {
 
 describe("through the hooks: a failed edit reaches the plugin as an error part", () => {
   test("the claim that it changed the file draws a note that quotes the failure", async () => {
-    await withJudge(
-      () => ({ verdict: "faithful", source: "S1" }),
-      async (judge) => {
-        const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory: DIR })
-        const id = await host.createSession()
-        const userID = await host.userMessage(id, "Use port 8080 in the app")
-        await host.toolCall(
-          id,
-          userID,
-          "read",
-          { filePath: `${DIR}/src/app.ts` },
-          { output: "1: export const port = 80" },
-        )
-        const args = { filePath: `${DIR}/src/app.ts`, oldString: "port = 81", newString: "port = 8080" }
-        await host.toolCall(id, userID, "edit", args, { error: "Error: oldString not found in content" })
-        await host.reply(id, userID, "I updated `src/app.ts` so the server listens on port 8080.")
-        await host.settle()
-        expect(host.prompts).toHaveLength(1)
-        expect(host.prompts[0]?.text).toContain("oldString not found")
-      },
-    )
+    const { host } = await failedEditTurn(DIR)
+    expect(host.prompts).toHaveLength(1)
+    expect(host.prompts[0]?.text).toContain("oldString not found")
   })
 })
 

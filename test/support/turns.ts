@@ -34,6 +34,41 @@ export async function judgedTurn(
   })
 }
 
+/**
+ * A turn that reads `src/app.ts`, fails to edit it as opencode reports a failed edit (an error part), makes
+ * `more` further calls, then says it updated the file; the judge holds everything up, so a note is the records'.
+ */
+export async function failedEditTurn(directory: string, more = 0) {
+  return withJudge(
+    () => ({ verdict: "faithful", source: "S1" }),
+    async (judge) => {
+      const host = createHost({ env: judgeEnv(judge.url), correct: () => undefined, directory })
+      const id = await host.createSession()
+      const userID = await host.userMessage(id, "Use port 8080 in the app")
+      await host.toolCall(
+        id,
+        userID,
+        "read",
+        { filePath: `${directory}/src/app.ts` },
+        { output: "1: export const port = 80" },
+      )
+      const args = { filePath: `${directory}/src/app.ts`, oldString: "port = 81", newString: "port = 8080" }
+      await host.toolCall(id, userID, "edit", args, { error: "Error: oldString not found in content" })
+      for (let i = 0; i < more; i++)
+        await host.toolCall(
+          id,
+          userID,
+          "read",
+          { filePath: `${directory}/docs/page${i}.md` },
+          { output: `1: page ${i}` },
+        )
+      await host.reply(id, userID, "I updated `src/app.ts` so the server listens on port 8080.")
+      await host.settle()
+      return { host, session: id }
+    },
+  )
+}
+
 /** Verdicts by rule: the bridge count and the whale are wrong, the population is not in the file. */
 export const bridgesAndWhale: JudgeRule = ({ claim }) => {
   if (/7 bridges|blue whale|seven bridges|nine bridges/i.test(claim)) {
