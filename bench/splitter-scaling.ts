@@ -25,6 +25,8 @@ export const SPLITTER_INPUTS: ReadonlyArray<readonly [string, string]> = [
   ['"The cat sat. " repeated (plain sentences)', "The cat sat. "],
   ['"Why? – It ran. " repeated (a dash after a stop)', "Why? – It ran. "],
   ['"a? – b " repeated (a dash before no capital)', "a? – b "],
+  ['"Done. (optional) Run it. " repeated (a label in brackets)', "Done. (optional) Run it. "],
+  ['"ran. (a b c " repeated (a bracket never closed)', "ran. (a b c "],
 ]
 
 /** The growth exponent this splitter must stay under. */

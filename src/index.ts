@@ -6939,7 +6939,7 @@ const ENGLISH_UNITS = new Set(["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt",
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
-function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
+function periodEnding(tail: string): { kind: PeriodEnding; before: string; word?: string } | undefined {
   const match = PERIOD_END_RE.exec(tail)
   if (!match) return undefined
   const token = match[1] ?? ""
@@ -6949,11 +6949,14 @@ function periodEnding(tail: string): { kind: PeriodEnding; before: string } | un
   const mark = before.at(-1)
   if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // The same written with spaces ("u. s. w.") ends a sentence as "usw." does.
+  if (lower === "w" && /(?:^|\s)u\.\s*s\.\s*$/i.test(before)) return { kind: "final", before }
   // A unit after a number: "984 ft." is feet, not Fort.
   if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before))
     return { kind: ENGLISH_UNITS.has(lower) ? "final" : "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
-  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token))
+    return { kind: "fixed", before, word: token }
   // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
   if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
   // German street names carry the abbreviation inside the word: "Hafenstr. 12".
@@ -6977,13 +6980,25 @@ function firstWord(piece: string): string {
   return (/^\p{L}[\p{L}'’-]*/u.exec(piece)?.[0] ?? "").toLowerCase()
 }
 
+/**
+ * A lone lowercase letter before the stop is a variable ending its sentence when a usual opener follows ("stops
+ * at index i. Then …", "labeled x. Let …"), unless it is one of a spaced abbreviation ("u. a.") or a letter
+ * that abbreviates before such words ("p." page, "v." versus: "Smith v. The State").
+ */
+function variableEnds(ending: { before: string; word?: string }, piece: string): boolean {
+  const word = ending.word ?? ""
+  if (!/^\p{Ll}$/u.test(word) || word === "p" || word === "v") return false
+  if (/(?:^|\s)\p{L}\.\s*$/u.test(ending.before)) return false
+  return /^\p{Lu}/u.test(piece) && !startsLikeName(piece)
+}
+
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
+function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string; word?: string }, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
   const digit = /^\d/.test(piece)
   switch (ending.kind) {
     case "fixed":
-      return true
+      return !variableEnds(ending, piece)
     case "final":
       // "GmbH & Co. KG" goes on; so does an era that ends a phrase of three words or less ("In 44 B.C. Caesar").
       return lower || /^(?:KG|OHG)\b/.test(piece) || ERA_PHRASE_RE.test(ending.before)
@@ -7068,10 +7083,11 @@ const STOP_CHAR_RE = /[.．!?]/g
 
 /**
  * After a stop: closing marks, spaces, then a dash that opens the next sentence ("nicht. – Nach Innen", "it?
- * — The build", "functioning. - The programme"). ICU reads a dash as a sentence that goes on (Unicode's
- * SContinue), so it never breaks here.
+ * — The build", "functioning. - The programme"), or a short lowercase label in brackets before a capital
+ * ("village. (obsolete) Most direct", "Done. (optional) Run the migration"). ICU reads a dash as a sentence
+ * that goes on (Unicode's SContinue), and a bracket before a lowercase word too, so it never breaks here.
  */
-const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu})/uy
+const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
 
 /** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
 const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
@@ -7129,8 +7145,8 @@ function endsSentenceBeforeDash(tail: string): boolean {
 /** The dash and spaces at a sentence's start, after the stop before it. */
 const DASH_LEAD_RE = /[–—-][ \t]+/y
 
-/** A stop inside a segment, with a dash after it that opens a sentence: only then is the dash rule tried. */
-const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+[–—-][ \t]/
+/** A stop inside a segment, with a dash or a bracketed label after it: only then is the dash rule tried. */
+const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 function* segmentPieces(segment: string): Generator<[string, boolean]> {

@@ -32,7 +32,7 @@ const ENGLISH_UNITS = new Set(["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt",
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
-export function periodEnding(tail: string): { kind: PeriodEnding; before: string } | undefined {
+export function periodEnding(tail: string): { kind: PeriodEnding; before: string; word?: string } | undefined {
   const match = PERIOD_END_RE.exec(tail)
   if (!match) return undefined
   const token = match[1] ?? ""
@@ -42,11 +42,14 @@ export function periodEnding(tail: string): { kind: PeriodEnding; before: string
   const mark = before.at(-1)
   if ((mark === "'" || mark === "’") && LETTER_RE.test(before.at(-2) ?? "")) return undefined
   if (FINAL_ABBREVIATIONS.has(lower)) return { kind: "final", before }
+  // The same written with spaces ("u. s. w.") ends a sentence as "usw." does.
+  if (lower === "w" && /(?:^|\s)u\.\s*s\.\s*$/i.test(before)) return { kind: "final", before }
   // A unit after a number: "984 ft." is feet, not Fort.
   if (UNIT_ABBREVIATIONS.has(lower) && /\d\s*$/.test(before))
     return { kind: ENGLISH_UNITS.has(lower) ? "final" : "unit", before }
   // Lowercase single letters and dotted forms are abbreviations: "p. 55", "s. oben", "u. Ä.", "e.g.", "z.B.".
-  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token)) return { kind: "fixed", before }
+  if (FIXED_ABBREVIATIONS.has(lower) || /^\p{Ll}(?:\.\p{L})*$/u.test(token))
+    return { kind: "fixed", before, word: token }
   // A capital letter alone is an initial ("Johann S. Bach"), even where "S." could be a page ("S. 14").
   if (/^\p{Lu}$/u.test(token)) return { kind: "initial", before }
   // German street names carry the abbreviation inside the word: "Hafenstr. 12".
@@ -70,13 +73,28 @@ function firstWord(piece: string): string {
   return (/^\p{L}[\p{L}'’-]*/u.exec(piece)?.[0] ?? "").toLowerCase()
 }
 
+/**
+ * A lone lowercase letter before the stop is a variable ending its sentence when a usual opener follows ("stops
+ * at index i. Then …", "labeled x. Let …"), unless it is one of a spaced abbreviation ("u. a.") or a letter
+ * that abbreviates before such words ("p." page, "v." versus: "Smith v. The State").
+ */
+function variableEnds(ending: { before: string; word?: string }, piece: string): boolean {
+  const word = ending.word ?? ""
+  if (!/^\p{Ll}$/u.test(word) || word === "p" || word === "v") return false
+  if (/(?:^|\s)\p{L}\.\s*$/u.test(ending.before)) return false
+  return /^\p{Lu}/u.test(piece) && !startsLikeName(piece)
+}
+
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-export function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string }, piece: string): boolean {
+export function continuesAfterPeriod(
+  ending: { kind: PeriodEnding; before: string; word?: string },
+  piece: string,
+): boolean {
   const lower = /^\p{Ll}/u.test(piece)
   const digit = /^\d/.test(piece)
   switch (ending.kind) {
     case "fixed":
-      return true
+      return !variableEnds(ending, piece)
     case "final":
       // "GmbH & Co. KG" goes on; so does an era that ends a phrase of three words or less ("In 44 B.C. Caesar").
       return lower || /^(?:KG|OHG)\b/.test(piece) || ERA_PHRASE_RE.test(ending.before)

@@ -56,10 +56,11 @@ const STOP_CHAR_RE = /[.．!?]/g
 
 /**
  * After a stop: closing marks, spaces, then a dash that opens the next sentence ("nicht. – Nach Innen", "it?
- * — The build", "functioning. - The programme"). ICU reads a dash as a sentence that goes on (Unicode's
- * SContinue), so it never breaks here.
+ * — The build", "functioning. - The programme"), or a short lowercase label in brackets before a capital
+ * ("village. (obsolete) Most direct", "Done. (optional) Run the migration"). ICU reads a dash as a sentence
+ * that goes on (Unicode's SContinue), and a bracket before a lowercase word too, so it never breaks here.
  */
-const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu})/uy
+const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
 
 /** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
 const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
@@ -117,8 +118,8 @@ function endsSentenceBeforeDash(tail: string): boolean {
 /** The dash and spaces at a sentence's start, after the stop before it. */
 const DASH_LEAD_RE = /[–—-][ \t]+/y
 
-/** A stop inside a segment, with a dash after it that opens a sentence: only then is the dash rule tried. */
-const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+[–—-][ \t]/
+/** A stop inside a segment, with a dash or a bracketed label after it: only then is the dash rule tried. */
+const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 export function* segmentPieces(segment: string): Generator<[string, boolean]> {

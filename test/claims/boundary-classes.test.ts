@@ -25,6 +25,14 @@ describe("merges that hid a statement", () => {
     ["The parade was the largest in the history of the U.S. Millions attended it downtown."],
     ["The talks were held in the U.K. Officials gave no details after the meeting."],
     ["Der Umzug war der größte in der Geschichte der U.S.A. Tausende kamen in die Stadt."],
+    // a variable of one letter ends a sentence before a usual opener
+    ["The loop stops at index i. Then the buffer is flushed to disk."],
+    ["Let the count of open files be n. This bounds the memory the cache may use."],
+    // a short lowercase label in brackets opens the next sentence
+    ["Deploys run every night. (optional) Run the migration by hand before the first one."],
+    ["Der Build läuft jede Nacht. (optional) Die Migration kann vorher von Hand laufen."],
+    // "usw." written with spaces ends a sentence as "usw." does
+    ["Der Laden verkauft Äpfel, Birnen u. s. w. Er öffnet jeden Morgen um acht Uhr."],
   ])("%p is two sentences", (text) => {
     expect(split(text)).toHaveLength(2)
   })
@@ -57,6 +65,9 @@ describe("splits inside a sentence", () => {
     "The new servers go live in the U.S. Region first and in Europe later.",
     "Es gibt u. a. Millionen Varianten dieser Bauform in älteren Anlagen.",
     "Der Bericht nennt z. B. Tausende Fälle aus den letzten zehn Jahren.",
+    // a letter that abbreviates before a capital, and a bracket inside a sentence
+    "The ruling in Smith v. The State of Ohio is cited in the appendix.",
+    "The job (nightly) Runs the full suite against the staging database.",
     // a dash after an abbreviation, an initial or an ordinal, and one with no capital after it
     "Die Lieferung kam am 3. – Montag war ohnehin ein Feiertag in der Region.",
     "The letter was signed by John F. — Kennedy's brother kept the original copy.",
