@@ -8741,19 +8741,21 @@ function clipAround(claim, part, max) {
   const from = flat.indexOf(" ", at + part.length - (max - 2))
   return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
 }
-/** The notice's tail where notes are off (RFE_NUDGE_DEPTH=0): the flags are only reported. */
-const NOT_ASKED = "Notes are off, so the agent is not asked."
+/** Notes are off (RFE_NUDGE_DEPTH=0): the flags are only reported. */
+const NOTES_OFF = { line: "Notes are off, so the agent is not asked.", short: "Notes are off" }
+/** The note could not be added to the session (the host refused it). */
+const NOT_TOLD = { line: "The note to the agent failed.", short: "The note to the agent failed" }
 /** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
 function leadOf(items) {
   const lead = items.find((item) => item.verdict === "unfaithful") ?? items[0]
   const contrast = lead?.verdict === "unfaithful" ? contrastOf(lead.claim, lead.quote) : undefined
   return { lead, contrast }
 }
-/** What happens next, and how many more statements it covers; `reported`: notes are off, nobody is asked. */
-function noticeTail(items, terse, reported) {
+/** What happens next, and how many more statements it covers; `unasked`: what is said where nobody is asked. */
+function noticeTail(items, terse, unasked) {
   const more = items.length - 1
   const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
-  if (reported) return more === 0 ? NOT_ASKED : `${NOT_ASKED.slice(0, -1)}; /ragfaith lists ${others}.`
+  if (unasked) return more === 0 ? unasked.line : `${unasked.line.slice(0, -1)}; /ragfaith lists ${others}.`
   if (more === 0) return "Asking the agent to correct it."
   return terse
     ? `Asking the agent to fix it and ${others}; see /ragfaith.`
@@ -8763,7 +8765,7 @@ function noticeTail(items, terse, reported) {
  * The notice's sentence for a contradicted statement whose wrong part is known: the statement (or only its
  * wrong part), the source, and the source's words in place of the wrong part where they fit.
  */
-function contrastSentence(lead, contrast, items, fit, reported) {
+function contrastSentence(lead, contrast, items, fit, unasked) {
   const part = clipWords(contrast.claimPart, 40)
   // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
   if (fit.claimChars > 0 && fit.claimChars < part.length + 12 && lead.claim.length > fit.claimChars) return undefined
@@ -8783,12 +8785,12 @@ function contrastSentence(lead, contrast, items, fit, reported) {
       : fit.claimChars > 0
         ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
         : `, ${which} "${clipWords(words, fit.quoteChars)}"`
-  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse, reported)}`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse, unasked)}`
 }
 /** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
-function noticeSentence(items, fit, reported) {
+function noticeSentence(items, fit, unasked) {
   const { lead, contrast } = leadOf(items)
-  if (lead && contrast) return contrastSentence(lead, contrast, items, fit, reported)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit, unasked)
   const claimChars = fit.claimChars || 16
   const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
@@ -8796,20 +8798,20 @@ function noticeSentence(items, fit, reported) {
     const more = fit.terse
       ? `${(items.length - 1).toLocaleString("en")} more`
       : plural(items.length - 1, "more statement")
-    const next = reported
-      ? "Notes are off"
+    const next = unasked
+      ? unasked.short
       : fit.terse
         ? "The agent is asked to fix them"
         : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
   if (lead?.verdict !== "unfaithful") {
-    const next = reported ? NOT_ASKED : "Asking the agent to cite one or say where it comes from."
+    const next = unasked?.line ?? "Asking the agent to cite one or say where it comes from."
     return `${NOTICE_PREFIX}no source backs ${claim}. ${next}`
   }
   const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
-  const next = reported ? NOT_ASKED : "Asking the agent to correct it."
+  const next = unasked?.line ?? "Asking the agent to correct it."
   return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. ${next}`
 }
 /**
@@ -8829,12 +8831,12 @@ const NOTICE_FITS = [
  * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
  * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
  * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
- * (the TUI would put a blank line between two parts). `reported`: notes are off, and it says the agent is not asked.
+ * (the TUI would put a blank line between two parts). `unasked`: what it says where the agent is not asked.
  */
-function buildNotice(items, reported = false) {
+function buildNotice(items, unasked) {
   let lines = []
   for (const fit of NOTICE_FITS) {
-    const sentence = noticeSentence(items, fit, reported)
+    const sentence = noticeSentence(items, fit, unasked)
     if (sentence === undefined) continue
     lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
@@ -8915,9 +8917,9 @@ function noticeRows(message) {
 }
 /**
  * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the model
- * (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+ * (an ignored part); undo passes over it like over a note. Where it cannot be added, `instead` tells it.
  */
-async function postNotice({ deps, notifier }, state, rows, message) {
+async function postNotice({ deps, notifier }, state, rows, instead) {
   let result
   try {
     result = await deps.client.session.prompt({
@@ -8931,7 +8933,7 @@ async function postNotice({ deps, notifier }, state, rows, message) {
   if (messageID) markNote(state, messageID)
   if (result?.error === undefined) return
   notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-  notifier.toast(message)
+  instead()
 }
 /**
  * The note goes in as one user message with the agent and model of the user's last message: the agent's
@@ -8969,8 +8971,11 @@ async function injectNote({ config, deps, notifier, counters }, state, items, { 
     error: scrubError(describeError(error), config.judge.apiKey),
     claims: items.map((item) => item.claim),
   })
+  // Told under the reply like any notice; where that fails too, one toast for the session.
   const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-  notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+  await postNotice({ deps, notifier }, state, buildNotice(items, NOT_TOLD), () =>
+    notifier.toastOnce(state.toastKeys, "inject-failed", failed),
+  )
 }
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
 function createNoteSender(ctx) {
@@ -8991,7 +8996,8 @@ function createNoteSender(ctx) {
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    void postNotice(ctx, state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
+    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
+    void postNotice(ctx, state, buildNotice(items, NOTES_OFF), () => notifier.toast(toast))
   }
   return {
     /**
@@ -9001,7 +9007,7 @@ function createNoteSender(ctx) {
      */
     async notice(state, message) {
       if (deps.mode === "run") return notifier.toast(message)
-      await postNotice(ctx, state, noticeRows(message), message)
+      await postNotice(ctx, state, noticeRows(message), () => notifier.toast(message))
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.

@@ -71,8 +71,17 @@ function clipAround(claim: string, part: string, max: number): string {
   return `…${clipWords(flat.slice(from < 0 || from > at ? at : from + 1), max - 1)}`
 }
 
-/** The notice's tail where notes are off (RFE_NUDGE_DEPTH=0): the flags are only reported. */
-const NOT_ASKED = "Notes are off, so the agent is not asked."
+/** What a notice says in place of asking the agent: as its last sentence, and shortened before "; /ragfaith". */
+interface Unasked {
+  line: string
+  short: string
+}
+
+/** Notes are off (RFE_NUDGE_DEPTH=0): the flags are only reported. */
+const NOTES_OFF: Unasked = { line: "Notes are off, so the agent is not asked.", short: "Notes are off" }
+
+/** The note could not be added to the session (the host refused it). */
+const NOT_TOLD: Unasked = { line: "The note to the agent failed.", short: "The note to the agent failed" }
 
 /** The most telling flagged statement for the notice: the first the sources contradict, else the first. */
 function leadOf(items: readonly FlaggedClaim[]) {
@@ -81,11 +90,11 @@ function leadOf(items: readonly FlaggedClaim[]) {
   return { lead, contrast }
 }
 
-/** What happens next, and how many more statements it covers; `reported`: notes are off, nobody is asked. */
-function noticeTail(items: readonly FlaggedClaim[], terse: boolean, reported: boolean): string {
+/** What happens next, and how many more statements it covers; `unasked`: what is said where nobody is asked. */
+function noticeTail(items: readonly FlaggedClaim[], terse: boolean, unasked: Unasked | undefined): string {
   const more = items.length - 1
   const others = terse ? `${more.toLocaleString("en")} more` : plural(more, "more statement")
-  if (reported) return more === 0 ? NOT_ASKED : `${NOT_ASKED.slice(0, -1)}; /ragfaith lists ${others}.`
+  if (unasked) return more === 0 ? unasked.line : `${unasked.line.slice(0, -1)}; /ragfaith lists ${others}.`
   if (more === 0) return "Asking the agent to correct it."
   return terse
     ? `Asking the agent to fix it and ${others}; see /ragfaith.`
@@ -101,7 +110,7 @@ function contrastSentence(
   contrast: Contrast,
   items: readonly FlaggedClaim[],
   fit: NoticeFit,
-  reported: boolean,
+  unasked: Unasked | undefined,
 ): string | undefined {
   const part = clipWords(contrast.claimPart, 40)
   // A statement cut to little more than its wrong part says nothing the part does not: the part alone then.
@@ -122,13 +131,13 @@ function contrastSentence(
       : fit.claimChars > 0
         ? ` on "${part}"; it says "${clipWords(words, fit.quoteChars)}"`
         : `, ${which} "${clipWords(words, fit.quoteChars)}"`
-  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse, reported)}`
+  return `${NOTICE_PREFIX}${named} conflicts with ${source}${says}. ${noticeTail(items, fit.terse, unasked)}`
 }
 
 /** The notice's one sentence, shortened as `fit` says; undefined for a fit that does not suit it. */
-function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit, reported: boolean): string | undefined {
+function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit, unasked?: Unasked): string | undefined {
   const { lead, contrast } = leadOf(items)
-  if (lead && contrast) return contrastSentence(lead, contrast, items, fit, reported)
+  if (lead && contrast) return contrastSentence(lead, contrast, items, fit, unasked)
   const claimChars = fit.claimChars || 16
   const claim = `"${clipWords(lead?.claim ?? "", claimChars)}"`
   if (items.length > 1) {
@@ -136,20 +145,20 @@ function noticeSentence(items: readonly FlaggedClaim[], fit: NoticeFit, reported
     const more = fit.terse
       ? `${(items.length - 1).toLocaleString("en")} more`
       : plural(items.length - 1, "more statement")
-    const next = reported
-      ? "Notes are off"
+    const next = unasked
+      ? unasked.short
       : fit.terse
         ? "The agent is asked to fix them"
         : "Asking the agent to correct them"
     return `${NOTICE_PREFIX}${claim} and ${more} ${verb} ${sourcesOf(items, fit.terse)}. ${next}; /ragfaith lists them.`
   }
   if (lead?.verdict !== "unfaithful") {
-    const next = reported ? NOT_ASKED : "Asking the agent to cite one or say where it comes from."
+    const next = unasked?.line ?? "Asking the agent to cite one or say where it comes from."
     return `${NOTICE_PREFIX}no source backs ${claim}. ${next}`
   }
   const quote = lead.quote?.replace(/[.;,\s]+$/, "")
   const says = quote && fit.quoteChars > 0 ? `, which says "${clipWords(quote, fit.quoteChars)}"` : ""
-  const next = reported ? NOT_ASKED : "Asking the agent to correct it."
+  const next = unasked?.line ?? "Asking the agent to correct it."
   return `${NOTICE_PREFIX}${claim} conflicts with ${sourcesOf(items, fit.terse)}${says}. ${next}`
 }
 
@@ -171,12 +180,12 @@ const NOTICE_FITS: readonly NoticeFit[] = [
  * first flagged statement (the part the source contradicts, and the source's words for it where they fit), how
  * many more, and what happens next. At most two lines, broken here at word boundaries so the TUI never breaks
  * a word or `/ragfaith` itself. It goes in as one visible part of the note, beside the agent's instruction
- * (the TUI would put a blank line between two parts). `reported`: notes are off, and it says the agent is not asked.
+ * (the TUI would put a blank line between two parts). `unasked`: what it says where the agent is not asked.
  */
-export function buildNotice(items: readonly FlaggedClaim[], reported = false): string {
+export function buildNotice(items: readonly FlaggedClaim[], unasked?: Unasked): string {
   let lines: string[] = []
   for (const fit of NOTICE_FITS) {
-    const sentence = noticeSentence(items, fit, reported)
+    const sentence = noticeSentence(items, fit, unasked)
     if (sentence === undefined) continue
     lines = wrap(sentence, MESSAGE_WIDTH)
     if (lines.length <= NOTICE_LINES) break
@@ -276,13 +285,13 @@ function noticeRows(message: string): string {
 
 /**
  * Puts `rows` under the last reply as a line of the transcript that starts no turn and never reaches the model
- * (an ignored part); undo passes over it like over a note. Where it cannot be added, `message` is a toast.
+ * (an ignored part); undo passes over it like over a note. Where it cannot be added, `instead` tells it.
  */
 async function postNotice(
   { deps, notifier }: Pick<PartContext, "deps" | "notifier">,
   state: SessionState,
   rows: string,
-  message: string,
+  instead: () => void,
 ) {
   let result: Awaited<ReturnType<typeof deps.client.session.prompt>>
   try {
@@ -297,7 +306,7 @@ async function postNotice(
   if (messageID) markNote(state, messageID)
   if (result?.error === undefined) return
   notifier.log("warn", "ragfaith: a notice could not be shown", { sessionID: state.id })
-  notifier.toast(message)
+  instead()
 }
 
 /**
@@ -341,8 +350,11 @@ async function injectNote(
     error: scrubError(describeError(error), config.judge.apiKey),
     claims: items.map((item) => item.claim),
   })
+  // Told under the reply like any notice; where that fails too, one toast for the session.
   const failed = flaggedToast(items, "The agent was not told; see /ragfaith.")
-  notifier.toastOnce(state.toastKeys, "inject-failed", failed)
+  await postNotice({ deps, notifier }, state, buildNotice(items, NOT_TOLD), () =>
+    notifier.toastOnce(state.toastKeys, "inject-failed", failed),
+  )
 }
 
 /** Owns what follows flagged claims: one note to the agent, or a report where no note could be answered. */
@@ -365,7 +377,8 @@ export function createNoteSender(ctx: PartContext) {
     }
     notifier.printReport(lines)
     notifier.holdFor(NOTICE_READ_MS)
-    void postNotice(ctx, state, buildNotice(items, true), flaggedToast(items, "Notes are off; see /ragfaith."))
+    const toast = flaggedToast(items, "Notes are off; see /ragfaith.")
+    void postNotice(ctx, state, buildNotice(items, NOTES_OFF), () => notifier.toast(toast))
   }
 
   return {
@@ -376,7 +389,7 @@ export function createNoteSender(ctx: PartContext) {
      */
     async notice(state: SessionState, message: string) {
       if (deps.mode === "run") return notifier.toast(message)
-      await postNotice(ctx, state, noticeRows(message), message)
+      await postNotice(ctx, state, noticeRows(message), () => notifier.toast(message))
     },
     /**
      * `opencode run` and RFE_NUDGE_DEPTH=0 only report; otherwise the note spends one step of the turn's depth.

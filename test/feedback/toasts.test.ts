@@ -117,6 +117,24 @@ describe("toasts for people", () => {
     for (const row of notice?.split("\n") ?? []) expect(row.length).toBeLessThanOrEqual(MESSAGE_WIDTH)
   })
 
+  test("a note the host refuses is told in a notice under the reply, naming the wrong part; no toast over it", async () => {
+    const { host } = await turn(bridges, {
+      wrapClient: (client) => ({
+        ...client,
+        session: {
+          ...client.session,
+          prompt: async (call) => (call.body.noReply ? client.session.prompt(call) : { error: "the session is busy" }),
+        },
+      }),
+    })
+    expect(host.toasts).toEqual([])
+    const notices = host.notices.map((entry) => entry.text.replace(/\n/g, " "))
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toStartWith('Automatic check: "It has 7 bridges." conflicts with facts.txt')
+    expect(notices[0]).toEndWith("The note to the agent failed.")
+    expect(host.plugin.counters.injectionFailures).toBe(1)
+  })
+
   test("with notes off and several flags, the notice counts the others and points to /ragfaith", async () => {
     const both = ({ claim }: { claim: string }) =>
       /7 bridges|9 ferries/.test(claim) ? BRIDGES_CONTRADICTED : bridges({ claim })

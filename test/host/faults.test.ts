@@ -240,40 +240,51 @@ describe("host faults", () => {
     ["resolves with { error }", "error"],
     ["rejects", "reject"],
     ["throws synchronously", "throw"],
-  ] as const)("session.prompt %s: one toast over two replies, and a later turn still notes", async (_name, mode) => {
-    let failing = true
-    const host = watchedHost({
-      env: judgeEnv(judge.url),
-      promptResult: async () => {
-        if (!failing || mode === "throw") return {}
-        if (mode === "reject") throw new Error("socket hang up")
-        return { error: { name: "UnknownError", data: { message: "boom" } } }
-      },
-      wrapClient: (client) => ({
-        ...client,
-        session: {
-          ...client.session,
-          prompt: (call) => {
-            const recorded = client.session.prompt(call)
-            if (failing && mode === "throw") throw new Error("prompt is not a function of this host")
-            return recorded
-          },
+  ] as const)(
+    "session.prompt %s: each failure told under its reply (one toast if notices fail too), and a later turn still notes",
+    async (_name, mode) => {
+      let failing = true
+      const host = watchedHost({
+        env: judgeEnv(judge.url),
+        promptResult: async () => {
+          if (!failing || mode === "throw") return {}
+          if (mode === "reject") throw new Error("socket hang up")
+          return { error: { name: "UnknownError", data: { message: "boom" } } }
         },
-      }),
-    })
-    const { session } = await twoReplies(host, WRONG)
-    expect(host.prompts).toHaveLength(2)
-    expect(host.plugin.counters).toMatchObject({ notes: 2, injectionFailures: 2 })
-    expect(host.toasts.map((toast) => toast.message)).toEqual([
-      '1 statement looks unsupported: "It has 7 bridges." The agent was not told; see /ragfaith.',
-    ])
-    expect(host.logs.filter((line) => line.message.includes("could not inject"))).toHaveLength(2)
+        wrapClient: (client) => ({
+          ...client,
+          session: {
+            ...client.session,
+            prompt: (call) => {
+              const recorded = client.session.prompt(call)
+              if (failing && mode === "throw") throw new Error("prompt is not a function of this host")
+              return recorded
+            },
+          },
+        }),
+      })
+      const { session } = await twoReplies(host, WRONG)
+      expect(host.prompts).toHaveLength(2)
+      expect(host.plugin.counters).toMatchObject({ notes: 2, injectionFailures: 2 })
+      if (mode === "throw") {
+        // The host's prompt fails for notices too: one toast for the session says it instead.
+        expect(host.toasts.map((toast) => toast.message)).toEqual([
+          '1 statement looks unsupported: "It has 7 bridges." The agent was not told; see /ragfaith.',
+        ])
+      } else {
+        expect(host.toasts).toEqual([])
+        const told = host.notices.map((notice) => notice.text.replace(/\n/g, " "))
+        expect(told).toHaveLength(2)
+        for (const text of told) expect(text).toEndWith("The note to the agent failed.")
+      }
+      expect(host.logs.filter((line) => line.message.includes("could not inject"))).toHaveLength(2)
 
-    failing = false
-    await stillNotes(host, session)
-    expect(host.plugin.counters).toMatchObject({ notes: 3, injectionFailures: 2 })
-    expectHealthy(host)
-  })
+      failing = false
+      await stillNotes(host, session)
+      expect(host.plugin.counters).toMatchObject({ notes: 3, injectionFailures: 2 })
+      expectHealthy(host)
+    },
+  )
 
   /** A client whose showToast or app.log records the call, then fails the given way. */
   const failing =

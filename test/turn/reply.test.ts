@@ -295,7 +295,7 @@ describe("staleness and failures", () => {
     })
   })
 
-  test("an injection that resolves with { error } leads to one warning toast and one log line", async () => {
+  test("an injection that resolves with { error } is told under the reply, with one log line and no toast", async () => {
     const host = createHost({
       env: judgeEnv(judge.url),
       promptResult: async () => ({ error: { name: "UnknownError", data: { message: "boom" } } }),
@@ -304,11 +304,12 @@ describe("staleness and failures", () => {
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
     await host.settle()
     expect(host.prompts).toHaveLength(1)
-    expect(host.toasts).toHaveLength(1)
-    expect(host.toasts[0]?.message).toMatch(
-      /^2 statements look unsupported, first: ".*" The agent was not told; see \/ragfaith\.$/,
-    )
-    expect(host.toasts[0]?.variant).toBe("warning")
+    expect(host.toasts).toEqual([])
+    expect(host.notices.map((notice) => notice.text.replace(/\n/g, " "))).toEqual([
+      expect.stringMatching(
+        /^Automatic check: .* The note to the agent failed; \/ragfaith lists 1 more(?: statement)?\.$/,
+      ),
+    ])
     const failures = host.logs.filter((line) => line.message.includes("could not inject"))
     expect(failures).toHaveLength(1)
     expect(host.plugin.counters.injectionFailures).toBe(1)
@@ -322,7 +323,8 @@ describe("staleness and failures", () => {
     const session = await host.createSession()
     await host.readTurn(session, "Tell me about Freedonia", FACTS, TWO_WRONG)
     await host.settle()
-    expect(host.toasts).toHaveLength(1)
+    expect(host.toasts).toEqual([])
+    expect(host.notices).toHaveLength(1)
     expect(host.plugin.counters.injectionFailures).toBe(1)
   })
 })
