@@ -5669,7 +5669,7 @@ const STOP_CHAR_RE = /[.．!?]/g
  * ("village. (obsolete) Most direct", "Done. (optional) Run the migration"). ICU reads a dash as a sentence
  * that goes on (Unicode's SContinue), and a bracket before a lowercase word too, so it never breaks here.
  */
-const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
+const MARK_AFTER_STOP_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
 /** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
 const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
 /** After a full-width stop: spaces, then a capital ("Monday．The"). */
@@ -5687,10 +5687,10 @@ const YEAR_RE = /^\d{4}$/
  */
 function* unspacedStops(segment) {
   for (const { index: at } of segment.matchAll(STOP_CHAR_RE)) {
-    DASH_AFTER_RE.lastIndex = at + 1
-    if (DASH_AFTER_RE.test(segment)) {
-      if (segment[at] !== "." || endsSentenceBeforeDash(segment.slice(Math.max(0, at - 47), at + 1)))
-        yield DASH_AFTER_RE.lastIndex
+    MARK_AFTER_STOP_RE.lastIndex = at + 1
+    if (MARK_AFTER_STOP_RE.test(segment)) {
+      if (segment[at] !== "." || endsSentenceBeforeMark(segment.slice(Math.max(0, at - 47), at + 1)))
+        yield MARK_AFTER_STOP_RE.lastIndex
       continue
     }
     if (segment[at] === "!" || segment[at] === "?") continue
@@ -5711,18 +5711,19 @@ function* unspacedStops(segment) {
     }
   }
 }
-/** Whether a full stop before a dash ends its sentence: not after an abbreviation, initial or ordinal ("am 3. –"). */
-function endsSentenceBeforeDash(tail) {
+/** Whether a full stop before a dash or a label ends its sentence: not after an abbreviation, initial or ordinal ("am 3. –"). */
+function endsSentenceBeforeMark(tail) {
   const ending = periodEnding(tail)
   return ending === undefined || ending.kind === "final"
 }
 /** The dash and spaces at a sentence's start, after the stop before it. */
 const DASH_LEAD_RE = /[–—-][ \t]+/y
 /** A stop inside a segment, with a dash or a bracketed label after it: only then is the dash rule tried. */
-const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
+const STOP_THEN_MARK_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 function* segmentPieces(segment) {
-  if (!segment.includes(".") && !segment.includes("．") && !STOP_DASH_RE.test(segment)) return yield* cutPieces(segment)
+  if (!segment.includes(".") && !segment.includes("．") && !STOP_THEN_MARK_RE.test(segment))
+    return yield* cutPieces(segment)
   let from = 0
   for (const end of unspacedStops(segment)) {
     if (end <= from) continue
@@ -5760,7 +5761,7 @@ const INNER_STOP_RE = /[.．](?=\S)|\.\s/
  * after a stop. Most segments are.
  */
 function wholeSegment(text) {
-  return !text.includes("`") && !INNER_STOP_RE.test(text) && !STOP_DASH_RE.test(text)
+  return !text.includes("`") && !INNER_STOP_RE.test(text) && !STOP_THEN_MARK_RE.test(text)
 }
 // ── End src/claims/stops.ts ────────────────────────────────────────────────────────────────────────────────
 // ── Begin src/claims/checkable.ts ──────────────────────────────────────────────────────────────────────────

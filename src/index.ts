@@ -6938,8 +6938,15 @@ const ENGLISH_UNITS = new Set(["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt",
 
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
+/** What stands before a final period: its kind, the text before the word, and (for a fixed one) the word itself. */
+interface Ending {
+  kind: PeriodEnding
+  before: string
+  word?: string
+}
+
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
-function periodEnding(tail: string): { kind: PeriodEnding; before: string; word?: string } | undefined {
+function periodEnding(tail: string): Ending | undefined {
   const match = PERIOD_END_RE.exec(tail)
   if (!match) return undefined
   const token = match[1] ?? ""
@@ -6985,7 +6992,7 @@ function firstWord(piece: string): string {
  * at index i. Then …", "labeled x. Let …"), unless it is one of a spaced abbreviation ("u. a.") or a letter
  * that abbreviates before such words ("p." page, "v." versus: "Smith v. The State").
  */
-function variableEnds(ending: { before: string; word?: string }, piece: string): boolean {
+function variableEnds(ending: Ending, piece: string): boolean {
   const word = ending.word ?? ""
   if (!/^\p{Ll}$/u.test(word) || word === "p" || word === "v") return false
   if (/(?:^|\s)\p{L}\.\s*$/u.test(ending.before)) return false
@@ -6993,7 +7000,7 @@ function variableEnds(ending: { before: string; word?: string }, piece: string):
 }
 
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-function continuesAfterPeriod(ending: { kind: PeriodEnding; before: string; word?: string }, piece: string): boolean {
+function continuesAfterPeriod(ending: Ending, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
   const digit = /^\d/.test(piece)
   switch (ending.kind) {
@@ -7087,7 +7094,7 @@ const STOP_CHAR_RE = /[.．!?]/g
  * ("village. (obsolete) Most direct", "Done. (optional) Run the migration"). ICU reads a dash as a sentence
  * that goes on (Unicode's SContinue), and a bracket before a lowercase word too, so it never breaks here.
  */
-const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
+const MARK_AFTER_STOP_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
 
 /** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
 const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
@@ -7111,10 +7118,10 @@ const YEAR_RE = /^\d{4}$/
  */
 function* unspacedStops(segment: string): Generator<number> {
   for (const { index: at } of segment.matchAll(STOP_CHAR_RE)) {
-    DASH_AFTER_RE.lastIndex = at + 1
-    if (DASH_AFTER_RE.test(segment)) {
-      if (segment[at] !== "." || endsSentenceBeforeDash(segment.slice(Math.max(0, at - 47), at + 1)))
-        yield DASH_AFTER_RE.lastIndex
+    MARK_AFTER_STOP_RE.lastIndex = at + 1
+    if (MARK_AFTER_STOP_RE.test(segment)) {
+      if (segment[at] !== "." || endsSentenceBeforeMark(segment.slice(Math.max(0, at - 47), at + 1)))
+        yield MARK_AFTER_STOP_RE.lastIndex
       continue
     }
     if (segment[at] === "!" || segment[at] === "?") continue
@@ -7136,8 +7143,8 @@ function* unspacedStops(segment: string): Generator<number> {
   }
 }
 
-/** Whether a full stop before a dash ends its sentence: not after an abbreviation, initial or ordinal ("am 3. –"). */
-function endsSentenceBeforeDash(tail: string): boolean {
+/** Whether a full stop before a dash or a label ends its sentence: not after an abbreviation, initial or ordinal ("am 3. –"). */
+function endsSentenceBeforeMark(tail: string): boolean {
   const ending = periodEnding(tail)
   return ending === undefined || ending.kind === "final"
 }
@@ -7146,11 +7153,12 @@ function endsSentenceBeforeDash(tail: string): boolean {
 const DASH_LEAD_RE = /[–—-][ \t]+/y
 
 /** A stop inside a segment, with a dash or a bracketed label after it: only then is the dash rule tried. */
-const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
+const STOP_THEN_MARK_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 function* segmentPieces(segment: string): Generator<[string, boolean]> {
-  if (!segment.includes(".") && !segment.includes("．") && !STOP_DASH_RE.test(segment)) return yield* cutPieces(segment)
+  if (!segment.includes(".") && !segment.includes("．") && !STOP_THEN_MARK_RE.test(segment))
+    return yield* cutPieces(segment)
   let from = 0
   for (const end of unspacedStops(segment)) {
     if (end <= from) continue
@@ -7191,7 +7199,7 @@ const INNER_STOP_RE = /[.．](?=\S)|\.\s/
  * after a stop. Most segments are.
  */
 function wholeSegment(text: string): boolean {
-  return !text.includes("`") && !INNER_STOP_RE.test(text) && !STOP_DASH_RE.test(text)
+  return !text.includes("`") && !INNER_STOP_RE.test(text) && !STOP_THEN_MARK_RE.test(text)
 }
 
 // ── End src/claims/stops.ts ────────────────────────────────────────────────────────────────────────────────

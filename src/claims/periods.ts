@@ -31,8 +31,15 @@ const ENGLISH_UNITS = new Set(["ft", "yd", "mi", "lb", "lbs", "oz", "gal", "qt",
 
 type PeriodEnding = "fixed" | "number" | "final" | "ordinal" | "initial" | "acronym" | "unit" | "regnal"
 
+/** What stands before a final period: its kind, the text before the word, and (for a fixed one) the word itself. */
+interface Ending {
+  kind: PeriodEnding
+  before: string
+  word?: string
+}
+
 /** What the word before a text's final period is, which decides whether that period ends the sentence. */
-export function periodEnding(tail: string): { kind: PeriodEnding; before: string; word?: string } | undefined {
+export function periodEnding(tail: string): Ending | undefined {
   const match = PERIOD_END_RE.exec(tail)
   if (!match) return undefined
   const token = match[1] ?? ""
@@ -78,7 +85,7 @@ function firstWord(piece: string): string {
  * at index i. Then …", "labeled x. Let …"), unless it is one of a spaced abbreviation ("u. a.") or a letter
  * that abbreviates before such words ("p." page, "v." versus: "Smith v. The State").
  */
-function variableEnds(ending: { before: string; word?: string }, piece: string): boolean {
+function variableEnds(ending: Ending, piece: string): boolean {
   const word = ending.word ?? ""
   if (!/^\p{Ll}$/u.test(word) || word === "p" || word === "v") return false
   if (/(?:^|\s)\p{L}\.\s*$/u.test(ending.before)) return false
@@ -86,10 +93,7 @@ function variableEnds(ending: { before: string; word?: string }, piece: string):
 }
 
 /** ICU broke after a period that follows `ending`; whether the sentence really goes on into `piece`. */
-export function continuesAfterPeriod(
-  ending: { kind: PeriodEnding; before: string; word?: string },
-  piece: string,
-): boolean {
+export function continuesAfterPeriod(ending: Ending, piece: string): boolean {
   const lower = /^\p{Ll}/u.test(piece)
   const digit = /^\d/.test(piece)
   switch (ending.kind) {

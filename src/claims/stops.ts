@@ -60,7 +60,7 @@ const STOP_CHAR_RE = /[.．!?]/g
  * ("village. (obsolete) Most direct", "Done. (optional) Run the migration"). ICU reads a dash as a sentence
  * that goes on (Unicode's SContinue), and a bracket before a lowercase word too, so it never breaks here.
  */
-const DASH_AFTER_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
+const MARK_AFTER_STOP_RE = /["'”’)\]]*[ \t]+(?=[–—-][ \t]+["„“‘']?\p{Lu}|\(\p{Ll}[^()\n]{0,40}\)[ \t]+\p{Lu})/uy
 
 /** After a stop with no space: a capitalised word, which must be a usual sentence opener ("Monday.The"). */
 const OPENER_AFTER_RE = /(\p{Lu}\p{Ll}+)\b/uy
@@ -84,10 +84,10 @@ const YEAR_RE = /^\d{4}$/
  */
 function* unspacedStops(segment: string): Generator<number> {
   for (const { index: at } of segment.matchAll(STOP_CHAR_RE)) {
-    DASH_AFTER_RE.lastIndex = at + 1
-    if (DASH_AFTER_RE.test(segment)) {
-      if (segment[at] !== "." || endsSentenceBeforeDash(segment.slice(Math.max(0, at - 47), at + 1)))
-        yield DASH_AFTER_RE.lastIndex
+    MARK_AFTER_STOP_RE.lastIndex = at + 1
+    if (MARK_AFTER_STOP_RE.test(segment)) {
+      if (segment[at] !== "." || endsSentenceBeforeMark(segment.slice(Math.max(0, at - 47), at + 1)))
+        yield MARK_AFTER_STOP_RE.lastIndex
       continue
     }
     if (segment[at] === "!" || segment[at] === "?") continue
@@ -109,8 +109,8 @@ function* unspacedStops(segment: string): Generator<number> {
   }
 }
 
-/** Whether a full stop before a dash ends its sentence: not after an abbreviation, initial or ordinal ("am 3. –"). */
-function endsSentenceBeforeDash(tail: string): boolean {
+/** Whether a full stop before a dash or a label ends its sentence: not after an abbreviation, initial or ordinal ("am 3. –"). */
+function endsSentenceBeforeMark(tail: string): boolean {
   const ending = periodEnding(tail)
   return ending === undefined || ending.kind === "final"
 }
@@ -119,11 +119,12 @@ function endsSentenceBeforeDash(tail: string): boolean {
 const DASH_LEAD_RE = /[–—-][ \t]+/y
 
 /** A stop inside a segment, with a dash or a bracketed label after it: only then is the dash rule tried. */
-const STOP_DASH_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
+const STOP_THEN_MARK_RE = /[.!?]["'”’)\]]*[ \t]+(?:[–—-][ \t]|\(\p{Ll})/u
 
 /** The pieces of one ICU segment, first cut at stops ICU reads on through. */
 export function* segmentPieces(segment: string): Generator<[string, boolean]> {
-  if (!segment.includes(".") && !segment.includes("．") && !STOP_DASH_RE.test(segment)) return yield* cutPieces(segment)
+  if (!segment.includes(".") && !segment.includes("．") && !STOP_THEN_MARK_RE.test(segment))
+    return yield* cutPieces(segment)
   let from = 0
   for (const end of unspacedStops(segment)) {
     if (end <= from) continue
@@ -164,5 +165,5 @@ const INNER_STOP_RE = /[.．](?=\S)|\.\s/
  * after a stop. Most segments are.
  */
 export function wholeSegment(text: string): boolean {
-  return !text.includes("`") && !INNER_STOP_RE.test(text) && !STOP_DASH_RE.test(text)
+  return !text.includes("`") && !INNER_STOP_RE.test(text) && !STOP_THEN_MARK_RE.test(text)
 }
