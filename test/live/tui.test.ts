@@ -85,6 +85,22 @@ const readable = (screen: string) =>
     .replace(/\s+/g, " ")
     .trim()
 
+/**
+ * `/ragfaith` typed as a person does (Enter twice: the first completes the name): the screen once `until`
+ * shows and nothing is in flight, kept as `label`, in the form the assertions read.
+ */
+async function openReport(
+  { tui, ep, shot }: { tui: Tui; ep: Endpoint; shot: (label: string) => string },
+  label: string,
+  until = "This session:",
+  timeoutMs?: number,
+): Promise<string> {
+  await tui.submit("/ragfaith", 2)
+  await tui.waitForText(until, timeoutMs)
+  await tui.waitIdle(ep.inflight, 1500)
+  return readable(shot(label))
+}
+
 /** The two terminal sizes the issue names: a small laptop pane and a wide one. */
 const SIZES: Array<[string, [number, number]]> = [
   ["a", [80, 24]],
@@ -339,10 +355,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
 
         // (b) /ragfaith: the flagged reply first, with its source; the correction after it; no model request
         const before = agentRequests()
-        await tui.submit("/ragfaith", 2)
-        await tui.waitForText("Judge: judge-main")
-        await tui.waitIdle(ep.inflight, 1500)
-        const report = readable(shot("ragfaith-report"))
+        const report = await openReport({ tui, ep, shot }, "ragfaith-report", "Judge: judge-main")
         expect(report).toContain(`✗ "${WRONG}" unfaithful: facts.txt:1-4`)
         expect(report).toContain("Freedonia has 3 bridges over the river Zeppo")
         expect(report.indexOf("✗")).toBeLessThan(report.indexOf("the reply after it"))
@@ -405,10 +418,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
                 "on, on every one; a toast on none",
             )
             // the report does not call the reply judged: it says it was not, why, and what to check
-            await tui.submit("/ragfaith", 2)
-            const report = readable(await tui.waitForText("This session:", WAIT))
-            await tui.waitIdle(ep.inflight, 1500)
-            shot("refused-key-report")
+            const report = await openReport({ tui, ep, shot }, "refused-key-report", "This session:", WAIT)
             expect(report).toContain("Automatic check: the last reply was not judged")
             expect(report).toContain("the judge did not answer for")
             expect(report).toContain("the judge refused the key (HTTP 401): check RFE_JUDGE_API_KEY.")
@@ -471,10 +481,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
             expect(readable(screen).indexOf(WRONG)).toBeLessThan(readable(screen).indexOf(NO_JUDGE_NOTICE[0] as string))
             expect(ANY_TOAST_RE.test(screen)).toBe(false)
             notes.push(`screens polled until the notice: ${seen.length}; the reply whole on each, a toast on none`)
-            await tui.submit("/ragfaith", 2)
-            const report = readable(await tui.waitForText("This session:", WAIT))
-            await tui.waitIdle(ep.inflight, 1500)
-            shot("no-judge-report")
+            const report = await openReport({ tui, ep, shot }, "no-judge-report", "This session:", WAIT)
             expect(report).toContain("Automatic check: the last reply was not judged")
             expect(report).toContain("as there was no judge to ask (see Judge below)")
             // which setting to add: a small model in opencode's config, or the plugin's own judge variables
@@ -712,10 +719,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
             await tui.waitForText(FIXED, WAIT)
             await tui.waitIdle(ep.inflight, 2000)
             expect(file()).toBe(NOTES_AFTER)
-            await tui.submit("/ragfaith", 2)
-            await tui.waitForText("This session:", WAIT)
-            await tui.waitIdle(ep.inflight, 1500)
-            shot("slow-report")
+            await openReport({ tui, ep, shot }, "slow-report", "This session:", WAIT)
 
             // the report goes; the box the TUI filled with it is empty once the screen has settled
             const report = await slowUndo(
@@ -770,10 +774,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
             await tui.waitForText(FIXED, 40000)
             await tui.waitIdle(ep.inflight, 2000)
             const agentsBefore = ep.byKind("agent").length
-            await tui.submit("/ragfaith", 2)
-            await tui.waitForText("This session:")
-            await tui.waitIdle(ep.inflight, 1500)
-            shot("report-end")
+            await openReport({ tui, ep, shot }, "report-end")
             const rows = await readBack(tui, "Automatic check: the reply that drew the last note")
             shot("report-top")
             const at = (text: string) => rows.findIndex((row) => row.includes(text))
@@ -873,10 +874,7 @@ describe.skipIf(SKIP)("live: what a person sees in the opencode TUI", () => {
           // the agent's own read of the file shows between the notice and the correction
           expect(ep.byKind("agent").length).toBe(3)
 
-          await tui.submit("/ragfaith", 2)
-          await tui.waitForText("Judge: judge-main")
-          await tui.waitIdle(ep.inflight, 1500)
-          const report = readable(shot("named-report"))
+          const report = await openReport({ tui, ep, shot }, "named-report", "Judge: judge-main")
           expect(report).toContain("The check read a file the agent never read, to judge against: src/net.ts:1-14.")
           expect(report).toContain("unfaithful: src/net.ts:1-14, read by the check")
         },
